@@ -122,13 +122,13 @@ def load_json(source: str | IO[str] | IO[bytes], what: str = "file") -> Any:
         else:
             raw = source.read(MAX_INPUT_BYTES + 1)
     except FileNotFoundError:
-        raise RecordError(f"cannot read {source}: no such file") from None
+        raise RecordError(f"cannot read it: no such file") from None
     except IsADirectoryError:
-        raise RecordError(f"cannot read {source}: it is a directory") from None
+        raise RecordError(f"cannot read it: it is a directory") from None
     except PermissionError:
-        raise RecordError(f"cannot read {source}: permission denied") from None
+        raise RecordError(f"cannot read it: permission denied") from None
     except OSError as e:
-        raise RecordError(f"cannot read {source}: {e.strerror or e}") from None
+        raise RecordError(f"cannot read it: {e.strerror or e}") from None
     if len(raw) > MAX_INPUT_BYTES:
         raise RecordError(f"{what} is too large (over {MAX_INPUT_BYTES // (1024 * 1024)} MiB)")
     if isinstance(raw, bytes):

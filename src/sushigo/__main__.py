@@ -1,0 +1,5 @@
+import sys
+
+from sushigo.cli import main
+
+sys.exit(main())

@@ -1,0 +1,74 @@
+"""Human-friendly score sheets (rich tables), shared by the CLI and the terminal game."""
+
+from __future__ import annotations
+
+from typing import Sequence
+
+from rich import box
+from rich.table import Table
+from rich.text import Text
+
+from sushigo.cards import ROUND_CATEGORIES
+from sushigo.scoring import Result
+
+CATEGORY_LABELS = {
+    "tempura": "tempura",
+    "sashimi": "sashimi",
+    "dumpling": "dumplings",
+    "nigiri": "nigiri+wasabi",
+    "maki": "maki award",
+    "pudding": "pudding",
+}
+
+
+def seat_names(players: int, names: Sequence[str] | None = None) -> list[str]:
+    """Display names for the seats (``Seat 0`` ... unless names are given)."""
+    if names:
+        return [str(n)[:12] for n in names]
+    return [f"Seat {s}" for s in range(players)]
+
+
+def score_sheet_table(
+    result: Result,
+    names: Sequence[str] | None = None,
+    *,
+    breakdown: bool = True,
+    title: str | None = "Score sheet",
+) -> Table:
+    """The score sheet as a table: per round (with the category breakdown),
+    the pudding adjustment and the totals.  Fits 80 columns for 5 players."""
+    players = len(result.totals)
+    labels = seat_names(players, names)
+    table = Table(title=title, box=box.SIMPLE_HEAVY, pad_edge=False, show_footer=False)
+    table.add_column("", no_wrap=True)
+    for label in labels:
+        table.add_column(label, justify="right", no_wrap=True)
+    for r, (totals, lines) in enumerate(zip(result.rounds, result.breakdown), start=1):
+        if breakdown:
+            for category in ROUND_CATEGORIES:
+                values = [line.get(category, 0) for line in lines]
+                table.add_row(
+                    Text(f"  {CATEGORY_LABELS[category]}", style="dim"),
+                    *[Text(str(v), style="dim") for v in values],
+                )
+        table.add_row(f"Round {r}", *[str(t) for t in totals], end_section=True)
+    puddings = [f"{p} ({c})" for p, c in zip(result.pudding, result.puddings)]
+    table.add_row("Pudding (count)", *puddings, end_section=True)
+    winners = set(result.winners)
+    table.add_row(
+        Text("Total", style="bold"),
+        *[
+            Text(f"{'*' if s in winners else ''}{t}", style="bold green" if s in winners else "bold")
+            for s, t in enumerate(result.totals)
+        ],
+    )
+    return table
+
+
+def winners_line(result: Result, names: Sequence[str] | None = None) -> str:
+    """``'Winner: Seat 2'`` or ``'Shared win: Seat 0, Seat 3'``."""
+    labels = seat_names(len(result.totals), names)
+    who = [labels[s] for s in result.winners]
+    if len(who) == 1:
+        return f"Winner: {who[0]} with {result.totals[result.winners[0]]} points"
+    return f"Shared win: {', '.join(who)} with {result.totals[result.winners[0]]} points"
