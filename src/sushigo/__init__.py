@@ -2,8 +2,8 @@
 
 >>> import sushigo
 >>> game = sushigo.Game(4, seed=1)
->>> game.legal_picks(0)[:2]
-[(<Card.TEMPURA: 0>,), (<Card.SASHIMI: 1>,)]
+>>> len(game.hand(0)), len(game.legal_actions(0)) <= 8
+(8, True)
 
 The core modules use the standard library only:
 

@@ -38,27 +38,44 @@ def run_bench(
     *,
     pass_both_ways: bool = False,
     reshuffle: bool = False,
+    api: str = "step",
 ) -> BenchResult:
     """Play ``games`` random legal games; the clock covers dealing, legal-move
-    generation, the random choice, validation, reveal, passing and scoring."""
+    generation, the random choice, validation, reveal, passing and scoring.
+
+    ``api="step"`` drives the public per-decision API (``legal_actions`` for
+    every seat, then ``play``); ``api="playout"`` uses
+    :meth:`~sushigo.game.Game.random_playout`, the engine's rollout loop.
+    Both play the very same games for the same seed.
+    """
+    if api not in ("step", "playout"):
+        raise ValueError(f"unknown api {api!r} (step or playout)")
     rules = Rules(players, pass_both_ways=pass_both_ways, reshuffle=reshuffle)
     rng = random.Random(seed)
-    choice = rng.choice
+    random_ = rng.random
     seats = range(players)
     picks = 0
     start = time.perf_counter()
     for _ in range(games):
         game = Game(rules, rng=rng)
+        if api == "playout":
+            game.random_playout(rng)
+            picks += players * rules.hand_size * 3
+            continue
         legal = game.legal_actions
         play = game.play
         while not game.is_over:
-            play([choice(legal(s)) for s in seats])
+            turn = []
+            for s in seats:
+                actions = legal(s)
+                turn.append(actions[int(random_() * len(actions))])
+            play(turn)
             picks += players
     seconds = time.perf_counter() - start
     return BenchResult(players=players, games=games, seconds=seconds, picks=picks)
 
 
-def profile_bench(players: int, games: int, seed: int | None, top: int = 15) -> str:
+def profile_bench(players: int, games: int, seed: int | None, top: int = 15, api: str = "step") -> str:
     """A cProfile summary (by own time) of :func:`run_bench`, as text."""
     import cProfile
     import io
@@ -66,7 +83,7 @@ def profile_bench(players: int, games: int, seed: int | None, top: int = 15) -> 
 
     profiler = cProfile.Profile()
     profiler.enable()
-    run_bench(players, games, seed)
+    run_bench(players, games, seed, api=api)
     profiler.disable()
     out = io.StringIO()
     pstats.Stats(profiler, stream=out).sort_stats("tottime").print_stats(top)

@@ -32,6 +32,11 @@ EXIT_BAD_INPUT = 1
 EXIT_USAGE = 2
 
 
+class BenchApi(str, Enum):
+    step = "step"
+    playout = "playout"
+
+
 class OutputFormat(str, Enum):
     json = "json"
     table = "table"
@@ -115,15 +120,18 @@ def bench_command(
     games: Annotated[int, typer.Option("--games", "-g", min=1, help="Games to play.")] = 10_000,
     seed: Annotated[Optional[int], typer.Option("--seed", "-s", help="Random seed.")] = 0,
     profile: Annotated[bool, typer.Option("--profile", help="Print a cProfile summary first.")] = False,
+    api: Annotated[
+        BenchApi, typer.Option("--api", help="step: legal_actions + play per turn; playout: Game.random_playout.")
+    ] = BenchApi.step,
 ) -> None:
     """Play random legal games with the engine in one process; last line: games per second."""
     from sushigo.bench import profile_bench, run_bench
 
     if profile:
-        print(profile_bench(players, min(games, 2000), seed))
-    result = run_bench(players, games, seed)
+        print(profile_bench(players, min(games, 2000), seed, api=api.value))
+    result = run_bench(players, games, seed, api=api.value)
     print(
-        f"{players} players, {result.games} games, {result.picks} picks "
+        f"{players} players, {result.games} games, {result.picks} picks, api {api.value}, "
         f"in {result.seconds:.3f} s (Python {sys.version.split()[0]})"
     )
     print(f"{result.games_per_second:.1f} games/s")

@@ -34,6 +34,20 @@ from sushigo.scoring import Breakdown, Result, score_round
 _CHOPSTICKS: Final = int(Card.CHOPSTICKS)
 _PUDDING: Final = int(Card.PUDDING)
 _N: Final = NUM_CARD_TYPES
+_FULL_DECK: Final = tuple(full_deck())
+
+
+def shuffle(cards: list[int], rng: random.Random) -> None:
+    """Shuffle ``cards`` in place (Fisher-Yates driven by ``rng.random()``).
+
+    This fixes how a seed maps to a deal; it is part of the engine's
+    reproducibility contract (golden games depend on it).  The bias of
+    ``int(random() * n)`` is below 2**-45 for n <= 108.
+    """
+    random_ = rng.random
+    for i in range(len(cards) - 1, 0, -1):
+        j = int(random_() * (i + 1))
+        cards[i], cards[j] = cards[j], cards[i]
 
 
 class IllegalActionError(ValueError):
@@ -57,6 +71,9 @@ class Phase(enum.Enum):
     """Waiting for the seats' picks."""
     OVER = "over"
     """Three rounds scored; :meth:`Game.result` is final."""
+
+
+_PICK: Final = Phase.PICK
 
 
 class Game:
@@ -126,9 +143,9 @@ class Game:
         self.seed = seed
         self._rng = rng if rng is not None else random.Random(seed)
         self._auto_deal = auto_deal
-        self.deck = full_deck()
+        self.deck = list(_FULL_DECK)
         if auto_deal:
-            self._rng.shuffle(self.deck)
+            shuffle(self.deck, self._rng)
         self.discard = []
         self.round = 1
         self.turn = 1
@@ -209,12 +226,12 @@ class Game:
 
         Empty when the game is not waiting for this seat's pick.
         """
-        if self._phase is not Phase.PICK or self._pending[seat] is not None:
-            return []
         hand = self.hands[seat]
-        distinct = sorted(set(hand))
+        if self._pending[seat] is not None or self._phase is not _PICK:
+            return []
         if len(hand) < 2 or _CHOPSTICKS not in self.collections[seat]:
-            return distinct
+            return sorted(set(hand))
+        distinct = sorted(set(hand))
         actions = list(distinct)
         for a in distinct:
             base = _N + _N * a
@@ -287,8 +304,14 @@ class Game:
         if len(actions) != self.players:
             raise IllegalActionError(f"expected {self.players} picks, got {len(actions)}")
         picks = _as_actions(actions)
-        for seat in range(self.players):
-            self._check(seat, picks[seat])
+        if self._phase is not Phase.PICK:
+            self._check(0, picks[0])
+        hands = self.hands
+        for seat, action in enumerate(picks):
+            # Fast path for the common single-card pick; everything else is
+            # checked (and explained) by _check.
+            if not (0 <= action < _N and action in hands[seat]):
+                self._check(seat, action)
         self._reveal(picks)
 
     def commit(self, seat: int, action: Action) -> bool:
@@ -308,6 +331,35 @@ class Game:
         self._npending = 0
         self._reveal(picks)
         return True
+
+    def random_playout(self, rng: random.Random) -> None:
+        """Play the game to its end, every seat picking uniformly at random
+        among its legal actions (the rollout of Monte Carlo search).
+
+        Seats that committed a pick this turn keep it.  Draws ``rng.random()``
+        once per decision, in seat order, so it plays exactly the game that
+        ``play([legal[int(rng.random() * len(legal))] ...])`` turn by turn would.
+        """
+        random_ = rng.random
+        seats = range(self.players)
+        legal = self.legal_actions
+        if self._npending:
+            for s in seats:
+                if self._pending[s] is None:
+                    actions = legal(s)
+                    self.commit(s, actions[int(random_() * len(actions))])
+        while self._phase is _PICK:
+            hands = self.hands
+            collections = self.collections
+            picks = []
+            for s in seats:
+                hand = hands[s]
+                if len(hand) < 2 or _CHOPSTICKS not in collections[s]:
+                    actions = sorted(set(hand))
+                else:
+                    actions = legal(s)
+                picks.append(actions[int(random_() * len(actions))])
+            self._reveal(picks)
 
     def _reveal(self, actions: list[int]) -> None:
         """Place every pick, return used chopsticks to their hands, pass, and score."""
@@ -357,7 +409,7 @@ class Game:
             self.deck.extend(self.discard)
             self.discard = []
             if self._auto_deal:
-                self._rng.shuffle(self.deck)
+                shuffle(self.deck, self._rng)
         if self._auto_deal:
             self._deal_from_pile()
 

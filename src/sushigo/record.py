@@ -122,11 +122,11 @@ def load_json(source: str | IO[str] | IO[bytes], what: str = "file") -> Any:
         else:
             raw = source.read(MAX_INPUT_BYTES + 1)
     except FileNotFoundError:
-        raise RecordError(f"cannot read it: no such file") from None
+        raise RecordError("no such file") from None
     except IsADirectoryError:
-        raise RecordError(f"cannot read it: it is a directory") from None
+        raise RecordError("it is a directory, not a file") from None
     except PermissionError:
-        raise RecordError(f"cannot read it: permission denied") from None
+        raise RecordError("permission denied") from None
     except OSError as e:
         raise RecordError(f"cannot read it: {e.strerror or e}") from None
     if len(raw) > MAX_INPUT_BYTES:

@@ -29,6 +29,12 @@ _TEMPURA: Final = int(Card.TEMPURA)
 _SASHIMI: Final = int(Card.SASHIMI)
 _DUMPLING: Final = int(Card.DUMPLING)
 _WASABI: Final = int(Card.WASABI)
+_EGG: Final = int(Card.EGG)
+_SALMON: Final = int(Card.SALMON)
+_SQUID: Final = int(Card.SQUID)
+_MAKI1: Final = int(Card.MAKI1)
+_MAKI2: Final = int(Card.MAKI2)
+_MAKI3: Final = int(Card.MAKI3)
 _PUDDING: Final = int(Card.PUDDING)
 
 
@@ -80,6 +86,8 @@ def wasabi_pairs(cards: Sequence[int]) -> dict[int, int]:
 
 def maki_icons(cards: Iterable[int]) -> int:
     """Total roll icons on the maki cards of ``cards``."""
+    if isinstance(cards, list):
+        return cards.count(_MAKI1) + 2 * cards.count(_MAKI2) + 3 * cards.count(_MAKI3)
     return sum(MAKI_ICONS[c] for c in cards)
 
 
@@ -89,14 +97,17 @@ def score_collection(cards: Sequence[int]) -> Breakdown:
     ``cards`` is the collection in play order; puddings, wasabi and
     chopsticks score nothing during the round.
     """
-    counts = [0] * 12
-    for c in cards:
-        counts[c] += 1
+    count = cards.count
+    sashimi = count(_SASHIMI)
+    if count(_WASABI):
+        nigiri = nigiri_points(cards)
+    else:
+        nigiri = count(_EGG) + 2 * count(_SALMON) + 3 * count(_SQUID)
     return {
-        "tempura": 5 * (counts[_TEMPURA] // 2),
-        "sashimi": 10 * (counts[_SASHIMI] // 3),
-        "dumpling": dumpling_points(counts[_DUMPLING]),
-        "nigiri": nigiri_points(cards),
+        "tempura": 5 * (count(_TEMPURA) // 2),
+        "sashimi": 10 * (sashimi // 3),
+        "dumpling": DUMPLING_POINTS[min(count(_DUMPLING), 5)],
+        "nigiri": nigiri,
         "maki": 0,
     }
 
@@ -177,7 +188,7 @@ def winners(totals: Sequence[int], puddings: Sequence[int]) -> list[int]:
 
 def score_round(collections: Sequence[Sequence[int]]) -> list[Breakdown]:
     """Every seat's round breakdown, maki award included, from the collections."""
-    lines = [score_collection(cards) for cards in collections]
+    lines = [score_collection(list(cards)) for cards in collections]
     for line, award in zip(lines, maki_awards([maki_icons(c) for c in collections])):
         line["maki"] = award
     return lines

@@ -1,0 +1,36 @@
+"""The architecture stays honest: the core is stdlib-only and strictly typed."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+CORE = ["cards", "rules", "scoring", "actions", "game", "view", "record", "bench"]
+SRC = Path(__file__).resolve().parent.parent / "src" / "sushigo"
+
+
+def test_core_imports_only_the_standard_library() -> None:
+    code = (
+        "import sys\n"
+        + "".join(f"import sushigo.{m}\n" for m in CORE)
+        + "import sushigo\n"
+        + "third = sorted(m for m in ('rich', 'typer', 'click', 'numpy', 'pexpect', 'hypothesis')"
+        " if m in sys.modules)\n"
+        "print(','.join(third))\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == ""
+
+
+def test_core_passes_mypy_strict() -> None:
+    pytest.importorskip("mypy")
+    files = [str(SRC / f"{m}.py") for m in CORE] + [str(SRC / "__init__.py")]
+    proc = subprocess.run(
+        [sys.executable, "-m", "mypy", "--strict", "--no-incremental", *files],
+        capture_output=True,
+        text=True,
+    )
+    assert proc.returncode == 0, proc.stdout + proc.stderr
