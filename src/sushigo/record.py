@@ -147,7 +147,7 @@ def load_json(source: str | IO[str] | IO[bytes], what: str = "file") -> Any:
 def _type_name(value: Any) -> str:
     return {
         dict: "an object", list: "a list", str: "a string", bool: "true/false",
-        int: "a number", float: "a number", type(None): "null",
+        int: "a whole number", float: "a fraction", type(None): "null",
     }.get(type(value), type(value).__name__)
 
 
