@@ -226,6 +226,8 @@ class Game:
 
         Empty when the game is not waiting for this seat's pick.
         """
+        if seat < 0:
+            raise IndexError(f"there is no seat {seat}")
         hand = self.hands[seat]
         if self._pending[seat] is not None or self._phase is not _PICK:
             return []
@@ -441,18 +443,27 @@ class Game:
         for seat, hand in enumerate(hands):
             if len(hand) != k:
                 raise DealError(f"seat {seat} was dealt {len(hand)} cards, not {k}")
+        ids: list[list[int]] = []
+        for seat, hand in enumerate(hands):
+            try:
+                ids.append([operator.index(c) for c in hand])
+            except TypeError:
+                raise DealError(f"seat {seat} was dealt something that is not a card id") from None
+            for c in ids[-1]:
+                if not 0 <= c < _N:
+                    raise DealError(f"seat {seat} was dealt {c}, which is not a card id")
         available = count_cards(self.deck)
-        wanted = count_cards(c for hand in hands for c in hand)
+        wanted = count_cards(c for hand in ids for c in hand)
         for card, count in enumerate(wanted):
             if count > available[card]:
                 raise DealError(
                     f"the deal needs {count} {Card(card)} but only {available[card]} "
                     "are left in the deck"
                 )
-        for hand in hands:
+        for hand in ids:
             for c in hand:
                 self.deck.remove(c)
-        self._start_round([[int(c) for c in hand] for hand in hands])
+        self._start_round(ids)
 
     # --------------------------------------------------------------- results
 

@@ -79,9 +79,32 @@ def result_json(result: Result) -> dict[str, Any]:
     return result.to_json()
 
 
-def dumps(obj: Mapping[str, Any]) -> str:
-    """Compact but readable JSON: one line per turn of a record."""
-    return json.dumps(obj, indent=1, separators=(",", ": "))
+def dumps(obj: Any, *, width: int = 100) -> str:
+    """Readable, diff-friendly JSON: a value that fits in ``width`` columns, or a
+    list of plain values, stays on one line (so a record has one line per
+    dealt hand and per turn).
+
+    >>> print(dumps({"players": 2, "turns": [[["egg"], ["wasabi", "squid"]]]}, width=45))
+    {
+     "players": 2,
+     "turns": [[["egg"], ["wasabi", "squid"]]]
+    }
+    """
+    return _dump(obj, 0, width)
+
+
+def _dump(obj: Any, indent: int, width: int) -> str:
+    flat = json.dumps(obj, separators=(", ", ": "))
+    if len(flat) + indent <= width or not isinstance(obj, (dict, list)) or not obj:
+        return flat
+    if isinstance(obj, list) and not any(isinstance(v, (dict, list)) for v in obj):
+        return flat  # a hand or a row of scores: always one line
+    pad = " " * (indent + 1)
+    if isinstance(obj, dict):
+        items = [f"{pad}{json.dumps(k)}: {_dump(v, indent + 1, width)}" for k, v in obj.items()]
+        return "{\n" + ",\n".join(items) + "\n" + " " * indent + "}"
+    items = [pad + _dump(v, indent + 1, width) for v in obj]
+    return "[\n" + ",\n".join(items) + "\n" + " " * indent + "]"
 
 
 def save_record(game: Game, path: str, *, meta: Mapping[str, Any] | None = None) -> None:
@@ -266,7 +289,9 @@ def replay(data: Any) -> Game:
     if "result" in data:
         claimed = data["result"]
         actual = game.result().to_json()
-        if isinstance(claimed, dict):
+        if not isinstance(claimed, dict):
+            raise RecordError(f"result: must be an object, not {_type_name(claimed)}")
+        else:
             for key in ("rounds", "pudding", "totals", "winners"):
                 if key in claimed and claimed[key] != actual[key]:
                     raise RecordError(
