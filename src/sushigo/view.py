@@ -279,7 +279,7 @@ def sample_world(
         if k != seat and world._pending[k] is not None:
             world._pending[k] = None
             world._npending -= 1
-    _rewrite_deal(world)
+    _rewrite_deal(world, resampled=unknown_seats)
     return world
 
 
@@ -290,11 +290,18 @@ def _expand(counts: list[int]) -> list[int]:
     return cards
 
 
-def _rewrite_deal(world: Game) -> None:
-    """Make the recorded deal of the current round agree with the current hands."""
+def _rewrite_deal(world: Game, resampled: list[int]) -> None:
+    """Make the recorded deal of the current round agree with the current hands.
+
+    Only the hands now held by the ``resampled`` seats change; the deal of a
+    hand the viewer has held is kept as it was, card order included, so the
+    viewer's own view of the copy equals its view of the real game.
+    """
     dealt, turns = world._history[-1]
     n = world.players
     step = world.pass_step
+    passes = len(turns)
+    keep = {(k - step * passes) % n for k in range(n) if k not in resampled}
     hands = [h[:] for h in world.hands]
     for actions in reversed(turns):
         # undo the pass: the hand seat s holds came from seat s - step
@@ -304,4 +311,5 @@ def _rewrite_deal(world: Game) -> None:
             if len(picked) == 2:
                 hands[s].remove(_CHOPSTICKS)
             hands[s].extend(picked)
-    world._history[-1] = ([tuple(h) for h in hands], turns)
+    new_deal = [dealt[p] if p in keep else tuple(hands[p]) for p in range(n)]
+    world._history[-1] = (new_deal, turns)
