@@ -256,3 +256,45 @@ def test_help_lists_commands() -> None:
     assert proc.returncode == 0
     for command in ("play", "replay", "score", "bench"):
         assert command in proc.stdout
+
+
+def test_names_are_text_not_markup(tmp_path: Path) -> None:
+    game = played_game(players=2)
+    record = to_record(game, meta={"names": ["[/]", "[red]Bo"]})
+    path = tmp_path / "names.json"
+    path.write_text(json.dumps(record))
+    proc = run("replay", str(path), "-f", "table")
+    assert proc.returncode == 0, proc.stderr
+    assert "[red]Bo" in proc.stdout and "[/]" in proc.stdout
+
+
+def test_closed_standard_input() -> None:
+    proc = subprocess.run(
+        [sys.executable, "-m", "sushigo", "replay", "-"], stdin=None, capture_output=True, text=True,
+        close_fds=True, preexec_fn=lambda: os.close(0),
+    )
+    assert proc.returncode == 1
+    assert proc.stderr.strip() == "sushigo: error: <stdin>: standard input is closed"
+
+
+def test_integer_too_long_for_python_is_a_clean_error(tmp_path: Path) -> None:
+    path = tmp_path / "digits.json"
+    path.write_text('{"players": ' + "9" * 5000 + "}")
+    assert_one_line_error(run("replay", str(path)), "not usable JSON")
+
+
+def test_no_arguments_prints_help() -> None:
+    proc = run()
+    assert proc.returncode == 0
+    assert "Usage:" in proc.stdout and "replay" in proc.stdout
+
+
+def test_play_with_closed_standard_input_stops_and_saves(tmp_path: Path) -> None:
+    path = tmp_path / "partial.json"
+    proc = subprocess.run(
+        [sys.executable, "-m", "sushigo", "play", "--seed", "3", "--save", str(path)],
+        capture_output=True, text=True, preexec_fn=lambda: os.close(0), timeout=60,
+    )
+    assert proc.returncode == 1
+    assert "Traceback" not in proc.stderr + proc.stdout
+    assert "stops early" in run("replay", str(path)).stderr

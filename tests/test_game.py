@@ -926,3 +926,39 @@ def test_random_playout_matches_turn_by_turn_play(players):
         assert a.is_over
         assert to_record(a) == to_record(b)
         assert total_cards(a) == list(DECK_COUNT_LIST)
+
+
+def test_random_playout_keeps_committed_picks_and_finishes() -> None:
+    """A rollout from a half-committed turn keeps those picks (regression:
+    it used to commit later seats into the next turn and crash)."""
+    import random as _random
+
+    for seed in range(200):
+        game = Game(3, seed=seed)
+        committed = game.legal_actions(2)[0]
+        game.commit(2, committed)
+        game.random_playout(_random.Random(seed))
+        assert game.is_over
+        assert game.pending_seats == []
+        assert game.history()[0][1][0][2] == committed
+
+
+def test_round_collections_of_finished_and_current_rounds() -> None:
+    import random as _random
+
+    from sushigo.scoring import score_round as _score_round
+
+    rng = _random.Random(8)
+    for seed in range(40):
+        game = Game(rng.randint(2, 5), seed=seed)
+        while not game.is_over:
+            current = game.round
+            assert game.round_collections(current) == [game.collection(s) for s in range(game.players)]
+            game.play([rng.choice(game.legal_actions(s)) for s in range(game.players)])
+            if game.round != current or game.is_over:
+                finished = game.round_collections(current)
+                assert _score_round(finished) == game.round_breakdowns[current - 1]
+                # every turn adds one card net (a chopsticks pair puts one back)
+                assert all(len(c) == game.rules.hand_size for c in finished)
+        with pytest.raises(ValueError):
+            game.round_collections(4)

@@ -409,3 +409,12 @@ def test_seat_view_of_a_sampled_world_equals_the_real_view() -> None:
             for s in range(n):
                 assert seat_view(sample_world(game, s, rng), s) == seat_view(game, s)
             game.play([rng.choice(game.legal_actions(s)) for s in range(n)])
+
+
+def test_sampled_world_does_not_carry_the_real_seed() -> None:
+    """The real seed would rebuild every hidden card of the real game."""
+    game = Game(4, seed=123)
+    world = sample_world(game, 0, seed=9)
+    assert world.seed is None
+    assert "seed" not in to_record(world).get("meta", {})
+    assert Game(4, seed=5, rng=random.Random(9)).seed is None

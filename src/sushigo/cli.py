@@ -15,8 +15,10 @@ from typing import Annotated, Any, NoReturn, Optional
 
 import typer
 from rich.console import Console
+from rich.text import Text
 
-from sushigo.record import RecordError, load_json, replay, result_json, score_sheet
+from sushigo.record import RecordError, load_json, replay, score_sheet
+from sushigo.scoring import Result
 from sushigo.render import score_sheet_table, winners_line
 
 app = typer.Typer(
@@ -75,17 +77,10 @@ def replay_command(file: FileArg, output: FormatOpt = OutputFormat.json) -> None
     """Check a game record move by move and print its result."""
     try:
         data = load_json(file, "record")
-        game = replay(data)
+        result = replay(data).result()
     except RecordError as e:
         _fail(f"{_label(file)}: {e}")
-    result = game.result()
-    if output is OutputFormat.json:
-        print(json.dumps(result_json(result)))
-    else:
-        names = _names_from_meta(data, game.players)
-        console = Console()
-        console.print(score_sheet_table(result, names, title=f"Replay of {_label(file)}"))
-        console.print(winners_line(result, names))
+    _print_result(result, data, output, f"Replay of {_label(file)}")
 
 
 @app.command("score")
@@ -96,18 +91,21 @@ def score_command(file: FileArg, output: FormatOpt = OutputFormat.json) -> None:
         result = score_sheet(data)
     except RecordError as e:
         _fail(f"{_label(file)}: {e}")
+    _print_result(result, data, output, "Score sheet")
+
+
+def _print_result(result: Result, data: Any, output: OutputFormat, title: str) -> None:
+    """The result as the spec's JSON object, or as a score sheet table."""
     if output is OutputFormat.json:
-        print(json.dumps(result_json(result)))
-    else:
-        names = _names_from_meta(data, len(result.totals))
-        console = Console()
-        final = len(result.rounds) == 3
-        title = "Score sheet" if final else f"Score sheet after {len(result.rounds)} round(s)"
-        console.print(score_sheet_table(result, names, title=title))
-        if final:
-            console.print(winners_line(result, names))
-        else:
-            console.print("Puddings are scored after round 3.")
+        print(json.dumps(result.to_json()))
+        return
+    names = _names_from_meta(data, len(result.totals))
+    console = Console()
+    final = len(result.rounds) == 3
+    if not final:
+        title += f" after {len(result.rounds)} round(s)"
+    console.print(score_sheet_table(result, names, title=title))
+    console.print(winners_line(result, names) if final else Text("Puddings are scored after round 3."))
 
 
 def _label(file: str) -> str:
@@ -220,6 +218,9 @@ def main(argv: list[str] | None = None) -> int:
     except BrokenPipeError:
         return 1
     except Exception as e:  # noqa: BLE001 - the last line of defence: never a traceback
+        if type(e).__name__ == "NoArgsIsHelpError":  # plain `sushigo`: show the help
+            print(e.format_message())  # type: ignore[attr-defined]
+            return 0
         if _is_usage_error(e):
             ctx = getattr(e, "ctx", None)
             where = f"sushigo {ctx.info_name}" if ctx is not None and ctx.parent is not None else "sushigo"

@@ -82,7 +82,8 @@ class Game:
     Args:
         rules: a :class:`~sushigo.rules.Rules`, or just the number of players.
         seed: seed for a private :class:`random.Random` that shuffles the deck.
-        rng: a ready random generator instead of ``seed`` (it is used, not copied).
+        rng: a ready random generator instead of ``seed`` (it is used, not
+            copied; ``seed`` is then ignored and :attr:`seed` is ``None``).
         auto_deal: deal each round from the shuffled draw pile (default).  With
             ``False`` the caller deals every round with :meth:`deal`, as a
             replayed record does.
@@ -106,6 +107,7 @@ class Game:
         "_pending",
         "_npending",
         "_breakdowns",
+        "_finished",
         "_history",
         "_phase",
     )
@@ -140,7 +142,8 @@ class Game:
             rules = Rules(rules)
         self.rules = rules
         n = self.players = rules.players
-        self.seed = seed
+        # The seed is kept (for records) only when it made the deal.
+        self.seed = seed if rng is None else None
         self._rng = rng if rng is not None else random.Random(seed)
         self._auto_deal = auto_deal
         self.deck = list(_FULL_DECK)
@@ -155,6 +158,7 @@ class Game:
         self._pending: list[int | None] = [None] * n
         self._npending = 0
         self._breakdowns: list[list[Breakdown]] = []
+        self._finished: list[list[list[int]]] = []
         self._history: list[tuple[list[tuple[int, ...]], list[list[int]]]] = []
         self._phase = Phase.DEAL
         if auto_deal:
@@ -257,13 +261,15 @@ class Game:
     def is_legal(self, seat: int, action: Action) -> bool:
         """Whether ``seat`` may take ``action`` now."""
         try:
-            self._check(seat, action)
+            self.check_legal(seat, action)
         except (IllegalActionError, InvalidActionError, GameOverError):
             return False
         return True
 
-    def _check(self, seat: int, action: Action) -> None:
-        """Raise unless ``action`` is legal for ``seat`` now (the message says why)."""
+    def check_legal(self, seat: int, action: Action) -> None:
+        """Raise :class:`IllegalActionError` (or :class:`GameOverError`,
+        :class:`~sushigo.actions.InvalidActionError`) unless ``action`` is legal
+        for ``seat`` now; the message says why."""
         if self._phase is not Phase.PICK:
             if self._phase is Phase.OVER:
                 raise GameOverError("the game is over")
@@ -307,13 +313,13 @@ class Game:
             raise IllegalActionError(f"expected {self.players} picks, got {len(actions)}")
         picks = _as_actions(actions)
         if self._phase is not Phase.PICK:
-            self._check(0, picks[0])
+            self.check_legal(0, picks[0])
         hands = self.hands
         for seat, action in enumerate(picks):
             # Fast path for the common single-card pick; everything else is
-            # checked (and explained) by _check.
+            # checked (and explained) by check_legal.
             if not (0 <= action < _N and action in hands[seat]):
-                self._check(seat, action)
+                self.check_legal(seat, action)
         self._reveal(picks)
 
     def commit(self, seat: int, action: Action) -> bool:
@@ -323,7 +329,7 @@ class Game:
         pass.  Returns ``True`` when this commit completed the turn.
         """
         (action,) = _as_actions((action,))
-        self._check(seat, action)
+        self.check_legal(seat, action)
         self._pending[seat] = action
         self._npending += 1
         if self._npending < self.players:
@@ -346,10 +352,9 @@ class Game:
         seats = range(self.players)
         legal = self.legal_actions
         if self._npending:
-            for s in seats:
-                if self._pending[s] is None:
-                    actions = legal(s)
-                    self.commit(s, actions[int(random_() * len(actions))])
+            for s in [s for s in seats if self._pending[s] is None]:
+                actions = legal(s)
+                self.commit(s, actions[int(random_() * len(actions))])
         while self._phase is _PICK:
             hands = self.hands
             collections = self.collections
@@ -383,10 +388,9 @@ class Game:
                 collection.append(b)
                 hand.append(_CHOPSTICKS)
         self._history[-1][1].append(actions)
-        if self.rules.pass_both_ways and self.round == 2:
-            self.hands = hands[1:] + hands[:1]
-        else:
-            self.hands = hands[-1:] + hands[:-1]
+        # Seat s picks up the hand of seat s - step.
+        step = self.rules.pass_step(self.round)
+        self.hands = hands[-step:] + hands[:-step]
         self.turn += 1
         if not self.hands[0]:
             self._end_round()
@@ -400,6 +404,7 @@ class Game:
                 self.discard.extend([c for c in collection if c != _PUDDING])
             else:
                 self.discard.extend(collection)
+        self._finished.append(self.collections)
         self.collections = [[] for _ in range(self.players)]
         if self.round == NUM_ROUNDS:
             self._phase = Phase.OVER
@@ -472,6 +477,17 @@ class Game:
         """``[round][seat]`` score breakdowns of the finished rounds."""
         return [[dict(line) for line in rnd] for rnd in self._breakdowns]
 
+    def round_collections(self, round_number: int) -> list[tuple[Card, ...]]:
+        """Every seat's collection in round ``round_number`` (1-based), in play
+        order: as it ended for a finished round, as it stands for the current one."""
+        if 1 <= round_number <= len(self._finished):
+            cols = self._finished[round_number - 1]
+        elif round_number == self.round and self._phase is _PICK:
+            cols = self.collections
+        else:
+            raise ValueError(f"round {round_number} has not been played")
+        return [tuple(Card(c) for c in col) for col in cols]
+
     def scores(self) -> list[int]:
         """Each seat's points from finished rounds (pudding adjustment once over)."""
         return list(self.result().totals)
@@ -507,6 +523,7 @@ class Game:
         g._pending = self._pending[:]
         g._npending = self._npending
         g._breakdowns = [[dict(line) for line in rnd] for rnd in self._breakdowns]
+        g._finished = self._finished  # finished rounds never change: share them
         g._history = [(dealt[:], [t[:] for t in turns]) for dealt, turns in self._history]
         g._phase = self._phase
         return g

@@ -69,14 +69,8 @@ def to_record(game: Game, *, meta: Mapping[str, Any] | None = None) -> dict[str,
     if meta_out:
         record["meta"] = meta_out
     if game.is_over:
-        record["result"] = result_json(game.result())
+        record["result"] = game.result().to_json()
     return record
-
-
-def result_json(result: Result) -> dict[str, Any]:
-    """The spec's result object (``rounds``, ``pudding``, ``totals``, ``winners``)
-    plus the optional ``puddings`` and per-category ``breakdown``."""
-    return result.to_json()
 
 
 def dumps(obj: Any, *, width: int = 100) -> str:
@@ -138,6 +132,8 @@ def load_json(source: str | IO[str] | IO[bytes], what: str = "file") -> Any:
     try:
         if isinstance(source, str):
             if source == "-":
+                if sys.stdin is None:
+                    raise RecordError("standard input is closed")
                 raw: str | bytes = sys.stdin.buffer.read(MAX_INPUT_BYTES + 1)
             else:
                 with open(source, "rb") as f:
@@ -165,6 +161,8 @@ def load_json(source: str | IO[str] | IO[bytes], what: str = "file") -> Any:
         raise RecordError(f"{what} is not JSON: {e.msg} at line {e.lineno}, column {e.colno}") from None
     except RecursionError:
         raise RecordError(f"{what} is nested too deeply") from None
+    except ValueError as e:  # e.g. an integer with more digits than Python converts
+        raise RecordError(f"{what} is not usable JSON: {' '.join(str(e).split())}") from None
 
 
 def _type_name(value: Any) -> str:
@@ -274,7 +272,7 @@ def replay(data: Any) -> Game:
                     ) from None
             for s, action in enumerate(actions):
                 try:
-                    game._check(s, action)
+                    game.check_legal(s, action)
                 except (IllegalActionError, GameOverError) as e:
                     raise RecordError(f"{at}, seat {s}: illegal move: {e}") from None
             game.play(actions)
@@ -291,12 +289,11 @@ def replay(data: Any) -> Game:
         actual = game.result().to_json()
         if not isinstance(claimed, dict):
             raise RecordError(f"result: must be an object, not {_type_name(claimed)}")
-        else:
-            for key in ("rounds", "pudding", "totals", "winners"):
-                if key in claimed and claimed[key] != actual[key]:
-                    raise RecordError(
-                        f"result: the record says {key} {claimed[key]!r}, replay gives {actual[key]!r}"
-                    )
+        for key in ("rounds", "pudding", "totals", "winners"):
+            if key in claimed and claimed[key] != actual[key]:
+                raise RecordError(
+                    f"result: the record says {key} {claimed[key]!r}, replay gives {actual[key]!r}"
+                )
     return game
 
 

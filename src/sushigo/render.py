@@ -39,10 +39,15 @@ def score_sheet_table(
     the pudding adjustment and the totals.  Fits 80 columns for 5 players."""
     players = len(result.totals)
     labels = seat_names(players, names)
-    table = Table(title=title, box=box.SIMPLE_HEAVY, pad_edge=False, show_footer=False)
+    table = Table(
+        title=Text(title) if title is not None else None,
+        box=box.SIMPLE_HEAVY,
+        pad_edge=False,
+        show_footer=False,
+    )
     table.add_column("", no_wrap=True)
     for label in labels:
-        table.add_column(label, justify="right", no_wrap=True)
+        table.add_column(Text(label), justify="right", no_wrap=True)
     for r, (totals, lines) in enumerate(zip(result.rounds, result.breakdown), start=1):
         if breakdown:
             for category in ROUND_CATEGORIES:
@@ -65,10 +70,12 @@ def score_sheet_table(
     return table
 
 
-def winners_line(result: Result, names: Sequence[str] | None = None) -> str:
-    """``'Winner: Seat 2'`` or ``'Shared win: Seat 0, Seat 3'``."""
+def winners_line(result: Result, names: Sequence[str] | None = None) -> Text:
+    """``Winner: Seat 2 with 50 points`` or ``Shared win: Seat 0, Seat 3 with ...``
+    (plain text: names are never read as markup)."""
     labels = seat_names(len(result.totals), names)
     who = [labels[s] for s in result.winners]
+    points = result.totals[result.winners[0]]
     if len(who) == 1:
-        return f"Winner: {who[0]} with {result.totals[result.winners[0]]} points"
-    return f"Shared win: {', '.join(who)} with {result.totals[result.winners[0]]} points"
+        return Text(f"Winner: {who[0]} with {points} points")
+    return Text(f"Shared win: {', '.join(who)} with {points} points")

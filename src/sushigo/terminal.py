@@ -185,18 +185,6 @@ def pick_text(cards: Sequence[int], collection: Sequence[int]) -> Text:
     return text
 
 
-def _collections_after(turns: Sequence[Sequence[Action]], players: int) -> list[list[int]]:
-    """Collections in play order after ``turns`` of a round (chopsticks put back)."""
-    cols: list[list[int]] = [[] for _ in range(players)]
-    for actions in turns:
-        for seat, action in enumerate(actions):
-            cards = card_ids(action)
-            if len(cards) == 2:
-                cols[seat].remove(Card.CHOPSTICKS)
-            cols[seat].extend(cards)
-    return cols
-
-
 def _cell(points: int, count: int) -> str:
     """A score-table cell: points, and how many cards (or icons) made them."""
     return f"{points} ({count})" if count else str(points)
@@ -374,7 +362,7 @@ class TerminalGame:
     def show_reveal(self, round_index: int) -> None:
         game = self.game
         _, turns = game.history()[round_index]
-        cols = _collections_after(turns, game.players)
+        cols = game.round_collections(round_index + 1)
         table = Table.grid(padding=(0, 2))
         table.add_column(no_wrap=True, max_width=MAX_NAME, overflow="ellipsis")
         table.add_column()
@@ -387,8 +375,7 @@ class TerminalGame:
     def show_round_end(self, round_index: int) -> None:
         game = self.game
         number = round_index + 1
-        _, turns = game.history()[round_index]
-        cols = _collections_after(turns, game.players)
+        cols = game.round_collections(round_index + 1)
         lines = game.round_breakdowns[round_index]
         self.say(Rule(Text(f"End of round {number}: scoring", style="bold")))
         collections = Table(box=box.SIMPLE_HEAD, pad_edge=False)
@@ -492,7 +479,7 @@ class TerminalGame:
         elif len(result.winners) > 1:
             self.say(f"Tied on points and puddings ({best} points, "
                      f"{result.puddings[result.winners[0]]} puddings): a shared win.")
-        self.say(Text(winners_line(result, self.names), style="bold green"))
+        self.say(winners_line(result, self.names), style="bold green")
 
     # ---------------------------------------------------------------- turns
 
@@ -618,7 +605,12 @@ class TerminalGame:
 
 
 def _read_stdin(prompt: str) -> str:
-    return input()
+    if sys.stdin is None or sys.stdin.closed:
+        raise EOFError  # standard input was closed: treat it as its end
+    try:
+        return input()
+    except RuntimeError:  # "lost sys.stdin"
+        raise EOFError from None
 
 
 def _stdin_is_tty() -> bool:

@@ -95,7 +95,11 @@ class SeatView:
             "seen_hands": [names(h) for h in self.seen_hands],
             "known_hands": [names(h) for h in self.known_hands],
             "known_cards": [names(h) for h in self.known_cards],
+            "discard": {
+                Card(c).name_in_records: n for c, n in enumerate(self.discard) if n
+            },
             "scores": [list(r) for r in self.result.rounds],
+            "result": self.result.to_json(),
         }
 
 
@@ -259,6 +263,7 @@ def sample_world(
     if rng is None:
         rng = random.Random(seed)
     world = game.clone()
+    world.seed = None  # the real seed would rebuild every hidden card
     world._rng = random.Random(rng.getrandbits(64))
     if game.phase is not Phase.PICK:
         pool = _expand(unseen_cards(game, seat))
