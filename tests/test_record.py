@@ -132,9 +132,15 @@ def test_replay_defaults_for_missing_optional_keys(rec, game3):
     assert replay(rec).result() == game3.result()
 
 
-def test_replay_accepts_spelling_of_card_names(rec, game3):
-    rec["rounds"][0]["hands"][0] = [c.upper() for c in rec["rounds"][0]["hands"][0]]
-    assert replay(rec).result() == game3.result()
+def test_replay_requires_exact_card_names(rec):
+    """Records spell card names exactly as the spec does (lowercase)."""
+    name = rec["rounds"][0]["hands"][0][0]
+    rec["rounds"][0]["hands"][0][0] = name.upper()
+    with pytest.raises(RecordError) as err:
+        replay(rec)
+    assert str(err.value) == (
+        f"round 1, hand of seat 0, card 1: unknown card {name.upper()!r} (did you mean {name!r}?)"
+    )
 
 
 def test_dumps_round_trip(rec):

@@ -178,13 +178,7 @@ def play_command(
         save = os.path.join(_default_save_dir(), f"game-{stamp}.json")
     if no_save:
         save = None
-    if save is not None:
-        directory = os.path.dirname(os.path.abspath(save))
-        try:
-            os.makedirs(directory, exist_ok=True)
-        except OSError as e:
-            _fail(f"cannot create {directory}: {e.strerror or e}", EXIT_USAGE)
-    code = run_play(
+    code = run_play(  # it checks the save path (and creates its folder) before the game
         players=players,
         humans=humans,
         bots=list(bot),

@@ -186,9 +186,12 @@ def _card(name: Any, where: str) -> int:
     if not isinstance(name, str):
         raise RecordError(f"{where}: expected a card name, not {_type_name(name)}")
     try:
-        return int(parse_card(name))
+        card = parse_card(name)
     except UnknownCardError:
         raise RecordError(f"{where}: unknown card {name!r}") from None
+    if name != card.name_in_records:  # records spell names exactly
+        raise RecordError(f"{where}: unknown card {name!r} (did you mean {card.name_in_records!r}?)")
+    return int(card)
 
 
 def _cards(value: Any, where: str, what: str) -> list[int]:
