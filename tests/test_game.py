@@ -11,6 +11,7 @@ from collections import Counter
 
 import pytest
 
+from policies import random_actions
 from sushigo import Card, Game, GameOverError, IllegalActionError, Phase, Rules, encode
 from sushigo.actions import NUM_ACTIONS, InvalidActionError, decode
 from sushigo.cards import DECK_COUNT_LIST, count_cards
@@ -845,12 +846,7 @@ def test_legal_actions_mask_and_is_legal_agree():
                 assert legal == expected
                 checked_pairs += chop
             # prefer chopsticks pairs so that they happen often
-            actions = []
-            for s in range(players):
-                legal = game.legal_actions(s)
-                pairs = [a for a in legal if a >= 12]
-                actions.append(rnd.choice(pairs) if pairs and rnd.random() < 0.5 else rnd.choice(legal))
-            game.play(actions)
+            game.play(random_actions(game, rnd, 0.5))
     assert checked_pairs > 50
 
 

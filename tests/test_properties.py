@@ -15,6 +15,7 @@ from collections import Counter
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from policies import random_actions
 from sushigo import Card, Game, Rules
 from sushigo.actions import NUM_ACTIONS, card_ids
 from sushigo.cards import DECK_COUNT_LIST, full_deck
@@ -38,15 +39,7 @@ SETTINGS = dict(deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
 def pick_actions(game: Game, rnd: random.Random) -> list[int]:
-    actions = []
-    for s in range(game.players):
-        legal = game.legal_actions(s)
-        pairs = [a for a in legal if a >= 12]
-        if pairs and rnd.random() < 0.5:
-            actions.append(rnd.choice(pairs))
-        else:
-            actions.append(rnd.choice(legal))
-    return actions
+    return random_actions(game, rnd, 0.5)
 
 
 def advance(game: Game, actions: list[int], rnd: random.Random) -> None:

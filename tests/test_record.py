@@ -9,6 +9,7 @@ import random
 
 import pytest
 
+from policies import random_actions
 from sushigo import Card, Game, Rules
 from sushigo.cards import CARD_NAMES
 from sushigo.game import Phase
@@ -29,12 +30,7 @@ def play_random(rules: Rules, seed: int, chop: float = 0.7) -> Game:
     game = Game(rules, seed=seed)
     rnd = random.Random(seed)
     while not game.is_over:
-        acts = []
-        for s in range(game.players):
-            legal = game.legal_actions(s)
-            pairs = [a for a in legal if a >= 12]
-            acts.append(rnd.choice(pairs) if pairs and rnd.random() < chop else rnd.choice(legal))
-        game.play(acts)
+        game.play(random_actions(game, rnd, chop))
     return game
 
 

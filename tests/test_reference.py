@@ -9,6 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from reference import check_game
+from policies import random_actions
 from sushigo import Game, Rules
 
 
@@ -16,11 +17,7 @@ def play_random(game: Game, rng: random.Random) -> None:
     """Random legal play that uses chopsticks often, via play() or commit()."""
     n = game.players
     while not game.is_over:
-        actions = []
-        for s in range(n):
-            legal = game.legal_actions(s)
-            pairs = [a for a in legal if a >= 12]
-            actions.append(rng.choice(pairs) if pairs and rng.random() < 0.5 else rng.choice(legal))
+        actions = random_actions(game, rng, 0.5)
         if rng.random() < 0.5:
             game.play(actions)
         else:

@@ -8,6 +8,7 @@ from collections import Counter
 
 import pytest
 
+from policies import random_actions
 from sushigo import Card, Game, Phase, Rules
 from sushigo.actions import card_ids
 from sushigo.cards import DECK_COUNT_LIST
@@ -107,11 +108,7 @@ def random_game_with_views(players, seed, options, check_every_turn=True):
             for k in range(players):
                 assert set(spec.known_cards[k]) <= {Card.CHOPSTICKS}
                 assert len(spec.known_cards[k]) == tracker.public_ch[tracker.pile_at[k]]
-        actions = []
-        for s in range(players):
-            legal = game.legal_actions(s)
-            pairs = [a for a in legal if a >= 12]
-            actions.append(rnd.choice(pairs) if pairs and rnd.random() < 0.6 else rnd.choice(legal))
+        actions = random_actions(game, rnd, 0.6)
         game.play(actions)
         tracker.after_turn(actions)
     return game
@@ -280,11 +277,7 @@ def _states(players, seed, options, every=1):
         if i % every == 0:
             out.append(game.clone())
         i += 1
-        actions = []
-        for s in range(players):
-            legal = game.legal_actions(s)
-            pairs = [a for a in legal if a >= 12]
-            actions.append(rnd.choice(pairs) if pairs and rnd.random() < 0.6 else rnd.choice(legal))
+        actions = random_actions(game, rnd, 0.6)
         game.play(actions)
     return out
 
