@@ -249,6 +249,10 @@ def test_bench_last_line_is_games_per_second() -> None:
         last = proc.stdout.strip().splitlines()[-1]
         number, unit = last.split()
         assert unit == "games/s" and float(number) > 0
+    proc = run("bench", "--players", "2", "--games", "20", "--repeat", "3")
+    lines = proc.stdout.strip().splitlines()
+    assert len(lines) == 4 and all("20 games" in line for line in lines[:3])
+    assert lines[-1].endswith(" games/s")
 
 
 def test_help_lists_commands() -> None:

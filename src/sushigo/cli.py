@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import os
+import statistics
 import sys
 from enum import Enum
 from typing import Annotated, Any, NoReturn, Optional
@@ -121,18 +122,24 @@ def bench_command(
     api: Annotated[
         BenchApi, typer.Option("--api", help="step: legal_actions + play per turn; playout: Game.random_playout.")
     ] = BenchApi.step,
+    repeat: Annotated[
+        int, typer.Option("--repeat", "-r", min=1, max=100, help="Runs (same games); report the median.")
+    ] = 1,
 ) -> None:
     """Play random legal games with the engine in one process; last line: games per second."""
     from sushigo.bench import profile_bench, run_bench
 
     if profile:
         print(profile_bench(players, min(games, 2000), seed, api=api.value))
-    result = run_bench(players, games, seed, api=api.value)
-    print(
-        f"{players} players, {result.games} games, {result.picks} picks, api {api.value}, "
-        f"in {result.seconds:.3f} s (Python {sys.version.split()[0]})"
-    )
-    print(f"{result.games_per_second:.1f} games/s")
+    runs = []
+    for _ in range(repeat):
+        result = run_bench(players, games, seed, api=api.value)
+        runs.append(result.games_per_second)
+        print(
+            f"{players} players, {result.games} games, {result.picks} picks, api {api.value}, "
+            f"in {result.seconds:.3f} s (Python {sys.version.split()[0]})"
+        )
+    print(f"{statistics.median(runs):.1f} games/s")
 
 
 def _default_save_dir() -> str:
