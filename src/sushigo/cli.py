@@ -81,7 +81,7 @@ def replay_command(file: FileArg, output: FormatOpt = OutputFormat.json) -> None
         result = replay(data).result()
     except RecordError as e:
         _fail(f"{_label(file)}: {e}")
-    _print_result(result, data, output, f"Replay of {_label(file)}")
+    _print_result(result, data, output, "Replay of " + os.path.basename(_label(file)))
 
 
 @app.command("score")
@@ -105,7 +105,8 @@ def _print_result(result: Result, data: Any, output: OutputFormat, title: str) -
     final = len(result.rounds) == 3
     if not final:
         title += f" after {len(result.rounds)} round(s)"
-    console.print(score_sheet_table(result, names, title=title))
+    console.print(Text(title, style="bold"))
+    console.print(score_sheet_table(result, names, title=None))
     console.print(winners_line(result, names) if final else Text("Puddings are scored after round 3."))
 
 
