@@ -88,6 +88,8 @@ class Tracker:
                 assert len(view.known_cards[k]) <= g.hands[k].count(CH)
         js = view.to_json()
         json.dumps(js)
+        assert sum(js["discard"].values()) == len(g.discard)  # the public discard pile
+        assert js["result"]["totals"] == list(g.result().totals)
         for k in range(n):
             if self.pile_at[k] not in self.held[viewer]:
                 assert js["known_hands"][k] is None
