@@ -312,12 +312,11 @@ class Game:
         if len(actions) != self.players:
             raise IllegalActionError(f"expected {self.players} picks, got {len(actions)}")
         picks = _as_actions(actions)
-        if self._phase is not Phase.PICK:
-            self.check_legal(0, picks[0])
         hands = self.hands
         for seat, action in enumerate(picks):
-            # Fast path for the common single-card pick; everything else is
-            # checked (and explained) by check_legal.
+            # Fast path for the common single-card pick (hands are empty
+            # outside the pick phase); everything else is checked, and
+            # explained, by check_legal.
             if not (0 <= action < _N and action in hands[seat]):
                 self.check_legal(seat, action)
         self._reveal(picks)

@@ -98,14 +98,13 @@ def score_collection(cards: Sequence[int]) -> Breakdown:
     chopsticks score nothing during the round.
     """
     count = cards.count
-    sashimi = count(_SASHIMI)
     if count(_WASABI):
         nigiri = nigiri_points(cards)
     else:
         nigiri = count(_EGG) + 2 * count(_SALMON) + 3 * count(_SQUID)
     return {
         "tempura": 5 * (count(_TEMPURA) // 2),
-        "sashimi": 10 * (sashimi // 3),
+        "sashimi": 10 * (count(_SASHIMI) // 3),
         "dumpling": DUMPLING_POINTS[min(count(_DUMPLING), 5)],
         "nigiri": nigiri,
         "maki": 0,
@@ -188,8 +187,9 @@ def winners(totals: Sequence[int], puddings: Sequence[int]) -> list[int]:
 
 def score_round(collections: Sequence[Sequence[int]]) -> list[Breakdown]:
     """Every seat's round breakdown, maki award included, from the collections."""
-    lines = [score_collection(list(cards)) for cards in collections]
-    for line, award in zip(lines, maki_awards([maki_icons(c) for c in collections])):
+    cols = [c if isinstance(c, list) else list(c) for c in collections]
+    lines = [score_collection(c) for c in cols]
+    for line, award in zip(lines, maki_awards([maki_icons(c) for c in cols])):
         line["maki"] = award
     return lines
 

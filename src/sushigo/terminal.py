@@ -261,17 +261,21 @@ class TerminalGame:
             raise _Stop("quit")
         self.say("Carrying on.")
 
+    def run_command(self, text: str) -> bool:
+        """Handle ``?``/``h`` (help) and ``q`` (quit, after a confirmation);
+        ``True`` when ``text`` was one of them."""
+        if text in ("?", "h", "help"):
+            self.show_help()
+            return True
+        if text in ("q", "quit", "exit"):
+            self.confirm_quit()
+            return True
+        return False
+
     def pause(self, prompt: str) -> None:
         """Wait for Enter (``q`` still quits, ``?`` shows the help)."""
-        while True:
-            answer = self.ask(prompt).strip().lower()
-            if answer in ("q", "quit", "exit"):
-                self.confirm_quit()
-                continue
-            if answer in ("?", "h", "help"):
-                self.show_help()
-                continue
-            return
+        while self.run_command(self.ask(prompt).strip().lower()):
+            pass
 
     def hide(self) -> None:
         """Clear the screen (and the scrollback) between pass-and-play seats."""
@@ -494,13 +498,8 @@ class TerminalGame:
         chopsticks = game.can_use_chopsticks(seat)
         prompt = "Pick a card (or two)> " if chopsticks else "Pick a card> "
         while True:
-            line = self.ask(prompt)
-            text = line.strip().lower()
-            if text in ("?", "h", "help"):
-                self.show_help()
-                continue
-            if text in ("q", "quit", "exit"):
-                self.confirm_quit()
+            text = self.ask(prompt).strip().lower()
+            if self.run_command(text):
                 continue
             try:
                 action = self.parse_pick(text, seat, hand)
