@@ -958,3 +958,15 @@ def test_round_collections_of_finished_and_current_rounds() -> None:
                 assert all(len(c) == game.rules.hand_size for c in finished)
         with pytest.raises(ValueError):
             game.round_collections(4)
+
+
+def test_playing_a_clone_leaves_the_original_rounds_alone():
+    """Regression: the list of finished rounds was shared, so a clone played
+    to the end appended its rounds to the original's."""
+    game = Game(3, seed=1)
+    clone = game.clone()
+    clone.random_playout(random.Random(2))
+    assert game.round == 1 and game.round_breakdowns == []
+    with pytest.raises(ValueError):
+        game.round_collections(2)
+    assert len(clone.round_breakdowns) == 3

@@ -7,6 +7,13 @@ its legal actions (chopsticks pairs included), and reports games per second.
 >>> stats = run_bench(players=3, games=20, seed=1)
 >>> stats.games
 20
+>>> run_bench(players=6, games=3, seed=1, edition="party", menu="Big Banquet").games
+3
+
+With ``edition="party"`` the games are Sushi Go Party! games on ``menu``
+(default ``"Sushi Go!"``): ``api="step"`` commits a random legal action for
+every pending seat (picks, then the decisions of chopsticks, spoons, menus
+and takeout boxes), ``api="playout"`` uses ``PartyGame.random_playout``.
 """
 
 from __future__ import annotations
@@ -16,6 +23,7 @@ import time
 from dataclasses import dataclass
 
 from sushigo.game import Game
+from sushigo.party.game import PartyGame
 from sushigo.rules import Rules
 
 
@@ -39,6 +47,8 @@ def run_bench(
     pass_both_ways: bool = False,
     reshuffle: bool = False,
     api: str = "step",
+    edition: str = "base",
+    menu: str | None = None,
 ) -> BenchResult:
     """Play ``games`` random legal games; the clock covers dealing, legal-move
     generation, the random choice, validation, reveal, passing and scoring.
@@ -50,6 +60,10 @@ def run_bench(
     """
     if api not in ("step", "playout"):
         raise ValueError(f"unknown api {api!r} (step or playout)")
+    if edition == "party":
+        return _run_party_bench(players, games, seed, api, menu if menu is not None else "Sushi Go!")
+    if edition != "base":
+        raise ValueError(f"unknown edition {edition!r} (base or party)")
     rules = Rules(players, pass_both_ways=pass_both_ways, reshuffle=reshuffle)
     rng = random.Random(seed)
     random_ = rng.random
@@ -75,7 +89,39 @@ def run_bench(
     return BenchResult(players=players, games=games, seconds=seconds, picks=picks)
 
 
-def profile_bench(players: int, games: int, seed: int | None, top: int = 15, api: str = "step") -> str:
+def _run_party_bench(players: int, games: int, seed: int | None, api: str, menu: str) -> BenchResult:
+    """Party games (Sushi Go Party!); ``picks`` counts every committed action."""
+    rules = Rules.party(players, menu)
+    rng = random.Random(seed)
+    random_ = rng.random
+    picks = 0
+    start = time.perf_counter()
+    for _ in range(games):
+        game = PartyGame(rules, rng=rng)
+        if api == "playout":
+            game.random_playout(rng)
+            picks += players * rules.hand_size * 3
+            continue
+        legal = game.legal_actions
+        commit = game.commit
+        while not game.is_over:
+            for s in game.pending_seats:
+                actions = legal(s)
+                commit(s, actions[int(random_() * len(actions))])
+                picks += 1
+    seconds = time.perf_counter() - start
+    return BenchResult(players=players, games=games, seconds=seconds, picks=picks)
+
+
+def profile_bench(
+    players: int,
+    games: int,
+    seed: int | None,
+    top: int = 15,
+    api: str = "step",
+    edition: str = "base",
+    menu: str | None = None,
+) -> str:
     """A cProfile summary (by own time) of :func:`run_bench`, as text."""
     import cProfile
     import io
@@ -83,7 +129,7 @@ def profile_bench(players: int, games: int, seed: int | None, top: int = 15, api
 
     profiler = cProfile.Profile()
     profiler.enable()
-    run_bench(players, games, seed, api=api)
+    run_bench(players, games, seed, api=api, edition=edition, menu=menu)
     profiler.disable()
     out = io.StringIO()
     pstats.Stats(profiler, stream=out).sort_stats("tottime").print_stats(top)

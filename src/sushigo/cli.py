@@ -18,9 +18,10 @@ import typer
 from rich.console import Console
 from rich.text import Text
 
+from sushigo.party.game import PartyResult
 from sushigo.record import RecordError, load_json, replay, score_sheet
 from sushigo.scoring import Result
-from sushigo.render import score_sheet_table, winners_line
+from sushigo.render import party_score_sheet_table, score_sheet_table, winners_line
 
 app = typer.Typer(
     name="sushigo",
@@ -38,6 +39,11 @@ EXIT_USAGE = 2
 class BenchApi(str, Enum):
     step = "step"
     playout = "playout"
+
+
+class BenchEdition(str, Enum):
+    base = "base"
+    party = "party"
 
 
 class OutputFormat(str, Enum):
@@ -95,7 +101,7 @@ def score_command(file: FileArg, output: FormatOpt = OutputFormat.json) -> None:
     _print_result(result, data, output, "Score sheet")
 
 
-def _print_result(result: Result, data: Any, output: OutputFormat, title: str) -> None:
+def _print_result(result: Result | PartyResult, data: Any, output: OutputFormat, title: str) -> None:
     """The result as the spec's JSON object, or as a score sheet table."""
     if output is OutputFormat.json:
         print(json.dumps(result.to_json()))
@@ -106,8 +112,13 @@ def _print_result(result: Result, data: Any, output: OutputFormat, title: str) -
     if not final:
         title += f" after {len(result.rounds)} round(s)"
     console.print(Text(title, style="bold"))
-    console.print(score_sheet_table(result, names, title=None))
-    console.print(winners_line(result, names) if final else Text("Puddings are scored after round 3."))
+    if isinstance(result, PartyResult):
+        console.print(party_score_sheet_table(result, names, title=None))
+        later = "Desserts are scored after round 3."
+    else:
+        console.print(score_sheet_table(result, names, title=None))
+        later = "Puddings are scored after round 3."
+    console.print(winners_line(result, names) if final else Text(later))
 
 
 def _label(file: str) -> str:
@@ -116,7 +127,9 @@ def _label(file: str) -> str:
 
 @app.command("bench")
 def bench_command(
-    players: Annotated[int, typer.Option("--players", "-p", min=2, max=5, help="Players per game.")] = 4,
+    players: Annotated[
+        int, typer.Option("--players", "-p", min=2, max=8, help="Players per game (base 2-5, party 2-8).")
+    ] = 4,
     games: Annotated[int, typer.Option("--games", "-g", min=1, help="Games to play.")] = 10_000,
     seed: Annotated[Optional[int], typer.Option("--seed", "-s", help="Random seed.")] = 0,
     profile: Annotated[bool, typer.Option("--profile", help="Print a cProfile summary first.")] = False,
@@ -126,18 +139,39 @@ def bench_command(
     repeat: Annotated[
         int, typer.Option("--repeat", "-r", min=1, max=100, help="Runs (same games); report the median.")
     ] = 1,
+    edition: Annotated[
+        BenchEdition, typer.Option("--edition", "-e", help="base (Sushi Go!) or party (Sushi Go Party!).")
+    ] = BenchEdition.base,
+    menu: Annotated[
+        Optional[str],
+        typer.Option("--menu", "-m", help="Party menu: an official name or 7 items separated by commas "
+                     "(default: Sushi Go!)."),
+    ] = None,
 ) -> None:
     """Play random legal games with the engine in one process; last line: games per second."""
     from sushigo.bench import profile_bench, run_bench
+    from sushigo.rules import MAX_PLAYERS, Rules, RulesError
 
+    if edition is BenchEdition.party:
+        menu = menu if menu is not None else "Sushi Go!"
+        try:
+            menu_label = ", ".join(Rules.party(players, menu).menu)
+        except RulesError as e:
+            _fail(f"--menu {menu!r}: {e}", EXIT_USAGE)
+    else:
+        if menu is not None:
+            _fail("--menu is for --edition party", EXIT_USAGE)
+        if players > MAX_PLAYERS:
+            _fail(f"the base game is for 2-{MAX_PLAYERS} players, not {players} (try --edition party)", EXIT_USAGE)
     if profile:
-        print(profile_bench(players, min(games, 2000), seed, api=api.value))
+        print(profile_bench(players, min(games, 2000), seed, api=api.value, edition=edition.value, menu=menu))
     runs = []
     for _ in range(repeat):
-        result = run_bench(players, games, seed, api=api.value)
+        result = run_bench(players, games, seed, api=api.value, edition=edition.value, menu=menu)
         runs.append(result.games_per_second)
+        what = f"party ({menu_label}), " if edition is BenchEdition.party else ""
         print(
-            f"{players} players, {result.games} games, {result.picks} picks, api {api.value}, "
+            f"{players} players, {what}{result.games} games, {result.picks} picks, api {api.value}, "
             f"in {result.seconds:.3f} s (Python {sys.version.split()[0]})"
         )
     print(f"{statistics.median(runs):.1f} games/s")
@@ -150,20 +184,30 @@ def _default_save_dir() -> str:
 
 @app.command("play")
 def play_command(
-    players: Annotated[int, typer.Option("--players", "-p", min=2, max=5, help="Seats at the table (2-5).")] = 4,
+    players: Annotated[
+        int, typer.Option("--players", "-p", min=2, max=8, help="Seats at the table (base 2-5, party 2-8).")
+    ] = 4,
     humans: Annotated[
-        int, typer.Option("--humans", "-H", min=0, max=5, help="Human seats (pass-and-play when more than one).")
+        int, typer.Option("--humans", "-H", min=0, max=8, help="Human seats (pass-and-play when more than one).")
     ] = 1,
     bot: Annotated[
         list[str], typer.Option("--bot", "-b", help="Bot for the other seats: greedy or random (repeat per seat).")
     ] = ["greedy"],
     name: Annotated[list[str], typer.Option("--name", "-n", help="Name of a human player (repeat).")] = [],
     seed: Annotated[Optional[int], typer.Option("--seed", "-s", help="Seed for the shuffle and the bots.")] = None,
+    edition: Annotated[
+        str, typer.Option("--edition", "-e", help="base (Sushi Go!) or party (Sushi Go Party!).")
+    ] = "base",
+    menu: Annotated[
+        Optional[str],
+        typer.Option("--menu", "-m", help="Party menu: an official name (any case) or 7 items separated by "
+                     "commas.  Default: My First Meal."),
+    ] = None,
     pass_both_ways: Annotated[
-        bool, typer.Option("--pass-both-ways", help="Official variant: round 2 passes right.")
+        bool, typer.Option("--pass-both-ways", help="Official variant: round 2 passes right (base only).")
     ] = False,
     reshuffle: Annotated[
-        bool, typer.Option("--reshuffle", help="House rule: reshuffle all non-pudding cards between rounds.")
+        bool, typer.Option("--reshuffle", help="House rule: reshuffle all non-pudding cards between rounds (base only).")
     ] = False,
     save: Annotated[
         Optional[str], typer.Option("--save", help="Where to save the game record (a file).")
@@ -172,8 +216,28 @@ def play_command(
 ) -> None:
     """Play a full game in the terminal against bots, or pass-and-play."""
     from sushigo.bots import BOTS
-    from sushigo.terminal import run_play
+    from sushigo.rules import MAX_PLAYERS, MIN_PLAYERS, PARTY_MAX_PLAYERS, Rules, RulesError
 
+    kind = edition.strip().lower()
+    if kind not in ("base", "party"):
+        _fail(f"--edition must be base or party, not {edition!r}", EXIT_USAGE)
+    party = kind == "party"
+    if party:
+        for flag, on in (("--pass-both-ways", pass_both_ways), ("--reshuffle", reshuffle)):
+            if on:
+                _fail(f"{flag} is a base-game option (Sushi Go Party! always reshuffles and passes left)",
+                      EXIT_USAGE)
+        try:
+            Rules.party(players, menu if menu is not None else "My First Meal")
+        except RulesError as e:
+            where = f"--menu {menu!r}: " if menu is not None and "unknown menu" not in str(e) else ""
+            _fail(f"{where}{e}", EXIT_USAGE)
+    else:
+        if menu is not None:
+            _fail("--menu is for Sushi Go Party! (add --edition party)", EXIT_USAGE)
+        if not MIN_PLAYERS <= players <= MAX_PLAYERS:
+            _fail(f"the base game is for {MIN_PLAYERS}-{MAX_PLAYERS} players, not {players} "
+                  f"(Sushi Go Party! seats 2-{PARTY_MAX_PLAYERS}: add --edition party)", EXIT_USAGE)
     if humans > players:
         _fail(f"--humans {humans} is more than --players {players}", EXIT_USAGE)
     for b in bot:
@@ -186,6 +250,21 @@ def play_command(
         save = os.path.join(_default_save_dir(), f"game-{stamp}.json")
     if no_save:
         save = None
+    if party:
+        from sushigo.party_terminal import DEFAULT_MENU, run_party_play
+
+        code = run_party_play(  # it checks the save path (and creates its folder) before the game
+            players=players,
+            humans=humans,
+            bots=list(bot),
+            seed=seed,
+            menu=menu if menu is not None else DEFAULT_MENU,
+            save=save,
+            names=list(name) or None,
+        )
+        raise typer.Exit(code)
+    from sushigo.terminal import run_play
+
     code = run_play(  # it checks the save path (and creates its folder) before the game
         players=players,
         humans=humans,

@@ -69,6 +69,10 @@ class Phase(enum.Enum):
     """Waiting for :meth:`Game.deal` (only for games made with ``auto_deal=False``)."""
     PICK = "pick"
     """Waiting for the seats' picks."""
+    RESOLVE = "resolve"
+    """Party only: one seat decides while specials resolve (chopsticks, spoon, menu, takeout box)."""
+    DRAW = "draw"
+    """Party only: waiting for the cards a menu draws (games made with ``auto_deal=False``)."""
     OVER = "over"
     """Three rounds scored; :meth:`Game.result` is final."""
 
@@ -522,7 +526,7 @@ class Game:
         g._pending = self._pending[:]
         g._npending = self._npending
         g._breakdowns = [[dict(line) for line in rnd] for rnd in self._breakdowns]
-        g._finished = self._finished  # finished rounds never change: share them
+        g._finished = self._finished[:]  # finished rounds never change: share their lists
         g._history = [(dealt[:], [t[:] for t in turns]) for dealt, turns in self._history]
         g._phase = self._phase
         return g

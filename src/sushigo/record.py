@@ -18,13 +18,16 @@ True
 from __future__ import annotations
 
 import json
-from typing import IO, Any, Final, Mapping, Sequence
+from typing import IO, TYPE_CHECKING, Any, Final, Mapping, Sequence
 
 from sushigo.actions import InvalidActionError, card_ids, encode
 from sushigo.cards import DECK_COUNT_LIST, NUM_CARD_TYPES, Card, UnknownCardError, parse_card
 from sushigo.game import DealError, Game, GameOverError, IllegalActionError
 from sushigo.rules import NUM_ROUNDS, Rules, RulesError
 from sushigo.scoring import Result, score_round
+
+if TYPE_CHECKING:  # sushigo.party.record imports this module: import it lazily
+    from sushigo.party.game import PartyGame, PartyResult
 
 RECORD_FORMAT: Final = "sushigo-record/1"
 MAX_INPUT_BYTES: Final = 4 * 1024 * 1024
@@ -38,12 +41,17 @@ class RecordError(ValueError):
 # ----------------------------------------------------------------- writing
 
 
-def to_record(game: Game, *, meta: Mapping[str, Any] | None = None) -> dict[str, Any]:
+def to_record(game: Game | PartyGame, *, meta: Mapping[str, Any] | None = None) -> dict[str, Any]:
     """The game record of ``game`` (finished or not) as a JSON-ready dict.
 
     Adds the optional keys ``meta`` (with the seed when known, plus anything
-    given) and, for a finished game, ``result``.
+    given) and, for a finished game, ``result``.  A Party game gets a Party
+    record (:func:`sushigo.party.record.to_party_record`).
     """
+    if not isinstance(game, Game):
+        from sushigo.party.record import to_party_record
+
+        return to_party_record(game, meta=meta)
     rounds = []
     for dealt, turns in game.history():
         rounds.append(
@@ -101,7 +109,7 @@ def _dump(obj: Any, indent: int, width: int) -> str:
     return "[\n" + ",\n".join(items) + "\n" + " " * indent + "]"
 
 
-def save_record(game: Game, path: str, *, meta: Mapping[str, Any] | None = None) -> None:
+def save_record(game: Game | PartyGame, path: str, *, meta: Mapping[str, Any] | None = None) -> None:
     """Write the record of ``game`` to ``path`` (atomically: a temp file, then rename)."""
     import os
     import tempfile
@@ -208,13 +216,22 @@ def _players(data: Mapping[str, Any]) -> int:
     return int(players)
 
 
-def replay(data: Any) -> Game:
+def replay(data: Any) -> Game | PartyGame:
     """Check a complete game record move by move; return the finished game.
 
     Raises :class:`RecordError` naming the round, turn and seat of the first
-    problem, including a record that stops early.
+    problem, including a record that stops early.  A record with edition
+    ``"party"`` is replayed by :func:`sushigo.party.record.replay_party`.
     """
     _expect(data, dict, "record", "the record")
+    if data.get("edition") == "party":
+        from sushigo.party.record import replay_party
+
+        return replay_party(data)
+    return _replay_base(data)
+
+
+def _replay_base(data: Mapping[str, Any]) -> Game:
     fmt = data.get("format")
     if fmt != RECORD_FORMAT:
         if fmt is None:
@@ -222,7 +239,7 @@ def replay(data: Any) -> Game:
         raise RecordError(f"format: expected {RECORD_FORMAT!r}, not {fmt!r}")
     edition = data.get("edition", "base")
     if edition != "base":
-        raise RecordError(f"edition: this version plays 'base' records, not {edition!r}")
+        raise RecordError(f"edition: this version plays 'base' and 'party' records, not {edition!r}")
     players = _players(data)
     options = data.get("options", {})
     _expect(options, dict, "options", "the options")
@@ -300,12 +317,18 @@ def replay(data: Any) -> Game:
     return game
 
 
-def score_sheet(data: Any) -> Result:
+def score_sheet(data: Any) -> Result | PartyResult:
     """Score the collections of a physical table (a score sheet, 1 to 3 rounds).
 
     The pudding adjustment applies only when all three rounds are present.
+    A sheet with edition ``"party"`` is scored by
+    :func:`sushigo.party.record.party_score_sheet`.
     """
     _expect(data, dict, "score sheet", "the score sheet")
+    if data.get("edition") == "party":
+        from sushigo.party.record import party_score_sheet
+
+        return party_score_sheet(data)
     players = _players(data)
     rounds = data.get("rounds")
     if rounds is None:

@@ -9,6 +9,7 @@ from rich.table import Table
 from rich.text import Text
 
 from sushigo.cards import ROUND_CATEGORIES
+from sushigo.party.game import PartyResult
 from sushigo.scoring import Result
 
 CATEGORY_LABELS = {
@@ -70,7 +71,62 @@ def score_sheet_table(
     return table
 
 
-def winners_line(result: Result, names: Sequence[str] | None = None) -> Text:
+PARTY_CATEGORY_LABELS = {
+    "nigiri": "nigiri+wasabi",
+    "maki": "maki award",
+    "temaki": "temaki award",
+    "uramaki": "uramaki",
+    "miso_soup": "miso soup",
+    "takeout_box": "face down",
+    "soy_sauce": "soy sauce",
+}
+
+
+def party_score_sheet_table(
+    result: PartyResult,
+    names: Sequence[str] | None = None,
+    *,
+    breakdown: bool = True,
+    title: str | None = "Score sheet",
+) -> Table:
+    """A Sushi Go Party! score sheet: per round (with the categories of the
+    menu), the desserts (with each seat's dessert cards) and the totals."""
+    players = len(result.totals)
+    labels = seat_names(players, names)
+    table = Table(
+        title=Text(title) if title is not None else None,
+        box=box.SIMPLE_HEAVY,
+        pad_edge=False,
+        show_footer=False,
+    )
+    table.add_column("", no_wrap=True)
+    for label in labels:
+        table.add_column(Text(label), justify="right", no_wrap=True)
+    for r, (totals, lines) in enumerate(zip(result.rounds, result.breakdown), start=1):
+        if breakdown:
+            categories = list(dict.fromkeys(key for line in lines for key in line))
+            for category in categories:
+                label = PARTY_CATEGORY_LABELS.get(category, category.replace("_", " "))
+                table.add_row(
+                    Text(f"  {label}", style="dim"),
+                    *[Text(str(line.get(category, 0)), style="dim") for line in lines],
+                )
+        table.add_row(f"Round {r}", *[str(t) for t in totals], end_section=True)
+    dessert = next(iter(result.desserts[0]), "dessert") if result.desserts else "dessert"
+    cells = [f"{p} ({c})" for p, c in zip(result.pudding, result.dessert_cards)]
+    table.add_row(Text(f"{dessert.replace('_', ' ').capitalize()} (cards)"), *cells, end_section=True)
+    winners = set(result.winners)
+    table.add_row(
+        Text("Total", style="bold"),
+        *[
+            Text(f"{'*' if s in winners else ''}{t}", style="bold green" if s in winners else "bold")
+            for s, t in enumerate(result.totals)
+        ],
+    )
+    return table
+
+
+def winners_line(result: Result | PartyResult, names: Sequence[str] | None = None) -> Text:
     """``Winner: Seat 2 with 50 points`` or ``Shared win: Seat 0, Seat 3 with ...``
     (plain text: names are never read as markup)."""
     labels = seat_names(len(result.totals), names)
