@@ -26,6 +26,8 @@ _spec.loader.exec_module(make_golden)
 
 CASES = make_golden.GOLDEN
 IDS = [name for name, *_ in CASES]
+PARTY_CASES = make_golden.PARTY_GOLDEN
+PARTY_IDS = [name for name, *_ in PARTY_CASES]
 
 
 def load(name: str) -> dict:
@@ -36,7 +38,43 @@ def test_golden_set_covers_all_player_counts_and_options():
     assert sorted(players for _, players, _, _ in CASES) == [2, 3, 4, 5]
     assert any(opts.get("pass_both_ways") for _, _, opts, _ in CASES)
     assert any(opts.get("reshuffle") for _, _, opts, _ in CASES)
-    assert sorted(p.name for p in GOLDEN_DIR.glob("*.json")) == sorted(IDS)
+    assert sorted(p.name for p in GOLDEN_DIR.glob("*.json")) == sorted(IDS + PARTY_IDS)
+
+
+def test_party_golden_set_covers_every_official_menu_and_table_size():
+    from sushigo.party.menus import OFFICIAL_MENUS
+
+    assert sorted(menu for _, _, menu, _ in PARTY_CASES) == sorted(OFFICIAL_MENUS)
+    assert {players for _, players, _, _ in PARTY_CASES} == set(range(2, 9))
+
+
+@pytest.mark.parametrize(("name", "players", "menu", "seed"), PARTY_CASES, ids=PARTY_IDS)
+def test_engine_reproduces_party_golden_file(name, players, menu, seed):
+    stored = load(name)
+    assert stored["edition"] == "party" and stored["players"] == players
+    assert stored["meta"]["seed"] == seed
+    assert stored["menu"] == list(Rules.party(players, menu).menu)
+    text = make_golden.format_record(make_golden.party_golden_record(players, menu, seed))
+    assert text == (GOLDEN_DIR / name).read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize(("name", "players", "menu", "seed"), PARTY_CASES, ids=PARTY_IDS)
+def test_replay_of_party_golden_file_gives_stored_result(name, players, menu, seed):
+    stored = load_json(str(GOLDEN_DIR / name))
+    game = replay(stored)
+    assert game.is_over
+    assert game.result().to_json() == stored["result"]
+    expected = dict(stored)
+    expected.pop("meta")
+    assert to_record(game) == expected
+
+
+def test_party_golden_games_use_the_specials():
+    """The golden set exercises every kind of special decision and move string."""
+    text = "".join((GOLDEN_DIR / name).read_text(encoding="utf-8") for name in PARTY_IDS)
+    for needle in ('"chopsticks1:', '"special_order>', '"spoon4:', '"menu7:',
+                   '"takeout_box1'):
+        assert needle in text, needle
 
 
 @pytest.mark.parametrize(("name", "players", "options", "seed"), CASES, ids=IDS)
