@@ -33,6 +33,7 @@ Rulings where the sources are silent (README "Party rulings" lists them all):
 
 from __future__ import annotations
 
+import functools
 import operator
 import random
 from dataclasses import dataclass
@@ -196,7 +197,7 @@ class PartyGame:
         "round", "turn", "hands", "collections", "desserts", "dessert_cards", "_pending",
         "_npending", "_phase", "_queue", "_decision", "_used", "_uid", "_miso",
         "_flipping", "uramaki_claimed", "uramaki_points", "_breakdowns", "_finished",
-        "_history", "_unknown_desserts", "_draw_wanted",
+        "_history", "_unknown_desserts", "_draw_wanted", "_waiting_specials", "_has_uramaki",
     )
 
     def __init__(
@@ -247,6 +248,9 @@ class PartyGame:
         self._history: list[tuple[list[tuple[int, ...]], list[list[Move]]]] = []
         self._unknown_desserts = 0
         self._draw_wanted = 0
+        # Only these menus can leave a chopsticks or spoon waiting in a collection.
+        self._waiting_specials = "chopsticks" in rules.menu or "spoon" in rules.menu
+        self._has_uramaki = "uramaki" in rules.menu
         self._prepare_round()
 
     # ------------------------------------------------------------------ state
@@ -318,9 +322,11 @@ class PartyGame:
     def _play_actions(self, seat: int, cards: Sequence[int]) -> list[int]:
         """Actions that play one of ``cards`` (a special order with each copy)."""
         distinct = set(cards)
-        actions = [c for c in distinct if c != _SO]
-        if _SO in distinct:
-            actions.extend(self._copy_actions(seat))
+        if _SO not in distinct:
+            return sorted(distinct)
+        distinct.discard(_SO)
+        actions = list(distinct)
+        actions.extend(self._copy_actions(seat))
         return sorted(actions)
 
     def legal_actions(self, seat: int) -> list[int]:
@@ -347,10 +353,8 @@ class PartyGame:
         return [PASS] + flips
 
     def _requestable(self) -> list[int]:
-        cards: set[int] = set()
-        for item in self.rules.menu:
-            cards.update(int(c) for c in cards_of_item(item, self.rules.uramaki_split))
-        return sorted(cards)
+        """Every card of the menu (what a spoon may ask for)."""
+        return _menu_cards(self.rules)
 
     def legal_action_mask(self, seat: int) -> list[bool]:
         mask = [False] * PARTY_NUM_ACTIONS
@@ -435,11 +439,19 @@ class PartyGame:
         """Play to the end with uniformly random legal actions (one
         ``rng.random()`` per decision, in seat order for picks)."""
         random_ = rng.random
+        play_actions = self._play_actions
         while self._phase is not Phase.OVER:
             if self._phase is Phase.PICK:
-                for s in self.pending_seats:
-                    acts = self.legal_actions(s)
-                    self.commit(s, acts[int(random_() * len(acts))])
+                if self._npending:
+                    for s in self.pending_seats:
+                        acts = self.legal_actions(s)
+                        self.commit(s, acts[int(random_() * len(acts))])
+                    continue
+                picks = []
+                for s, hand in enumerate(self.hands):
+                    acts = play_actions(s, hand)
+                    picks.append(acts[int(random_() * len(acts))])
+                self._reveal(picks)
             elif self._phase is Phase.RESOLVE:
                 seat = self._decision.seat  # type: ignore[union-attr]
                 acts = self.legal_actions(seat)
@@ -457,7 +469,7 @@ class PartyGame:
         """Put the card of ``action`` (from nowhere: the caller removed it
         from where it was) into ``seat``'s collection, applying wasabi,
         copies and what happens when it is played."""
-        target = copy_target(action)
+        target = copy_target(action) if action >= COPY_BASE else None
         col = self.collections[seat]
         if target is not None:
             kind, on_wasabi = target
@@ -482,13 +494,13 @@ class PartyGame:
         self._history[-1][1].append(turn_moves)
         self._queue = []
         self._miso = []
+        hands = self.hands
         for seat, action in enumerate(picks):
-            card = _SO if copy_target(action) else action
-            self.hands[seat].remove(card)
+            hands[seat].remove(action if action < COPY_BASE else _SO)
             turn_moves.append(Move(seat, -1, action))
         for seat, action in enumerate(picks):
             self._place(seat, action)
-        for seat, col in enumerate(self.collections):
+        for seat, col in enumerate(self.collections if self._waiting_specials else ()):
             seen: set[tuple[str, int]] = set()
             for p in col:
                 if p.turn < self.turn and (p.kind in CHOPSTICKS_IDS or p.kind in SPOON_IDS):
@@ -656,7 +668,7 @@ class PartyGame:
                 self.collections[seat].remove(p)
                 self.discard.append(p.card)
         self._miso = []
-        icons = [self._uramaki_icons(s) for s in range(self.players)]
+        icons = [self._uramaki_icons(s) for s in range(self.players)] if self._has_uramaki else [0]
         if max(icons) >= 10:
             race = [i if i >= 10 else 0 for i in icons]
             points, self.uramaki_claimed = uramaki_race(race, self.uramaki_claimed)
@@ -802,6 +814,7 @@ class PartyGame:
         g = PartyGame.__new__(PartyGame)
         for name in ("rules", "players", "seed", "_auto_deal", "round", "turn", "_npending",
                      "_phase", "_decision", "_uid", "_flipping", "uramaki_claimed", "_unknown_desserts",
+                     "_waiting_specials", "_has_uramaki",
                      "_draw_wanted"):
             setattr(g, name, getattr(self, name))
         rng = random.Random()
@@ -842,6 +855,14 @@ class PartyGame:
     def __repr__(self) -> str:
         state = "over" if self.is_over else f"round {self.round}, turn {self.turn}"
         return f"<PartyGame {self.players} players, {state}>"
+
+
+@functools.lru_cache(maxsize=64)
+def _menu_cards(rules: Rules) -> list[int]:
+    cards: set[int] = set()
+    for item in rules.menu:
+        cards.update(int(c) for c in cards_of_item(item, rules.uramaki_split))
+    return sorted(cards)
 
 
 def _as_actions(actions: Sequence[int]) -> list[int]:
