@@ -14,7 +14,6 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from sushigo.game import Phase
 from sushigo.party.actions import PASS
 from sushigo.party.cards import (
     APPETIZERS,

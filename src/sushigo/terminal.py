@@ -643,53 +643,30 @@ def _seat_names(humans: int, specs: list[str], names: Sequence[str] | None) -> l
     return out
 
 
-def run_play(
-    players: int = 4,
-    humans: int = 1,
-    bots: Sequence[str] | None = None,
-    seed: int | None = None,
-    pass_both_ways: bool = False,
-    reshuffle: bool = False,
-    save: str | None = None,
-    names: Sequence[str] | None = None,
-    console: Console | None = None,
-    input_fn: InputFn | None = None,
-) -> int:
-    """Play one game in the terminal; return the exit status.
+def prepare_table(
+    make_rules: Callable[[], Rules],
+    humans: int,
+    bots: Sequence[str] | None,
+    seed: int | None,
+    save: str | None,
+    names: Sequence[str] | None,
+    console: Console | None,
+) -> tuple[Rules, int, list[Bot | None], list[str], dict[str, Any]] | int:
+    """Check a table's settings for either edition's terminal game.
 
-    Args:
-        players: seats at the table, 2-5.
-        humans: human seats, 0 to ``players``; they take the first seats.
-            More than one is pass-and-play; none watches the bots play.
-        bots: bot names (:data:`sushigo.bots.BOTS`) for the other seats: one
-            name for all of them, or one per bot seat.  Default: greedy.
-        seed: seeds the shuffle and (derived per seat) the bots; ``None``
-            draws one, which is shown and saved so the game can be replayed.
-        pass_both_ways, reshuffle: the rule options of :class:`~sushigo.rules.Rules`.
-        save: path of the game record (parent folders are created); written
-            at the end, or with the game so far when a player quits or the
-            input ends.  ``None``: not saved.
-        names: names of the human players, in seat order (at most ``humans``;
-            the rest are "You" or "Player N").  Bots are named after their kind
-            and seat ("Greedy 2").
-        console: a :class:`rich.console.Console` to draw on (default: the
-            terminal, at most 80 columns wide).
-        input_fn: reads one line; see :data:`InputFn` (default: standard input).
-
-    Returns:
-        :data:`EXIT_FINISHED` (0), :data:`EXIT_STOPPED` (1: quit, end of input,
-        or the record could not be saved), :data:`EXIT_USAGE` (2: impossible
-        settings, reported in one line: on ``console`` if one is given, else
-        on standard error) or :data:`EXIT_INTERRUPTED` (130).
+    Returns ``(rules, seed, seat bots, seat names, record meta)``, or
+    :data:`EXIT_USAGE` after reporting the impossible setting in one line (on
+    ``console`` if given, else on standard error).  The save path's folder is
+    created here, before any game is played.
     """
     try:
         try:
-            rules = Rules(players, pass_both_ways=pass_both_ways, reshuffle=reshuffle)
+            rules = make_rules()
         except RulesError as e:
             raise _Setup(str(e)) from None
-        if isinstance(humans, bool) or not isinstance(humans, int) or not 0 <= humans <= players:
-            raise _Setup(f"humans must be 0 to {players}, not {humans!r}")
-        bot_seats = players - humans
+        if isinstance(humans, bool) or not isinstance(humans, int) or not 0 <= humans <= rules.players:
+            raise _Setup(f"humans must be 0 to {rules.players}, not {humans!r}")
+        bot_seats = rules.players - humans
         specs = list(bots) if bots else ["greedy"]
         if len(specs) == 1:
             specs = specs * bot_seats
@@ -733,6 +710,55 @@ def run_play(
         "program": "sushigo play",
         "started": datetime.datetime.now().astimezone().isoformat(timespec="seconds"),
     }
+    return rules, seed, seat_bots, seat_names, meta
+
+
+def run_play(
+    players: int = 4,
+    humans: int = 1,
+    bots: Sequence[str] | None = None,
+    seed: int | None = None,
+    pass_both_ways: bool = False,
+    reshuffle: bool = False,
+    save: str | None = None,
+    names: Sequence[str] | None = None,
+    console: Console | None = None,
+    input_fn: InputFn | None = None,
+) -> int:
+    """Play one game in the terminal; return the exit status.
+
+    Args:
+        players: seats at the table, 2-5.
+        humans: human seats, 0 to ``players``; they take the first seats.
+            More than one is pass-and-play; none watches the bots play.
+        bots: bot names (:data:`sushigo.bots.BOTS`) for the other seats: one
+            name for all of them, or one per bot seat.  Default: greedy.
+        seed: seeds the shuffle and (derived per seat) the bots; ``None``
+            draws one, which is shown and saved so the game can be replayed.
+        pass_both_ways, reshuffle: the rule options of :class:`~sushigo.rules.Rules`.
+        save: path of the game record (parent folders are created); written
+            at the end, or with the game so far when a player quits or the
+            input ends.  ``None``: not saved.
+        names: names of the human players, in seat order (at most ``humans``;
+            the rest are "You" or "Player N").  Bots are named after their kind
+            and seat ("Greedy 2").
+        console: a :class:`rich.console.Console` to draw on (default: the
+            terminal, at most 80 columns wide).
+        input_fn: reads one line; see :data:`InputFn` (default: standard input).
+
+    Returns:
+        :data:`EXIT_FINISHED` (0), :data:`EXIT_STOPPED` (1: quit, end of input,
+        or the record could not be saved), :data:`EXIT_USAGE` (2: impossible
+        settings, reported in one line: on ``console`` if one is given, else
+        on standard error) or :data:`EXIT_INTERRUPTED` (130).
+    """
+    table = prepare_table(
+        lambda: Rules(players, pass_both_ways=pass_both_ways, reshuffle=reshuffle),
+        humans, bots, seed, save, names, console,
+    )
+    if isinstance(table, int):
+        return table
+    rules, seed, seat_bots, seat_names, meta = table
     game = Game(rules, seed=seed)
     out = console if console is not None else _default_console()
     return TerminalGame(game, seat_names, seat_bots, out, input_fn, save, meta).run()
@@ -747,5 +773,6 @@ __all__ = [
     "TerminalGame",
     "card_text",
     "collection_text",
+    "prepare_table",
     "run_play",
 ]

@@ -1,9 +1,11 @@
 """Bots: the one interface every seat-filler implements, and the built-in bots.
 
 A bot is built with a seed (``make_bot("greedy", seed=1)``) and asked for
-one pick at a time with :meth:`Bot.choose`, given only its seat's
-:class:`~sushigo.view.SeatView`.  The action ids are those of
-:mod:`sushigo.actions`.
+one action at a time with :meth:`Bot.choose`, given only its seat's view:
+a :class:`~sushigo.view.SeatView` in the base game (action ids of
+:mod:`sushigo.actions`) or a :class:`~sushigo.party.view.PartySeatView` in
+Sushi Go Party! (action ids of :mod:`sushigo.party.actions`).  Every built-in
+bot plays both editions.
 
 >>> from sushigo import Game
 >>> from sushigo.view import seat_view
@@ -23,8 +25,9 @@ from __future__ import annotations
 
 from typing import Final
 
-from sushigo.bots.base import Bot, NoLegalActionError, Player, legal_actions_of, play_game
+from sushigo.bots.base import AnyView, Bot, NoLegalActionError, Player, legal_actions_of, play_game
 from sushigo.bots.greedy import GreedyBot
+from sushigo.bots.party_greedy import PartyGreedyBot
 from sushigo.bots.random_bot import RandomBot
 
 BOTS: Final[dict[str, type[Bot]]] = {
@@ -46,10 +49,12 @@ def make_bot(spec: str, seed: int | None = None) -> Bot:
 
 
 __all__ = [
+    "AnyView",
     "BOTS",
     "Bot",
     "GreedyBot",
     "NoLegalActionError",
+    "PartyGreedyBot",
     "Player",
     "RandomBot",
     "legal_actions_of",

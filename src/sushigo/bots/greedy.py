@@ -19,7 +19,9 @@ end-of-game pudding award:
 * chopsticks: worth something while enough picks remain to use them.
 
 Ties are broken by the bot's own random generator, so a seeded bot is
-reproducible.  It reads only its :class:`~sushigo.view.SeatView`.
+reproducible.  It reads only its :class:`~sushigo.view.SeatView`.  Given a
+Sushi Go Party! view (:class:`~sushigo.party.view.PartySeatView`) it plays
+by the Party judgement of :mod:`sushigo.bots.party_greedy` instead.
 
 >>> from sushigo import Card, Game, encode
 >>> from sushigo.view import seat_view
@@ -38,7 +40,7 @@ import math
 from typing import Callable, ClassVar, Final, Sequence
 
 from sushigo.actions import Action, card_ids
-from sushigo.bots.base import Bot, legal_actions_of
+from sushigo.bots.base import AnyView, Bot, legal_actions_of
 from sushigo.cards import DECK_COUNTS, DECK_SIZE, MAKI_ICONS, NIGIRI, Card, count_cards
 from sushigo.rules import HAND_SIZES, NUM_ROUNDS
 from sushigo.scoring import (
@@ -49,6 +51,7 @@ from sushigo.scoring import (
     pudding_awards,
     wasabi_pairs,
 )
+from sushigo.party.view import PartySeatView
 from sushigo.view import SeatView
 
 _TEMPURA: Final = int(Card.TEMPURA)
@@ -211,10 +214,11 @@ class GreedyBot(Bot):
 
     name: ClassVar[str] = "greedy"
 
-    def action_values(self, view: SeatView) -> dict[Action, float]:
+    def action_values(self, view: AnyView) -> dict[Action, float]:
         """The estimated worth of the collection after each legal action.
 
-        Only differences between actions matter.
+        Only differences between actions matter.  A Party view is valued by
+        :func:`sushigo.bots.party_greedy.party_action_values`.
 
         >>> from sushigo import Card, Game, encode
         >>> from sushigo.view import seat_view
@@ -225,6 +229,10 @@ class GreedyBot(Bot):
         >>> values[encode([Card.SASHIMI])] > values[encode([Card.SALMON])]
         True
         """
+        if isinstance(view, PartySeatView):
+            from sushigo.bots.party_greedy import party_action_values
+
+            return party_action_values(view)
         actions = legal_actions_of(view)
         seat = view.seat
         if seat is None:
@@ -241,7 +249,11 @@ class GreedyBot(Bot):
             values[action] = estimate.value(collection)
         return values
 
-    def choose(self, view: SeatView) -> Action:
+    def choose(self, view: AnyView) -> Action:
+        if isinstance(view, PartySeatView):
+            from sushigo.bots.party_greedy import choose_best
+
+            return choose_best(view, self)
         actions = legal_actions_of(view)
         if len(actions) == 1:
             return actions[0]

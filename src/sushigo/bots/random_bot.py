@@ -1,4 +1,4 @@
-"""A bot that picks uniformly at random among its legal actions.
+"""A bot that picks uniformly at random among its legal actions (either edition).
 
 >>> from sushigo import Game
 >>> from sushigo.view import seat_view
@@ -8,6 +8,12 @@
 True
 >>> RandomBot(seed=1).choose(view) in view.legal_actions
 True
+>>> from sushigo.rules import Rules
+>>> from sushigo.party.game import PartyGame
+>>> from sushigo.party.view import party_seat_view
+>>> party = PartyGame(Rules.party(3, "Dinner for Two"), seed=3)
+>>> RandomBot(seed=1).choose(party_seat_view(party, 0)) in party.legal_actions(0)
+True
 """
 
 from __future__ import annotations
@@ -15,8 +21,7 @@ from __future__ import annotations
 from typing import ClassVar
 
 from sushigo.actions import Action
-from sushigo.bots.base import Bot, legal_actions_of
-from sushigo.view import SeatView
+from sushigo.bots.base import AnyView, Bot, legal_actions_of
 
 
 class RandomBot(Bot):
@@ -25,10 +30,12 @@ class RandomBot(Bot):
     Because every ordered pair is its own action, a seat with chopsticks picks
     two cards far more often than one; that is what "uniform over the legal
     actions" means, and it is the baseline the other bots are measured against.
+    In Party the same holds for every decision: a special order's copies,
+    the cards a spoon may ask for, the positions a takeout box may flip.
     """
 
     name: ClassVar[str] = "random"
 
-    def choose(self, view: SeatView) -> Action:
+    def choose(self, view: AnyView) -> Action:
         actions = legal_actions_of(view)
         return actions[self.rng.randrange(len(actions))]

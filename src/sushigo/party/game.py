@@ -59,7 +59,6 @@ from sushigo.party.cards import (
     DESSERT_IDS,
     FACE_DOWN,
     MENU_IDS,
-    NIGIRI_IDS,
     SPECIAL_NUMBER,
     SPOON_IDS,
     TAKEOUT_IDS,
