@@ -738,7 +738,7 @@ def test_sheet_two_player_pudding_penalty_option() -> None:
 
 def test_sheet_menu_restrictions() -> None:
     sheet = {"edition": "party", "players": 8, "menu": "Party Sampler", "rounds": [[[]] * 8]}
-    assert error_of(sheet, party_score_sheet) == "menu: menu can't be used with 7-8 players"
+    assert error_of(sheet, party_score_sheet) == "menu: the Menu card can't be used with 7-8 players"
     assert RESTRICTIONS["menu"] == (7, 8)
 
 

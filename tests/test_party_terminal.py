@@ -236,7 +236,7 @@ def test_bad_input_is_explained_and_help_lists_the_menu() -> None:
 
 def test_usage_errors_are_one_line() -> None:
     for kwargs, needle in [
-        ({"players": 7, "menu": "Party Sampler"}, "menu can't be used with 7-8 players"),
+        ({"players": 7, "menu": "Party Sampler"}, "the Menu card can't be used with 7-8 players"),
         ({"players": 2, "menu": "Master Menu"}, "spoon can't be used with 2 players"),
         ({"players": 9}, "2-8 players, not 9"),
         ({"players": 4, "humans": 5}, "humans must be 0 to 4"),
@@ -313,7 +313,7 @@ def test_sushigo_play_party_with_piped_keystrokes(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize(("args", "needle"), [
-    (("--edition", "party", "--players", "7", "--menu", "Party Sampler"), "menu can't be used with 7-8 players"),
+    (("--edition", "party", "--players", "7", "--menu", "Party Sampler"), "the Menu card can't be used with 7-8 players"),
     (("--players", "6"), "the base game is for 2-5 players, not 6"),
     (("--edition", "party", "--pass-both-ways"), "--pass-both-ways is a base-game option"),
     (("--edition", "party", "--reshuffle"), "--reshuffle is a base-game option"),

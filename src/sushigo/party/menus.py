@@ -10,7 +10,7 @@ menu.  Some items are barred at some table sizes.
 >>> check_menu(parse_menu("party sampler"), 8)
 Traceback (most recent call last):
 ...
-sushigo.party.menus.MenuError: menu can't be used with 7-8 players
+sushigo.party.menus.MenuError: the Menu card can't be used with 7-8 players
 >>> parse_menu("temaki, eel, tofu, miso soup, spoon, soy sauce, pudding")[1:4]
 ('temaki', 'eel', 'tofu')
 """
@@ -125,4 +125,5 @@ def check_menu(menu: Sequence[str], players: int) -> None:
         barred = RESTRICTIONS.get(item, ())
         if players in barred:
             counts = "-".join(str(n) for n in (barred[0], barred[-1])) if len(barred) > 1 else str(barred[0])
-            raise MenuError(f"{item} can't be used with {counts} players")
+            what = {"menu": "the Menu card", "special_order": "special order"}.get(item, item)
+            raise MenuError(f"{what} can't be used with {counts} players")
