@@ -19,11 +19,14 @@ and the dessert points.  The checks:
 * ``legal_actions`` is never empty for a pending seat, matches the model's,
   and (on a sample of states) every legal action applies without error;
 * the breakdowns, totals, dessert points and winners equal the model's;
-* the same seed and the same actions give an identical game.
+* the same seed and the same actions give an identical game;
+* the game's record, written as JSON and replayed, gives the same history
+  and the same result.
 """
 
 from __future__ import annotations
 
+import json
 import random
 from collections import Counter
 
@@ -35,6 +38,8 @@ from party_reference import PASS, Shadow, box, item_of
 from sushigo.game import Phase
 from sushigo.party.game import PartyGame
 from sushigo.party.menus import OFFICIAL_MENUS, RESTRICTIONS
+from sushigo.record import replay as replay_record
+from sushigo.record import to_record
 from sushigo.rules import Rules
 
 SETTINGS = dict(deadline=None,
@@ -220,6 +225,13 @@ def replay(rules: Rules, seed: int, log: list[tuple[int, int]]) -> PartyGame:
     return g
 
 
+def record_round_trip(g: PartyGame) -> None:
+    """The record, through JSON text, replays to the same history and result."""
+    again = replay_record(json.loads(json.dumps(to_record(g))))
+    assert again.history() == g.history()
+    assert again.result() == g.result()
+
+
 def same_game(a: PartyGame, b: PartyGame) -> None:
     assert a.result() == b.result()
     assert a.history() == b.history()
@@ -238,6 +250,7 @@ def test_official_menus_random_games(menu, players, seed, policy):
     rules = Rules.party(players, menu)
     g, log = play_game(rules, seed, policy)
     same_game(g, replay(rules, seed, log))
+    record_round_trip(g)
 
 
 # ------------------------------------------------------------------ custom menus
@@ -262,6 +275,7 @@ def custom_rules(draw) -> Rules:
 def test_custom_menus_random_games(rules, seed, policy):
     g, log = play_game(rules, seed, policy)
     same_game(g, replay(rules, seed, log))
+    record_round_trip(g)
 
 
 # specials that interact, all on one table
@@ -284,7 +298,8 @@ def test_interacting_specials(items, players, seed, policy):
     if not allowed(items, players):
         players = 3 if allowed(items, 3) else 6
     rules = Rules.party(players, items)
-    play_game(rules, seed, policy, sample=0.1)
+    g, _ = play_game(rules, seed, policy, sample=0.1)
+    record_round_trip(g)
 
 
 # ------------------------------------------------------------------ determinism
