@@ -180,7 +180,7 @@ class PartyResult:
 
 
 class PartyGame:
-    """One game of Sushi Go! Party.
+    """One game of Sushi Go Party!.
 
     Args:
         rules: Party :class:`~sushigo.rules.Rules` (``Rules.party(...)``).
@@ -195,7 +195,7 @@ class PartyGame:
         "rules", "players", "seed", "_rng", "_auto_deal", "deck", "dessert_pile", "discard",
         "round", "turn", "hands", "collections", "desserts", "dessert_cards", "_pending",
         "_npending", "_phase", "_queue", "_decision", "_used", "_uid", "_miso",
-        "_flipping", "uramaki_claimed", "uramaki_points", "_breakdowns", "_finished",
+        "uramaki_claimed", "uramaki_points", "_breakdowns", "_finished",
         "_history", "_unknown_desserts", "_draw_wanted", "_waiting_specials", "_has_uramaki",
     )
 
@@ -239,7 +239,6 @@ class PartyGame:
         self._used: list[set[str]] = [set() for _ in range(n)]
         self._uid = 0
         self._miso: list[tuple[int, Played]] = []
-        self._flipping: int = -1
         self.uramaki_claimed = 0
         self.uramaki_points = [0] * n
         self._breakdowns: list[list[Breakdown]] = []
@@ -812,7 +811,7 @@ class PartyGame:
         """An independent copy (its random generator too)."""
         g = PartyGame.__new__(PartyGame)
         for name in ("rules", "players", "seed", "_auto_deal", "round", "turn", "_npending",
-                     "_phase", "_decision", "_uid", "_flipping", "uramaki_claimed", "_unknown_desserts",
+                     "_phase", "_decision", "_uid", "uramaki_claimed", "_unknown_desserts",
                      "_waiting_specials", "_has_uramaki",
                      "_draw_wanted"):
             setattr(g, name, getattr(self, name))
