@@ -1059,3 +1059,39 @@ def test_clone_played_the_same_gives_the_same_result(menu):
     assert c.is_over
     assert c.result() == g.result()
     assert c.history() == g.history()
+
+
+def test_a_copied_spoon_resolves_after_the_original_even_from_a_lower_seat() -> None:
+    """Regression (review): seat 0 holds a special order copying spoon 5, seat 2
+    the real spoon 5; both ask for the only squid left in the hands.  Same
+    number: the original resolves first, so seat 2 gets the squid."""
+    rules = Rules.party(4, ["maki", "tempura", "sashimi", "dumpling", "spoon", "special_order", "pudding"])
+    g = PartyGame(rules, auto_deal=False)
+    T, S, D, E, SA = C.TEMPURA, C.SASHIMI, C.DUMPLING, C.EGG, C.SALMON
+    g.deal([[int(c) for c in h] for h in (
+        [C.SPOON5, T, T, T, T, S, S, S, S],
+        [C.SQUID, D, D, D, D, D, D, D, D],
+        [E, E, E, E, SA, SA, SA, SA, SA],
+        [C.SPECIAL_ORDER, C.SQUID, T, T, T, T, S, S, S],
+    )])
+    avoid = {int(C.SQUID), int(C.SPOON5), int(C.SPECIAL_ORDER)}
+
+    def turn(wants, decide):
+        picks = [wants.get(s, next(a for a in g.legal_actions(s) if a not in avoid and a < 46))
+                 for s in range(4)]
+        g.play(picks)
+        order = []
+        while g.phase is Phase.RESOLVE:
+            d = g.decision
+            order.append((d.seat, d.kind))
+            g.commit(d.seat, decide(d))
+        return order
+
+    turn({0: int(C.SPOON5)}, lambda d: PASS)                    # seat 0: spoon 5
+    turn({0: encode_copy(int(C.SPOON5))}, lambda d: PASS)           # seat 0: a copy of it
+    turn({}, lambda d: int(C.SQUID) if d.seat == 0 else PASS)   # seat 0 spends the original: seat 1 gives squid, gets spoon 5
+    turn({2: int(C.SPOON5)}, lambda d: PASS)                    # spoon 5 reached seat 2's hand; seat 2 plays it
+    order = turn({}, lambda d: int(C.SQUID))
+    assert order == [(2, "spoon"), (0, "spoon")]
+    got = [s for s in range(4) if any(p.kind == int(C.SQUID) and p.turn == 5 for p in g.collections[s])]
+    assert got == [2]

@@ -255,3 +255,64 @@ def test_view_to_json_uses_card_names() -> None:
         for entry in col:
             assert entry.split(">")[-1] in names | {"face_down"}
     assert set(data["legal"]) and "hand" in text
+
+
+@pytest.mark.parametrize("rules", TABLES[::5], ids=lambda r: f"{r.players}p-{r.menu[1]}-{r.menu[-1]}")
+def test_views_inside_a_sampled_world_follow_its_cards(rules: Rules) -> None:
+    """Regression (review): the copy kept the real deal in its history, so a view
+    built inside it for another seat showed real hidden cards, and sampling the
+    copy again lost cards.  Now every seat's known cards are in its hand in the
+    copy, and nested sampling keeps every card."""
+    rng = random.Random(21)
+    for seed in range(3):
+        game = PartyGame(rules, seed=seed)
+        while not game.is_over:
+            if rng.random() < 0.3:
+                v = rng.randrange(game.players)
+                world = sample_party_world(game, v, rng)
+                for s in range(game.players):
+                    known = known_hand_cards(world, s)
+                    for t in range(game.players):
+                        assert not known[t] - Counter(world.hands[t]), (seed, v, s, t)
+                other = (v + 1) % game.players
+                nested = sample_party_world(world, other, rng)
+                assert sorted(nested.all_cards()) == sorted(game.all_cards())
+                nested.random_playout(rng)
+            step(game, rng)
+
+
+def test_other_seats_menu_draws_are_not_in_a_sampled_history() -> None:
+    rules = Rules.party(4, "Party Sampler")
+    rng = random.Random(3)
+    for seed in range(80):
+        game = PartyGame(rules, seed=seed)
+        while not game.is_over:
+            d = game.decision
+            if d is not None and d.kind == "menu" and d.drawn and game.phase is Phase.PICK:
+                break
+            step(game, rng)
+            drawn_by = [m.seat for _, turns in game.history() for moves in turns for m in moves if m.drawn]
+            if drawn_by and game.phase is Phase.PICK:
+                owner = drawn_by[0]
+                viewer = (owner + 1) % 4
+                world = sample_party_world(game, viewer, rng)
+                moves = [m for _, turns in world.history() for ms in turns for m in ms]
+                assert all(not m.drawn for m in moves if m.seat != viewer)
+                own = sample_party_world(game, owner, rng)
+                assert any(m.drawn for _, turns in own.history() for ms in turns for m in ms if m.seat == owner)
+                return
+    pytest.fail("no menu was played")
+
+
+def test_sampling_needs_a_game_that_deals_itself() -> None:
+    """A replayed game (``auto_deal=False``) can't deal a sampled future."""
+    from sushigo.party.record import replay_party
+    from sushigo.record import to_record
+
+    game = PartyGame(Rules.party(3, "Sushi Go!"), seed=1)
+    rng = random.Random(0)
+    for _ in range(5):
+        step(game, rng)
+    replayed = replay_party(to_record(game), partial=True)
+    with pytest.raises(ValueError, match="deals itself"):
+        sample_party_world(replayed, 0, seed=1)

@@ -505,7 +505,10 @@ class PartyGame:
                     key = ("chopsticks" if p.kind in CHOPSTICKS_IDS else "spoon", _NUMBER[p.kind])
                     if key not in seen:
                         seen.add(key)
-                        self._queue.append((key[1], 0, seat, p.uid, key[0]))
+                        # a seat's original card takes its number's turn before any copy
+                        entry = self._special_entry(seat, key[0], key[1])
+                        assert entry is not None
+                        self._queue.append((key[1], int(entry.copy), seat, entry.uid, key[0]))
         self._used = [set() for _ in range(self.players)]
         self._phase = Phase.RESOLVE
         self._advance()

@@ -228,14 +228,15 @@ def sample_party_world(
     dessert pile and another seat's menu draw are shuffled among those
     places (the dessert pile only ever holds desserts).  The copy gets a
     fresh random generator, so its future shuffles reveal nothing either.
-    Unlike the base game's :func:`~sushigo.view.sample_world`, the copy's
-    history still shows the real deal: use it for search, not as a record.
-    (A spoon that found nobody also tells everyone that no hand held that
-    card; the sampler does not use that.)
+    The copy's history is rewritten to match: this round's deal is rebuilt
+    from the sampled hands and other seats' menu draws are dropped, so views
+    built inside the copy, for any seat, see only the copy's cards.  (A
+    spoon that found nobody also tells everyone that no hand held that card;
+    the sampler does not use that.)
     """
     if rng is None:
         rng = random.Random(seed)
-    if game.phase in (Phase.DEAL, Phase.DRAW):
+    if not game._auto_deal or game.phase in (Phase.DEAL, Phase.DRAW):
         raise ValueError("sample_party_world needs a game that deals itself")
     world = game.clone()
     world._rng = random.Random(rng.random())
@@ -276,4 +277,38 @@ def sample_party_world(
         world._decision = d._replace(drawn=tuple(rest[:k]))
         del rest[:k]
     world.deck = rest
+    _rewrite_history(world, viewer)
     return world
+
+
+def _rewrite_history(world: PartyGame, viewer: int) -> None:
+    """Make the copy's history agree with its sampled hands.
+
+    The current round's deal is rebuilt by undoing this round's moves (all
+    public) from the sampled hands, so views built inside the copy, for any
+    seat, follow the copy's cards and never the real ones.  Other seats'
+    menu draws, which the viewer never saw, are dropped from the history.
+    """
+    dealt, turns = world._history[-1]
+    hands = [list(h) for h in world.hands]
+    in_progress = world.phase in (Phase.RESOLVE, Phase.DRAW)
+    for i in range(len(turns) - 1, -1, -1):
+        if not (i == len(turns) - 1 and in_progress):
+            hands = hands[1:] + hands[:1]  # undo passing left
+        for m in reversed(turns[i]):
+            if m.action == PASS or (m.via != -1 and m.special < 0):
+                continue
+            holder = m.seat if m.via == -1 or m.via in CHOPSTICKS_IDS else m.giver
+            if holder < 0:
+                continue
+            if m.special >= 0:
+                hands[holder].remove(m.special)
+            hands[holder].append(_card_of(m.action))
+    rounds = world._history
+    world._history = [
+        (list(d), [[m._replace(drawn=()) if m.drawn and m.seat != viewer else m for m in moves]
+                   for moves in ts])
+        for d, ts in rounds[:-1]
+    ] + [([tuple(h) for h in hands],
+          [[m._replace(drawn=()) if m.drawn and m.seat != viewer else m for m in moves]
+           for moves in turns])]
