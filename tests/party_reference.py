@@ -388,7 +388,10 @@ class Shadow:
                     key = (item, number_of(e.kind))
                     if key not in seen:
                         seen.add(key)
-                        self.queue.append((key[1], 0, s, e.order, item, e))
+                        # the seat's original card, if it has one, stands for the number
+                        first = self.special_entry(s, item, key[1])
+                        assert first is not None
+                        self.queue.append((key[1], int(first.copy), s, first.order, item, first))
 
     def special_entry(self, seat: int, item: str, number: int) -> Entry | None:
         found = [e for e in self.cols[seat] if e.turn < self.turn and e.kind != FACE_DOWN
