@@ -320,6 +320,10 @@ def test_sushigo_play_party_with_piped_keystrokes(tmp_path: Path) -> None:
     (("--menu", "Master Menu"), "--menu is for Sushi Go Party!"),
     (("--edition", "deluxe"), "--edition must be base or party"),
     (("--edition", "party", "--players", "9"), "--players"),
+    (("--menu-card-draw", "3"), "--menu-card-draw is a Sushi Go Party! option"),
+    (("--two-player-pudding-penalty",), "--two-player-pudding-penalty is a Sushi Go Party! option"),
+    (("--edition", "party", "--uramaki-split", "5-5-5"), "uramaki_split must be one of 4-4-4, 3-5-4, 4-5-3"),
+    (("--edition", "party", "--menu-card-draw", "0"), "menu_card_draw must be a whole number from 1 to 8"),
 ])
 def test_sushigo_play_usage_errors(args: tuple[str, ...], needle: str) -> None:
     proc = _sushigo("play", "--humans", "0", "--no-save", *args)
@@ -327,3 +331,19 @@ def test_sushigo_play_usage_errors(args: tuple[str, ...], needle: str) -> None:
     assert proc.stdout == ""
     lines = proc.stderr.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("sushigo: error: ") and needle in lines[0], proc.stderr
+
+
+def test_sushigo_play_party_options_reach_the_record(tmp_path: Path) -> None:
+    path = tmp_path / "options.json"
+    proc = _sushigo("play", "--edition", "party", "--menu", "Party Sampler", "--players", "2",
+                    "--humans", "0", "--seed", "3", "--uramaki-split", "3-5-4", "--menu-card-draw", "2",
+                    "--two-player-pudding-penalty", "--save", str(path))
+    assert proc.returncode == 0, proc.stderr
+    record = load_json(str(path))
+    assert record["options"] == {"uramaki_split": "3-5-4", "menu_card_draw": 2,
+                                 "two_player_pudding_penalty": True}
+    game = replay(record)
+    assert game.rules.menu_card_draw == 2 and game.rules.two_player_pudding_penalty
+    # every menu that resolved drew two cards
+    draws = [m.drawn for _, turns in game.history() for moves in turns for m in moves if m.drawn]
+    assert draws and all(len(d) == 2 for d in draws)

@@ -209,6 +209,17 @@ def play_command(
     reshuffle: Annotated[
         bool, typer.Option("--reshuffle", help="House rule: reshuffle all non-pudding cards between rounds (base only).")
     ] = False,
+    uramaki_split: Annotated[
+        Optional[str], typer.Option("--uramaki-split", help="Party: copies of 3/4/5-icon uramaki, "
+                                    "4-4-4 (default), 3-5-4 or 4-5-3.")
+    ] = None,
+    menu_card_draw: Annotated[
+        Optional[int], typer.Option("--menu-card-draw", help="Party: cards a Menu card draws (default 4).")
+    ] = None,
+    two_player_pudding_penalty: Annotated[
+        bool, typer.Option("--two-player-pudding-penalty",
+                           help="Party: the fewest-pudding penalty applies with 2 players too.")
+    ] = False,
     save: Annotated[
         Optional[str], typer.Option("--save", help="Where to save the game record (a file).")
     ] = None,
@@ -222,6 +233,13 @@ def play_command(
     if kind not in ("base", "party"):
         _fail(f"--edition must be base or party, not {edition!r}", EXIT_USAGE)
     party = kind == "party"
+    party_options: dict[str, object] = {}
+    if uramaki_split is not None:
+        party_options["uramaki_split"] = uramaki_split
+    if menu_card_draw is not None:
+        party_options["menu_card_draw"] = menu_card_draw
+    if two_player_pudding_penalty:
+        party_options["two_player_pudding_penalty"] = True
     if party:
         for flag, on in (("--pass-both-ways", pass_both_ways), ("--reshuffle", reshuffle)):
             if on:
@@ -232,9 +250,18 @@ def play_command(
         except RulesError as e:
             where = f"--menu {menu!r}: " if menu is not None and "unknown menu" not in str(e) else ""
             _fail(f"{where}{e}", EXIT_USAGE)
+        try:
+            Rules.party(players, menu if menu is not None else "My First Meal", **party_options)
+        except RulesError as e:
+            _fail(str(e), EXIT_USAGE)
     else:
         if menu is not None:
             _fail("--menu is for Sushi Go Party! (add --edition party)", EXIT_USAGE)
+        if party_options:
+            flags = {"uramaki_split": "--uramaki-split", "menu_card_draw": "--menu-card-draw",
+                     "two_player_pudding_penalty": "--two-player-pudding-penalty"}
+            _fail(f"{flags[next(iter(party_options))]} is a Sushi Go Party! option (add --edition party)",
+                  EXIT_USAGE)
         if not MIN_PLAYERS <= players <= MAX_PLAYERS:
             _fail(f"the base game is for {MIN_PLAYERS}-{MAX_PLAYERS} players, not {players} "
                   f"(Sushi Go Party! seats 2-{PARTY_MAX_PLAYERS}: add --edition party)", EXIT_USAGE)
@@ -261,6 +288,7 @@ def play_command(
             menu=menu if menu is not None else DEFAULT_MENU,
             save=save,
             names=list(name) or None,
+            options=party_options,
         )
         raise typer.Exit(code)
     from sushigo.terminal import run_play

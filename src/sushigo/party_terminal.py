@@ -28,7 +28,7 @@ True
 from __future__ import annotations
 
 import re
-from typing import Any, Final, Sequence
+from typing import Any, Final, Mapping, Sequence
 
 from rich import box
 from rich.console import Console, RenderableType
@@ -856,14 +856,19 @@ def run_party_play(
     names: Sequence[str] | None = None,
     console: Console | None = None,
     input_fn: InputFn | None = None,
+    options: Mapping[str, Any] | None = None,
 ) -> int:
     """Play one Sushi Go Party! game in the terminal; return the exit status.
 
     Like :func:`sushigo.terminal.run_play` (same seats, bots, seeds, names,
-    saving and exit statuses), with ``players`` 2-8 and ``menu`` an official
-    menu name (any case) or the items separated by commas.
+    saving and exit statuses), with ``players`` 2-8, ``menu`` an official
+    menu name (any case) or the items separated by commas, and ``options``
+    the Party rule options (``uramaki_split``, ``menu_card_draw``,
+    ``two_player_pudding_penalty``; defaults when left out).
     """
-    table = prepare_table(lambda: Rules.party(players, menu), humans, bots, seed, save, names, console)
+    table = prepare_table(
+        lambda: Rules.party(players, menu, **dict(options or {})), humans, bots, seed, save, names, console
+    )
     if isinstance(table, int):
         return table
     rules, seed, seat_bots, seat_names, meta = table
