@@ -31,7 +31,7 @@ import re
 from typing import Any, Final, Mapping, Sequence
 
 from rich import box
-from rich.console import Console, RenderableType
+from rich.console import Console
 from rich.padding import Padding
 from rich.rule import Rule
 from rich.table import Table
@@ -57,18 +57,12 @@ from sushigo.party.cards import (
 from sushigo.party.game import Decision, Move, PartyGame
 from sushigo.party.menus import menu_name
 from sushigo.party.view import PlayedCard, party_seat_view
-from sushigo.record import save_record
 from sushigo.rules import NUM_ROUNDS, Rules
 from sushigo.terminal import (
-    EXIT_FINISHED,
-    EXIT_INTERRUPTED,
-    EXIT_STOPPED,
     MAX_NAME,
     InputFn,
+    TableSession,
     _default_console,
-    _read_stdin,
-    _stdin_is_tty,
-    _Stop,
     prepare_table,
 )
 
@@ -282,7 +276,7 @@ def _numbered(labels: list[Text], per_row: int = 3) -> Padding:
     return _grid([Text.assemble((f"{i:>2} ", "bold"), t) for i, t in enumerate(labels, 1)], per_row)
 
 
-class PartyTerminalGame:
+class PartyTerminalGame(TableSession[PartyGame]):
     """One Party game at the terminal; build it with :func:`run_party_play`."""
 
     def __init__(
@@ -295,16 +289,7 @@ class PartyTerminalGame:
         save: str | None,
         meta: dict[str, Any],
     ) -> None:
-        self.game = game
-        self.names = names
-        self.bots = bots
-        self.humans = [s for s, b in enumerate(bots) if b is None]
-        self.console = console
-        self.save = save
-        self.meta = meta
-        self._read: InputFn = input_fn if input_fn is not None else _read_stdin
-        self._echo = input_fn is not None or not _stdin_is_tty()
-        self.times = "\u00d7" if console.encoding.lower().startswith("utf") else "*"
+        super().__init__(game, names, bots, console, input_fn, save, meta)
         self.menu = game.rules.menu
         self.menu_title = menu_name(self.menu) or "Custom menu"
         self.round_index = 0
@@ -313,17 +298,6 @@ class PartyTerminalGame:
         """The turn being played."""
 
     # --------------------------------------------------------------- output
-
-    def say(self, *objects: RenderableType | str, **kwargs: Any) -> None:
-        kwargs.setdefault("highlight", False)
-        self.console.print(*objects, **kwargs)
-
-    @property
-    def pass_and_play(self) -> bool:
-        return len(self.humans) > 1
-
-    def name_text(self, seat: int) -> Text:
-        return Text(self.names[seat], style="bold")
 
     def possessive(self, seat: int) -> Text:
         """``Your`` for the lone human called "You", else ``Name's``."""
@@ -335,48 +309,6 @@ class PartyTerminalGame:
         return Text(" and ").join(self.name_text(s) for s in seats)
 
     # ---------------------------------------------------------------- input
-
-    def ask(self, prompt: str) -> str:
-        """Print ``prompt``, read one line; end of input and Ctrl-C stop the game."""
-        self.say(Text(prompt, style="bold"), end="")
-        try:
-            line = self._read(prompt)
-        except EOFError:
-            self.say("")
-            raise _Stop("eof") from None
-        except KeyboardInterrupt:
-            self.say("")
-            raise _Stop("interrupt") from None
-        line = line.rstrip("\r\n")
-        if self._echo:
-            self.say(Text(line if len(line) <= 24 else line[:21] + "..."))
-        return line
-
-    def run_command(self, text: str) -> bool:
-        """``?``/``h``: help; ``q``: quit after a confirmation.  ``True`` if handled."""
-        if text in ("?", "h", "help"):
-            self.show_help()
-            return True
-        if text in ("q", "quit", "exit"):
-            answer = self.ask("Quit this game? [y/N] ").strip().lower()
-            if answer in ("y", "yes"):
-                raise _Stop("quit")
-            self.say("Carrying on.")
-            return True
-        return False
-
-    def pause(self, prompt: str) -> None:
-        while self.run_command(self.ask(prompt).strip().lower()):
-            pass
-
-    def hide(self) -> None:
-        """Clear the screen (and the scrollback) between pass-and-play seats."""
-        if self.console.is_terminal:
-            self.console.clear()
-            self.console.file.write("\x1b[3J")
-            self.console.file.flush()
-        else:
-            self.say(Rule("screen cleared", style="dim"))
 
     def hand_over(self, seat: int, what: str) -> None:
         """Pass-and-play: wait until ``seat``'s player has the device."""
@@ -807,44 +739,6 @@ class PartyTerminalGame:
         self.say("")
         if game.is_over or game.round - 1 != self.round_index:
             self.show_round_end(self.round_index)
-
-    # ------------------------------------------------------------------ run
-
-    def save_game(self, finished: bool) -> bool:
-        if self.save is None:
-            return True
-        meta = dict(self.meta, finished=finished)
-        try:
-            save_record(self.game, self.save, meta=meta)
-        except OSError as e:
-            reason = e.strerror or e
-            self.say(Text(f"Could not save the game record to {self.save}: {reason}", style="red"))
-            return False
-        what = "Game record saved" if finished else "The game so far was saved"
-        self.say(Text.assemble(f"{what} to ", (self.save, "bold")))
-        return True
-
-    def run(self) -> int:
-        self.show_intro()
-        try:
-            try:
-                while not self.game.is_over:
-                    self.play_turn()
-            except KeyboardInterrupt:
-                self.say("")
-                raise _Stop("interrupt") from None
-        except _Stop as stop:
-            message = {
-                "quit": "Game abandoned.",
-                "eof": "End of input: game stopped.",
-                "interrupt": "Interrupted: game stopped.",
-            }[stop.reason]
-            self.say(Text(message, style="bold"))
-            self.save_game(finished=False)
-            return EXIT_INTERRUPTED if stop.reason == "interrupt" else EXIT_STOPPED
-        self.show_end()
-        return EXIT_FINISHED if self.save_game(finished=True) else EXIT_STOPPED
-
 
 def run_party_play(
     players: int = 4,

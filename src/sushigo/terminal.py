@@ -26,7 +26,7 @@ import os
 import random
 import re
 import sys
-from typing import Any, Callable, Final, Sequence
+from typing import Any, Callable, Final, Generic, Sequence, TypeVar
 
 from rich import box
 from rich.console import Console, RenderableType
@@ -39,6 +39,7 @@ from sushigo.actions import Action, card_ids, encode
 from sushigo.bots import Bot, make_bot
 from sushigo.cards import MAKI_ICONS, NIGIRI, Card, UnknownCardError, parse_card
 from sushigo.game import Game, IllegalActionError
+from sushigo.party.game import PartyGame
 from sushigo.record import save_record
 from sushigo.render import score_sheet_table, winners_line
 from sushigo.rules import NUM_ROUNDS, Rules, RulesError
@@ -199,12 +200,18 @@ class _Setup(ValueError):
     """Impossible settings (reported in one line, exit status 2)."""
 
 
-class TerminalGame:
-    """One game at the terminal; build it with :func:`run_play`."""
+GameT = TypeVar("GameT", Game, PartyGame)
+
+
+class TableSession(Generic[GameT]):
+    """What both editions' terminal games share: the seats, reading input
+    (``?`` help and ``q`` quit everywhere), pass-and-play screens, saving
+    the record, and the run loop with its exit statuses.  Subclasses draw
+    the screens and play the turns."""
 
     def __init__(
         self,
-        game: Game,
+        game: GameT,
         names: list[str],
         bots: list[Bot | None],
         console: Console,
@@ -212,7 +219,7 @@ class TerminalGame:
         save: str | None,
         meta: dict[str, Any],
     ) -> None:
-        self.game = game
+        self.game: GameT = game
         self.names = names
         self.bots = bots
         self.humans = [s for s, b in enumerate(bots) if b is None]
@@ -285,6 +292,62 @@ class TerminalGame:
             self.console.file.flush()
         else:
             self.say(Rule("screen cleared", style="dim"))
+
+    # ------------------------------------------------------------------ run
+
+    def save_game(self, finished: bool) -> bool:
+        if self.save is None:
+            return True
+        meta = dict(self.meta, finished=finished)
+        try:
+            save_record(self.game, self.save, meta=meta)
+        except OSError as e:
+            reason = e.strerror or e
+            self.say(Text(f"Could not save the game record to {self.save}: {reason}", style="red"))
+            return False
+        what = "Game record saved" if finished else "The game so far was saved"
+        self.say(Text.assemble(f"{what} to ", (self.save, "bold")))
+        return True
+
+    def run(self) -> int:
+        self.show_intro()
+        try:
+            try:
+                while not self.game.is_over:
+                    self.play_turn()
+            except KeyboardInterrupt:
+                self.say("")
+                raise _Stop("interrupt") from None
+        except _Stop as stop:
+            message = {
+                "quit": "Game abandoned.",
+                "eof": "End of input: game stopped.",
+                "interrupt": "Interrupted: game stopped.",
+            }[stop.reason]
+            self.say(Text(message, style="bold"))
+            self.save_game(finished=False)
+            return EXIT_INTERRUPTED if stop.reason == "interrupt" else EXIT_STOPPED
+        self.show_end()
+        return EXIT_FINISHED if self.save_game(finished=True) else EXIT_STOPPED
+
+    # ----------------------------------------------------- for subclasses
+
+    def show_help(self) -> None:
+        raise NotImplementedError
+
+    def show_intro(self) -> None:
+        raise NotImplementedError
+
+    def play_turn(self) -> None:
+        raise NotImplementedError
+
+    def show_end(self) -> None:
+        raise NotImplementedError
+
+
+
+class TerminalGame(TableSession[Game]):
+    """One game at the terminal; build it with :func:`run_play`."""
 
     # ------------------------------------------------------------- screens
 
@@ -565,44 +628,6 @@ class TerminalGame:
         if game.is_over or game.round - 1 != round_index:
             self.show_round_end(round_index)
 
-    # ------------------------------------------------------------------ run
-
-    def save_game(self, finished: bool) -> bool:
-        if self.save is None:
-            return True
-        meta = dict(self.meta, finished=finished)
-        try:
-            save_record(self.game, self.save, meta=meta)
-        except OSError as e:
-            reason = e.strerror or e
-            self.say(Text(f"Could not save the game record to {self.save}: {reason}", style="red"))
-            return False
-        what = "Game record saved" if finished else "The game so far was saved"
-        self.say(Text.assemble(f"{what} to ", (self.save, "bold")))
-        return True
-
-    def run(self) -> int:
-        self.show_intro()
-        try:
-            try:
-                while not self.game.is_over:
-                    self.play_turn()
-            except KeyboardInterrupt:
-                self.say("")
-                raise _Stop("interrupt") from None
-        except _Stop as stop:
-            message = {
-                "quit": "Game abandoned.",
-                "eof": "End of input: game stopped.",
-                "interrupt": "Interrupted: game stopped.",
-            }[stop.reason]
-            self.say(Text(message, style="bold"))
-            self.save_game(finished=False)
-            return EXIT_INTERRUPTED if stop.reason == "interrupt" else EXIT_STOPPED
-        self.show_end()
-        return EXIT_FINISHED if self.save_game(finished=True) else EXIT_STOPPED
-
-
 def _read_stdin(prompt: str) -> str:
     if sys.stdin is None or sys.stdin.closed:
         raise EOFError  # standard input was closed: treat it as its end
@@ -770,6 +795,7 @@ __all__ = [
     "EXIT_STOPPED",
     "EXIT_USAGE",
     "InputFn",
+    "TableSession",
     "TerminalGame",
     "card_text",
     "collection_text",
