@@ -231,12 +231,38 @@ def replay(data: Any) -> Game | PartyGame:
     return _replay_base(data)
 
 
-def _replay_base(data: Mapping[str, Any]) -> Game:
+def _check_format(data: Mapping[str, Any]) -> None:
+    """The record's ``format`` key must name this format."""
     fmt = data.get("format")
     if fmt != RECORD_FORMAT:
         if fmt is None:
             raise RecordError(f"missing key 'format' (expected {RECORD_FORMAT!r})")
         raise RecordError(f"format: expected {RECORD_FORMAT!r}, not {fmt!r}")
+
+
+def _record_rounds(data: Mapping[str, Any]) -> list[Any]:
+    """The record's ``rounds`` list (at most three)."""
+    rounds = data.get("rounds")
+    if rounds is None:
+        raise RecordError("missing key 'rounds'")
+    _expect(rounds, list, "rounds", "the rounds")
+    if len(rounds) > NUM_ROUNDS:
+        raise RecordError(f"rounds: a game has {NUM_ROUNDS} rounds, the record has {len(rounds)}")
+    return list(rounds)
+
+
+def _round_part(rnd: Any, key: str, where: str) -> list[Any]:
+    """A round's ``hands`` or ``turns`` list."""
+    _expect(rnd, dict, where, "a round")
+    part = rnd.get(key)
+    if part is None:
+        raise RecordError(f"{where}: missing key {key!r}")
+    _expect(part, list, where, key)
+    return list(part)
+
+
+def _replay_base(data: Mapping[str, Any]) -> Game:
+    _check_format(data)
     edition = data.get("edition", "base")
     if edition != "base":
         raise RecordError(f"edition: this version plays 'base' and 'party' records, not {edition!r}")
@@ -247,21 +273,12 @@ def _replay_base(data: Mapping[str, Any]) -> Game:
         rules = Rules.from_options(players, options)
     except RulesError as e:
         raise RecordError(f"options: {e}") from None
-    rounds = data.get("rounds")
-    if rounds is None:
-        raise RecordError("missing key 'rounds'")
-    _expect(rounds, list, "rounds", "the rounds")
-    if len(rounds) > NUM_ROUNDS:
-        raise RecordError(f"rounds: a game has {NUM_ROUNDS} rounds, the record has {len(rounds)}")
+    rounds = _record_rounds(data)
     game = Game(rules, auto_deal=False)
     k = rules.hand_size
     for r, rnd in enumerate(rounds, start=1):
         where = f"round {r}"
-        _expect(rnd, dict, where, "a round")
-        hands = rnd.get("hands")
-        if hands is None:
-            raise RecordError(f"{where}: missing key 'hands'")
-        _expect(hands, list, where, "hands")
+        hands = _round_part(rnd, "hands", where)
         if len(hands) != players:
             raise RecordError(f"{where}: {len(hands)} hands dealt for {players} players")
         dealt = [_cards(h, f"{where}, hand of seat {s}", "a hand") for s, h in enumerate(hands)]
@@ -269,10 +286,7 @@ def _replay_base(data: Mapping[str, Any]) -> Game:
             game.deal(dealt)
         except DealError as e:
             raise RecordError(f"{where}: impossible deal: {e}") from None
-        turns = rnd.get("turns")
-        if turns is None:
-            raise RecordError(f"{where}: missing key 'turns'")
-        _expect(turns, list, where, "turns")
+        turns = _round_part(rnd, "turns", where)
         if len(turns) > k:
             raise RecordError(f"{where}: {len(turns)} turns, but hands hold only {k} cards")
         for t, turn in enumerate(turns, start=1):

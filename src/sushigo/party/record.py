@@ -58,7 +58,15 @@ from sushigo.party.scoring import (
     score_desserts,
     score_party_round,
 )
-from sushigo.record import RECORD_FORMAT, RecordError, _expect, _type_name
+from sushigo.record import (
+    RECORD_FORMAT,
+    RecordError,
+    _check_format,
+    _expect,
+    _record_rounds,
+    _round_part,
+    _type_name,
+)
 from sushigo.rules import (
     NUM_ROUNDS,
     PARTY_MAX_PLAYERS,
@@ -401,31 +409,18 @@ def replay_party(data: Any, *, partial: bool = False) -> PartyGame:
     how an unfinished game is resumed or inspected).
     """
     _expect(data, dict, "record", "the record")
-    fmt = data.get("format")
-    if fmt != RECORD_FORMAT:
-        if fmt is None:
-            raise RecordError(f"missing key 'format' (expected {RECORD_FORMAT!r})")
-        raise RecordError(f"format: expected {RECORD_FORMAT!r}, not {fmt!r}")
+    _check_format(data)
     edition = data.get("edition")
     if edition != EDITION:
         raise RecordError(f"edition: expected {EDITION!r}, not {edition!r}")
     players = _party_players(data)
     rules = _party_rules(data, players)
-    rounds = data.get("rounds")
-    if rounds is None:
-        raise RecordError("missing key 'rounds'")
-    _expect(rounds, list, "rounds", "the rounds")
-    if len(rounds) > NUM_ROUNDS:
-        raise RecordError(f"rounds: a game has {NUM_ROUNDS} rounds, the record has {len(rounds)}")
+    rounds = _record_rounds(data)
     game = PartyGame(rules, auto_deal=False)
     k = rules.hand_size
     for r, rnd in enumerate(rounds, start=1):
         where = f"round {r}"
-        _expect(rnd, dict, where, "a round")
-        hands = rnd.get("hands")
-        if hands is None:
-            raise RecordError(f"{where}: missing key 'hands'")
-        _expect(hands, list, where, "hands")
+        hands = _round_part(rnd, "hands", where)
         if len(hands) != players:
             raise RecordError(f"{where}: {len(hands)} hands dealt for {players} players")
         dealt = []
@@ -437,10 +432,7 @@ def replay_party(data: Any, *, partial: bool = False) -> PartyGame:
             game.deal(dealt)
         except DealError as e:
             raise RecordError(f"{where}: impossible deal: {e}") from None
-        turns = rnd.get("turns")
-        if turns is None:
-            raise RecordError(f"{where}: missing key 'turns'")
-        _expect(turns, list, where, "turns")
+        turns = _round_part(rnd, "turns", where)
         if len(turns) > k:
             raise RecordError(f"{where}: {len(turns)} turns, but hands hold only {k} cards")
         for t, turn in enumerate(turns, start=1):
