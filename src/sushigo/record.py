@@ -70,6 +70,14 @@ def to_record(game: Game | PartyGame, *, meta: Mapping[str, Any] | None = None) 
         "options": game.rules.options(),
         "rounds": rounds,
     }
+    return _add_meta_and_result(record, game, meta)
+
+
+def _add_meta_and_result(
+    record: dict[str, Any], game: Game | PartyGame, meta: Mapping[str, Any] | None
+) -> dict[str, Any]:
+    """Add the optional keys: ``meta`` (the seed when known, plus ``meta``)
+    and, for a finished game, ``result``."""
     meta_out: dict[str, Any] = {}
     if game.seed is not None:
         meta_out["seed"] = game.seed

@@ -29,6 +29,20 @@ def seat_names(players: int, names: Sequence[str] | None = None) -> list[str]:
     return [f"Seat {s}" for s in range(players)]
 
 
+def _sheet(players: int, names: Sequence[str] | None, title: str | None) -> Table:
+    """An empty score sheet: a label column and one column per seat."""
+    table = Table(
+        title=Text(title) if title is not None else None,
+        box=box.SIMPLE_HEAVY,
+        pad_edge=False,
+        show_footer=False,
+    )
+    table.add_column("", no_wrap=True)
+    for label in seat_names(players, names):
+        table.add_column(Text(label), justify="right", no_wrap=True)
+    return table
+
+
 def score_sheet_table(
     result: Result,
     names: Sequence[str] | None = None,
@@ -39,16 +53,7 @@ def score_sheet_table(
     """The score sheet as a table: per round (with the category breakdown),
     the pudding adjustment and the totals.  Fits 80 columns for 5 players."""
     players = len(result.totals)
-    labels = seat_names(players, names)
-    table = Table(
-        title=Text(title) if title is not None else None,
-        box=box.SIMPLE_HEAVY,
-        pad_edge=False,
-        show_footer=False,
-    )
-    table.add_column("", no_wrap=True)
-    for label in labels:
-        table.add_column(Text(label), justify="right", no_wrap=True)
+    table = _sheet(players, names, title)
     for r, (totals, lines) in enumerate(zip(result.rounds, result.breakdown), start=1):
         if breakdown:
             for category in ROUND_CATEGORIES:
@@ -92,16 +97,7 @@ def party_score_sheet_table(
     """A Sushi Go Party! score sheet: per round (with the categories of the
     menu), the desserts (with each seat's dessert cards) and the totals."""
     players = len(result.totals)
-    labels = seat_names(players, names)
-    table = Table(
-        title=Text(title) if title is not None else None,
-        box=box.SIMPLE_HEAVY,
-        pad_edge=False,
-        show_footer=False,
-    )
-    table.add_column("", no_wrap=True)
-    for label in labels:
-        table.add_column(Text(label), justify="right", no_wrap=True)
+    table = _sheet(players, names, title)
     for r, (totals, lines) in enumerate(zip(result.rounds, result.breakdown), start=1):
         if breakdown:
             categories = list(dict.fromkeys(key for line in lines for key in line))

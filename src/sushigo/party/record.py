@@ -61,6 +61,7 @@ from sushigo.party.scoring import (
 from sushigo.record import (
     RECORD_FORMAT,
     RecordError,
+    _add_meta_and_result,
     _check_format,
     _expect,
     _record_rounds,
@@ -127,15 +128,7 @@ def to_party_record(game: PartyGame, *, meta: Mapping[str, Any] | None = None) -
         "options": game.rules.options(),
         "rounds": rounds,
     }
-    meta_out: dict[str, Any] = {}
-    if game.seed is not None:
-        meta_out["seed"] = game.seed
-    meta_out.update(meta or {})
-    if meta_out:
-        record["meta"] = meta_out
-    if game.is_over:
-        record["result"] = game.result().to_json()
-    return record
+    return _add_meta_and_result(record, game, meta)
 
 
 def _turn_text(moves: Sequence[Move], players: int) -> list[list[str]]:
