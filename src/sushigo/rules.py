@@ -39,8 +39,6 @@ PARTY_OPTION_NAMES: Final[tuple[str, ...]] = (
 )
 """The named rule options of Party (all readings RULES.md marks UNVERIFIED)."""
 
-EDITIONS: Final[tuple[str, ...]] = ("base", "party")
-
 
 class RulesError(ValueError):
     """An impossible rule setting (for instance six players in the base game)."""

@@ -24,7 +24,7 @@ True
 from __future__ import annotations
 
 import enum
-from typing import Final, Iterable, Mapping
+from typing import Final
 
 from sushigo.cards import UnknownCardError
 
@@ -256,20 +256,3 @@ def box_counts(uramaki_split: str = "4-4-4") -> dict[PartyCard, int]:
     for item in MENU_ITEMS:
         counts.update(cards_of_item(item, uramaki_split))
     return counts
-
-
-def count_party_cards(cards: Iterable[int]) -> list[int]:
-    """A count vector of length :data:`NUM_PARTY_IDS` + 1 (the last slot counts
-    :data:`FACE_DOWN`)."""
-    counts = [0] * (NUM_PARTY_IDS + 1)
-    for c in cards:
-        counts[c] += 1
-    return counts
-
-
-def item_counts(counts: Mapping[PartyCard, int]) -> dict[str, int]:
-    """Total cards per menu item of a card-count mapping."""
-    totals: dict[str, int] = {}
-    for card, n in counts.items():
-        totals[ITEM_OF[card]] = totals.get(ITEM_OF[card], 0) + n
-    return totals

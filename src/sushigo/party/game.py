@@ -67,6 +67,7 @@ from sushigo.party.cards import (
     cards_of_item,
 )
 from sushigo.party.scoring import (
+    NIGIRI_FACE,
     party_winners,
     score_desserts,
     score_party_round,
@@ -78,7 +79,6 @@ from sushigo.scoring import Breakdown
 _SO: Final = int(PartyCard.SPECIAL_ORDER)
 _WASABI: Final = int(PartyCard.WASABI)
 _MISO: Final = int(PartyCard.MISO_SOUP)
-_NIGIRI_VALUE: Final = {int(PartyCard.EGG): 1, int(PartyCard.SALMON): 2, int(PartyCard.SQUID): 3}
 _NUMBER: Final = {int(c): n for c, n in SPECIAL_NUMBER.items()}
 
 
@@ -312,7 +312,7 @@ class PartyGame:
             return [_SO]
         actions = [COPY_FACE_DOWN if k == FACE_DOWN else COPY_BASE + k for k in kinds]
         if any(p.kind == _WASABI and not p.filled for p in col):
-            for i, n in enumerate(sorted(_NIGIRI_VALUE)):
+            for i, n in enumerate(sorted(NIGIRI_FACE)):
                 if any(p.kind == n and p.on < 0 for p in col):
                     actions.append(COPY_ON_WASABI + i)
         return actions
@@ -475,7 +475,7 @@ class PartyGame:
         else:
             kind, on_wasabi = action, False
             p = self._new(action, action)
-        if kind in _NIGIRI_VALUE and (target is None or on_wasabi):
+        if kind in NIGIRI_FACE and (target is None or on_wasabi):
             for w in col:
                 if w.kind == _WASABI and not w.filled:
                     w.filled = True
@@ -694,10 +694,10 @@ class PartyGame:
     def _end_round(self) -> None:
         n = self.players
         kinds = [[p.kind for p in col] for col in self.collections]
-        tripled = []
-        for col in self.collections:
-            face_up_wasabi = {p.uid for p in col if p.kind == _WASABI}
-            tripled.append(sum(_NIGIRI_VALUE.get(p.kind, 0) for p in col if p.on in face_up_wasabi))
+        tripled = [
+            sum(NIGIRI_FACE.get(p.kind, 0) for p, on in zip(col, on_face_up_wasabi(col)) if on)
+            for col in self.collections
+        ]
         # score_party_round adds the round-end award for the unclaimed place itself
         self._breakdowns.append(
             score_party_round(kinds, tripled, self.rules.menu, self.uramaki_points, self.uramaki_claimed)
@@ -858,6 +858,13 @@ class PartyGame:
         return f"<PartyGame {self.players} players, {state}>"
 
 
+def on_face_up_wasabi(col: Sequence[Played]) -> list[bool]:
+    """For each card of a collection: whether it sits on a wasabi that is
+    still face up (only such a nigiri scores triple)."""
+    face_up = {p.uid for p in col if p.kind == _WASABI}
+    return [p.on in face_up for p in col]
+
+
 @functools.lru_cache(maxsize=64)
 def _menu_cards(rules: Rules) -> list[int]:
     cards: set[int] = set()
@@ -874,4 +881,4 @@ def _as_actions(actions: Sequence[int]) -> list[int]:
         raise InvalidActionError(f"an action is an int, not {type(bad).__name__}") from None
 
 
-__all__ = ["Decision", "Move", "PartyGame", "PartyResult", "Played", "encode_copy"]
+__all__ = ["Decision", "Move", "PartyGame", "PartyResult", "Played", "encode_copy", "on_face_up_wasabi"]

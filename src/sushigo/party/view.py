@@ -30,7 +30,7 @@ from typing import Any, NamedTuple
 from sushigo.game import Phase
 from sushigo.party.actions import PASS, party_action_name, played_card
 from sushigo.party.cards import CHOPSTICKS_IDS, DESSERT_IDS, FACE_DOWN, PartyCard
-from sushigo.party.game import Decision, PartyGame, PartyResult, Played
+from sushigo.party.game import Decision, PartyGame, PartyResult, Played, on_face_up_wasabi
 
 
 class PlayedCard(NamedTuple):
@@ -117,8 +117,7 @@ class PartySeatView:
 
 
 def _played(col: list[Played]) -> tuple[PlayedCard, ...]:
-    face_up_wasabi = {p.uid for p in col if p.kind == int(PartyCard.WASABI)}
-    return tuple(PlayedCard(p.card, p.kind, p.turn, p.on in face_up_wasabi) for p in col)
+    return tuple(PlayedCard(p.card, p.kind, p.turn, on) for p, on in zip(col, on_face_up_wasabi(col)))
 
 
 def known_hand_cards(game: PartyGame, viewer: int) -> list[Counter[int]]:
