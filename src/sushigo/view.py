@@ -22,12 +22,13 @@ True
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from sushigo.actions import Action, card_ids
 from sushigo.cards import DECK_COUNT_LIST, NUM_CARD_TYPES, Card, count_cards
 from sushigo.game import Game, Phase
+from sushigo.rules import Rules
 from sushigo.scoring import Result
 
 _CHOPSTICKS = int(Card.CHOPSTICKS)
@@ -71,6 +72,17 @@ class SeatView:
     """Count vector of the public discard pile (cards of earlier rounds)."""
     result: Result
     """Scores of the finished rounds (pudding adjustment once the game is over)."""
+    rules: Rules
+    """The rules of the game (public)."""
+    world: Game | None = field(default=None, repr=False, compare=False)
+    """The seat's information set as a game (only from ``seat_view(..., world=True)``).
+
+    A copy of the game in which every card this seat cannot see has been
+    replaced by a canonical arrangement of the cards it has not seen: it is
+    built from what this view shows and nothing else (two games that look
+    the same to the seat give the same ``world``), so reading it reveals
+    nothing.  :func:`determinize` deals its unseen cards at random.
+    """
 
     def to_json(self) -> dict[str, Any]:
         """A JSON-friendly dict with card names (for bots and network play)."""
@@ -145,8 +157,12 @@ def knows_hand(game: Game, viewer: int, seat: int) -> bool:
     return passes <= game.turn - 1
 
 
-def seat_view(game: Game, seat: int) -> SeatView:
-    """What ``seat`` may know of ``game`` now."""
+def seat_view(game: Game, seat: int, *, world: bool = False) -> SeatView:
+    """What ``seat`` may know of ``game`` now.
+
+    With ``world=True`` the view also carries :attr:`SeatView.world`, the
+    seat's information set as a game, for :func:`determinize`.
+    """
     if not 0 <= seat < game.players:
         raise ValueError(f"there is no seat {seat}")
     history = round_hands(game)
@@ -161,8 +177,28 @@ def seat_view(game: Game, seat: int) -> SeatView:
         seen_hands=tuple(_cards(h[seat]) for h in history),
         known_hands=known,
         known_cards=tuple(_cards(known_cards(game, seat, k)) for k in range(game.players)),
+        world=sample_world(game, seat, random.Random(0)) if world else None,
         **_public(game),
     )
+
+
+def determinize(view: SeatView, rng: random.Random) -> Game:
+    """A game consistent with everything ``view`` shows, its hidden cards dealt at random.
+
+    Needs a view made with ``seat_view(game, seat, world=True)``.  Samples
+    like :func:`sample_world` on the real game would (the same
+    distribution), but from the view alone: search bots call this and never
+    see the real game.
+
+    >>> game = Game(4, seed=3)
+    >>> view = seat_view(game, 1, world=True)
+    >>> world = determinize(view, random.Random(0))
+    >>> world.hand(1) == view.hand, seat_view(world, 1) == view
+    (True, True)
+    """
+    if view.world is None or view.seat is None:
+        raise ValueError("determinize needs a seat's view made with world=True")
+    return sample_world(view.world, view.seat, rng)
 
 
 def spectator_view(game: Game) -> SeatView:
@@ -192,6 +228,7 @@ def _public(game: Game) -> dict[str, Any]:
         "picked": tuple(game.has_committed(s) for s in range(game.players)),
         "discard": tuple(count_cards(game.discard)),
         "result": game.result(),
+        "rules": game.rules,
     }
 
 

@@ -23,7 +23,7 @@ ValueError: unknown bot 'clever' (choose from: greedy, random)
 
 from __future__ import annotations
 
-from typing import Final
+from typing import Any, Final
 
 from sushigo.bots.base import AnyView, Bot, NoLegalActionError, Player, legal_actions_of, play_game
 from sushigo.bots.greedy import GreedyBot
@@ -36,16 +36,76 @@ BOTS: Final[dict[str, type[Bot]]] = {
 }
 """The built-in bots by name."""
 
+EXTERNAL_PREFIX: Final = "cmd:"
+"""A bot spec ``cmd:COMMAND`` runs ``COMMAND`` as an external bot (protocol ``sushigo-bot/1``)."""
 
-def make_bot(spec: str, seed: int | None = None) -> Bot:
-    """The bot called ``spec`` (case and surrounding spaces ignored), seeded with ``seed``.
 
-    Raises :class:`ValueError` naming the known bots for anything else.
+def parse_bot_spec(spec: str) -> tuple[str, dict[str, Any]]:
+    """Split ``'name:key=value,key=value'`` into the bot name and its typed settings.
+
+    Names are case-insensitive; each setting must be one the bot declares
+    (:attr:`Bot.settings`) and parse as its type.  Raises :class:`ValueError`
+    with one line saying what is wrong.
+
+    >>> parse_bot_spec("greedy")
+    ('greedy', {})
+    >>> parse_bot_spec("random:")
+    ('random', {})
+    >>> parse_bot_spec("greedy:depth=2")
+    Traceback (most recent call last):
+        ...
+    ValueError: bot 'greedy' has no setting 'depth' (it has none)
     """
-    cls = BOTS.get(spec.strip().lower()) if isinstance(spec, str) else None
+    if not isinstance(spec, str) or not spec.strip():
+        raise ValueError("a bot spec must be a non-empty string such as 'greedy' or 'ismcts:time=0.2'")
+    name, _, rest = spec.strip().partition(":")
+    name = name.strip().lower()
+    cls = BOTS.get(name)
     if cls is None:
-        raise ValueError(f"unknown bot {spec!r} (choose from: {', '.join(sorted(BOTS))})")
-    return cls(seed)
+        raise ValueError(
+            f"unknown bot {name!r} (choose from: {', '.join(sorted(BOTS))}, or cmd:COMMAND)"
+        )
+    settings: dict[str, Any] = {}
+    for part in filter(None, (x.strip() for x in rest.split(","))):
+        key, eq, value = part.partition("=")
+        key = key.strip().lower()
+        known = ", ".join(cls.settings) or "none"
+        if key not in cls.settings:
+            raise ValueError(f"bot {name!r} has no setting {key!r} (it has {known})")
+        if not eq or not value.strip():
+            raise ValueError(f"bot setting {key!r} of {name!r} needs a value: {key}=VALUE")
+        kind = cls.settings[key]
+        try:
+            settings[key] = kind(value.strip())
+        except ValueError:
+            raise ValueError(
+                f"bot setting {key}={value.strip()!r} of {name!r} is not a valid {kind.__name__}"
+            ) from None
+    return name, settings
+
+
+def make_bot(spec: str, seed: int | None = None, *, timeout: float | None = None) -> Bot:
+    """The bot described by ``spec``, seeded with ``seed``.
+
+    ``spec`` is a built-in name with optional settings (``'greedy'``,
+    ``'ismcts:time=0.2'``, ``'ismcts:iterations=500,c=0.7'``) or
+    ``'cmd:COMMAND'`` for an external program speaking ``sushigo-bot/1``
+    (``timeout``: its time limit per decision, in seconds).  Raises
+    :class:`ValueError` with one line for anything else, naming the known
+    bots or settings.
+    """
+    if isinstance(spec, str) and spec.strip().lower().startswith(EXTERNAL_PREFIX):
+        from sushigo.bots.external import ExternalBot
+
+        command = spec.strip()[len(EXTERNAL_PREFIX):].strip()
+        if not command:
+            raise ValueError("cmd: needs a command to run, such as cmd:'python3 mybot.py'")
+        if timeout is None:
+            return ExternalBot(command, seed)
+        return ExternalBot(command, seed, timeout=timeout)
+    name, settings = parse_bot_spec(spec)
+    bot = BOTS[name](seed, **settings)
+    return bot
 
 
 __all__ = [
@@ -59,5 +119,7 @@ __all__ = [
     "RandomBot",
     "legal_actions_of",
     "make_bot",
+    "parse_bot_spec",
+    "EXTERNAL_PREFIX",
     "play_game",
 ]

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import abc
 import random
-from typing import ClassVar, Protocol, Sequence, Union, overload, runtime_checkable
+from typing import Any, ClassVar, Protocol, Sequence, Union, overload, runtime_checkable
 
 from sushigo.actions import Action
 from sushigo.game import Game
@@ -48,6 +48,8 @@ class Player(Protocol):
     """Anything that can take a seat: a ``name`` and ``choose(view) -> action``.
 
     :class:`Bot` implements it; so may an RL policy wrapper or a network seat.
+    Optional, used when present: ``wants_world`` (see :attr:`Bot.wants_world`),
+    ``start_game``, ``end_game`` and ``close`` (see :class:`Bot`).
     """
 
     name: str
@@ -71,6 +73,15 @@ class Bot(abc.ABC):
     name: ClassVar[str] = "bot"
     """Registry name of the bot (``'random'``, ``'greedy'``)."""
 
+    wants_world: ClassVar[bool] = False
+    """Whether drivers should hand this bot views that carry the seat's
+    information set as a game (``view.world``), which search bots sample
+    from with :func:`sushigo.view.determinize`.  It costs a copy of the game
+    per view, so only bots that need it ask."""
+
+    settings: ClassVar[dict[str, type]] = {}
+    """The keyword settings the constructor takes (``ismcts:time=0.2``), with their types."""
+
     rng: random.Random
     """The bot's own random generator; the only source of its randomness."""
 
@@ -85,6 +96,19 @@ class Bot(abc.ABC):
         Raises :class:`NoLegalActionError` when the view lists none (the seat
         has already picked, or the game is not waiting for picks).
         """
+
+    def start_game(self, game_id: str, seat: int, rules: Rules) -> None:
+        """Called before a game in which this bot takes seat ``seat`` (default: nothing).
+
+        Drivers that run many games (:func:`play_game`, tournaments) call it;
+        an external program learns of a new game this way.
+        """
+
+    def end_game(self, game_id: str, result: dict[str, Any]) -> None:
+        """Called once a game is over, with its result as JSON (default: nothing)."""
+
+    def close(self) -> None:
+        """Release what the bot holds (a subprocess, say); default: nothing."""
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}(seed={self.seed!r})"
@@ -101,11 +125,15 @@ def legal_actions_of(view: AnyView) -> tuple[Action, ...]:
 
 
 @overload
-def play_game(bots: Sequence[Player], *, seed: int | None = None, rules: None = None) -> Game: ...
+def play_game(
+    bots: Sequence[Player], *, seed: int | None = None, rules: None = None, game_id: str | None = None
+) -> Game: ...
 
 
 @overload
-def play_game(bots: Sequence[Player], *, seed: int | None = None, rules: Rules) -> Game | PartyGame: ...
+def play_game(
+    bots: Sequence[Player], *, seed: int | None = None, rules: Rules, game_id: str | None = None
+) -> Game | PartyGame: ...
 
 
 def play_game(
@@ -113,11 +141,14 @@ def play_game(
     *,
     seed: int | None = None,
     rules: Rules | None = None,
+    game_id: str | None = None,
 ) -> Game | PartyGame:
     """Play a whole game with one bot per seat (seat order); return the finished game.
 
     ``rules`` defaults to the base game for ``len(bots)`` players; Party rules
     (``Rules.party(...)``) give a :class:`~sushigo.party.game.PartyGame`.
+    Bots that have them get ``start_game(game_id, seat, rules)`` before and
+    ``end_game(game_id, result)`` after (``game_id`` defaults to ``seed-S``).
     Every bot picks from its own seat's view only (:func:`~sushigo.view.seat_view`
     or :func:`~sushigo.party.view.party_seat_view`); in Party the game asks
     every seat in :attr:`~sushigo.party.game.PartyGame.pending_seats`, which
@@ -132,20 +163,36 @@ def play_game(
     >>> type(party).__name__, party.is_over
     ('PartyGame', True)
     """
-    if rules is not None and rules.is_party:
-        return _play_party(bots, PartyGame(rules, seed=seed))
-    game = Game(rules if rules is not None else Rules(len(bots)), seed=seed)
-    if game.players != len(bots):
-        raise ValueError(f"{len(bots)} bots for a {game.players}-player game")
-    while not game.is_over:
-        game.play([bot.choose(seat_view(game, s)) for s, bot in enumerate(bots)])
+    rules = rules if rules is not None else Rules(len(bots))
+    if rules.players != len(bots):
+        raise ValueError(f"{len(bots)} bots for a {rules.players}-player game")
+    game: Game | PartyGame = PartyGame(rules, seed=seed) if rules.is_party else Game(rules, seed=seed)
+    game_id = str(game_id) if game_id is not None else f"seed-{seed}"
+    for seat, bot in enumerate(bots):
+        start = getattr(bot, "start_game", None)
+        if start is not None:
+            start(game_id, seat, rules)
+    if isinstance(game, PartyGame):
+        while not game.is_over:
+            for seat in game.pending_seats:
+                game.commit(seat, bots[seat].choose(view_for(game, seat, bots[seat])))
+    else:
+        while not game.is_over:
+            game.play([bot.choose(view_for(game, s, bot)) for s, bot in enumerate(bots)])
+    result = game.result().to_json()
+    for bot in bots:
+        end = getattr(bot, "end_game", None)
+        if end is not None:
+            end(game_id, result)
     return game
 
 
-def _play_party(bots: Sequence[Player], game: PartyGame) -> PartyGame:
-    if game.players != len(bots):
-        raise ValueError(f"{len(bots)} bots for a {game.players}-player game")
-    while not game.is_over:
-        for seat in game.pending_seats:
-            game.commit(seat, bots[seat].choose(party_seat_view(game, seat)))
-    return game
+def view_for(game: Game | PartyGame, seat: int, player: object) -> AnyView:
+    """The view a driver hands to ``player`` at ``seat``: with the seat's
+    information set as a game (see :func:`sushigo.view.seat_view`) when the
+    player sets ``wants_world = True`` (search bots), else without it.
+    """
+    world = bool(getattr(player, "wants_world", False))
+    if isinstance(game, PartyGame):
+        return party_seat_view(game, seat, world=world)
+    return seat_view(game, seat, world=world)

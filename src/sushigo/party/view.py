@@ -24,12 +24,13 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
 from sushigo.game import Phase
 from sushigo.party.actions import PASS, party_action_name, played_card
 from sushigo.party.cards import CHOPSTICKS_IDS, DESSERT_IDS, FACE_DOWN, PartyCard
+from sushigo.rules import Rules
 from sushigo.party.game import Decision, PartyGame, PartyResult, Played, on_face_up_wasabi
 
 
@@ -80,6 +81,16 @@ class PartySeatView:
     uramaki_claimed: int
     """Uramaki race places already scored this round (0-3)."""
     result: PartyResult
+    rules: Rules
+    """The rules of the game (public)."""
+    world: PartyGame | None = field(default=None, repr=False, compare=False)
+    """The seat's information set as a game (only from ``party_seat_view(..., world=True)``).
+
+    A copy of the game in which every card this seat cannot see has been
+    replaced by a canonical arrangement of the cards it has not seen, built
+    from what this view shows and nothing else, so reading it reveals
+    nothing.  :func:`determinize_party` deals its unseen cards at random.
+    """
 
     def to_json(self) -> dict[str, Any]:
         """A JSON-friendly dict with card names (for bots and network play)."""
@@ -173,8 +184,12 @@ def _take(counter: Counter[int], card: int) -> None:
             del counter[card]
 
 
-def party_seat_view(game: PartyGame, seat: int | None) -> PartySeatView:
-    """What seat ``seat`` may know now (``None``: a spectator, public information only)."""
+def party_seat_view(game: PartyGame, seat: int | None, *, world: bool = False) -> PartySeatView:
+    """What seat ``seat`` may know now (``None``: a spectator, public information only).
+
+    With ``world=True`` (a seat only) the view also carries
+    :attr:`PartySeatView.world`, for :func:`determinize_party`.
+    """
     n = game.players
     if seat is not None and not 0 <= seat < n:
         raise IndexError(f"there is no seat {seat}")
@@ -204,7 +219,28 @@ def party_seat_view(game: PartyGame, seat: int | None) -> PartySeatView:
         deck_size=len(game.deck) + game._unknown_desserts,
         uramaki_claimed=game.uramaki_claimed,
         result=game.result(),
+        rules=game.rules,
+        world=sample_party_world(game, seat, random.Random(0)) if world and seat is not None else None,
     )
+
+
+def determinize_party(view: PartySeatView, rng: random.Random) -> PartyGame:
+    """A game consistent with everything ``view`` shows, its hidden cards dealt at random.
+
+    Needs a view made with ``party_seat_view(game, seat, world=True)``;
+    samples as :func:`sample_party_world` on the real game would, from the
+    view alone.
+
+    >>> from sushigo.rules import Rules
+    >>> game = PartyGame(Rules.party(4, "Master Menu"), seed=3)
+    >>> view = party_seat_view(game, 1, world=True)
+    >>> world = determinize_party(view, random.Random(0))
+    >>> world.hand(1) == view.hand, party_seat_view(world, 1) == view
+    (True, True)
+    """
+    if view.world is None or view.seat is None:
+        raise ValueError("determinize_party needs a seat's view made with world=True")
+    return sample_party_world(view.world, view.seat, rng)
 
 
 def party_spectator_view(game: PartyGame) -> PartySeatView:
@@ -259,6 +295,7 @@ def sample_party_world(
         pool.extend(d.drawn)
     pool.extend(world.deck)
     pool.extend(world.dessert_pile)
+    pool.sort()  # the real arrangement must not show through the shuffle
     rng.shuffle(pool)
     pile_size = len(world.dessert_pile)
     dessert_at = [i for i, c in enumerate(pool) if c in DESSERT_IDS]
