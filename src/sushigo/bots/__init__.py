@@ -56,8 +56,8 @@ def parse_bot_spec(spec: str) -> tuple[str, dict[str, Any]]:
         ...
     ValueError: bot 'greedy' has no setting 'depth' (it has none)
     """
-    if not isinstance(spec, str) or not spec.strip():
-        raise ValueError("a bot spec must be a non-empty string such as 'greedy' or 'ismcts:time=0.2'")
+    if not isinstance(spec, str):
+        raise ValueError(f"a bot spec must be a string such as 'greedy', not {spec!r}")
     name, _, rest = spec.strip().partition(":")
     name = name.strip().lower()
     cls = BOTS.get(name)
