@@ -18,7 +18,7 @@ bot plays both editions.
 >>> make_bot("clever", seed=None)
 Traceback (most recent call last):
     ...
-ValueError: unknown bot 'clever' (choose from: greedy, random)
+ValueError: unknown bot 'clever' (choose from: greedy, random, or cmd:COMMAND)
 """
 
 from __future__ import annotations
