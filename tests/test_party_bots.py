@@ -18,6 +18,9 @@ from sushigo.party.game import Decision, PartyGame
 from sushigo.party.menus import OFFICIAL_MENUS, MenuError, check_menu, parse_menu
 from sushigo.party.view import PartySeatView, PlayedCard, party_seat_view, sample_party_world
 from sushigo.rules import Rules
+from sushigo.bots.base import view_for
+
+from botspecs import fast_bot
 
 
 def table_sizes(menu: str, sizes: Sequence[int] = (2, 3, 4, 5, 6, 7, 8)) -> list[int]:
@@ -37,7 +40,8 @@ def play_checked(game: PartyGame, bots: Sequence[Bot]) -> Counter[str]:
     seen: Counter[str] = Counter()
     while not game.is_over:
         for seat in game.pending_seats:
-            view = party_seat_view(game, seat)
+            view = view_for(game, seat, bots[seat])
+            assert isinstance(view, PartySeatView)
             action = bots[seat].choose(view)
             assert action in view.legal_actions
             assert game.is_legal(seat, action)
@@ -69,11 +73,11 @@ def test_both_bots_make_every_kind_of_decision() -> None:
     menus = ["Big Banquet", "Master Menu", "Dinner for Two", "Points Platter", "Party Sampler"]
     for seed in range(10):
         for menu in menus:
-            for first in BOTS:
+            for first in ("greedy", "random"):  # the search bots: tests/test_ismcts.py
                 other = "random" if first == "greedy" else "greedy"
-                bots = [make_bot(first if s % 2 == 0 else other, seed * 10 + s) for s in range(4)]
+                bots = [fast_bot(first if s % 2 == 0 else other, seed * 10 + s) for s in range(4)]
                 seen += play_checked(PartyGame(Rules.party(4, menu), seed=seed), bots)
-    for name in BOTS:
+    for name in ("greedy", "random"):
         for kind in ("chopsticks", "spoon", "menu", "takeout_box"):
             assert seen[f"{name}:{kind}:use"] > 0, (name, kind, seen)
         assert seen[f"{name}:special_order"] > 0
@@ -96,7 +100,7 @@ def test_play_game_plays_party_and_checks_the_seat_count() -> None:
 def test_no_legal_action_and_wrong_edition_errors() -> None:
     game = PartyGame(Rules.party(3, "Sushi Go!"), seed=1)
     game.commit(0, game.legal_actions(0)[0])
-    view = party_seat_view(game, 0)
+    view = party_seat_view(game, 0, world=True)
     for name in BOTS:
         with pytest.raises(NoLegalActionError, match="nothing to pick"):
             make_bot(name, 0).choose(view)
@@ -154,11 +158,11 @@ def test_bots_decide_from_the_view_alone() -> None:
         seat = rng.choice(game.pending_seats)
         world = sample_party_world(game, seat, seed=seed + 1)
         differs += world.hands != game.hands or world.deck != game.deck
-        view, world_view = party_seat_view(game, seat), party_seat_view(world, seat)
+        view, world_view = party_seat_view(game, seat, world=True), party_seat_view(world, seat, world=True)
         # The sampler takes back the other seats' hidden picks; nothing else may differ.
         assert dataclasses.replace(world_view, picked=view.picked) == view
         for name in BOTS:
-            assert make_bot(name, seed).choose(view) == make_bot(name, seed).choose(world_view)
+            assert fast_bot(name, seed).choose(view) == fast_bot(name, seed).choose(world_view)
         checked += 1
         resolving += game.phase is Phase.RESOLVE
     assert checked > 100 and resolving > 10 and differs > 100

@@ -38,6 +38,7 @@ from rich.table import Table
 from rich.text import Text
 
 from sushigo.bots import Bot
+from sushigo.bots.base import view_for
 from sushigo.cards import UnknownCardError
 from sushigo.game import Phase
 from sushigo.party.actions import PASS, copy_target, flip_position, played_card
@@ -716,7 +717,7 @@ class PartyTerminalGame(TableSession[PartyGame]):
         for seat in range(game.players):
             bot = self.bots[seat]
             if bot is not None:
-                game.commit(seat, bot.choose(party_seat_view(game, seat)))
+                game.commit(seat, bot.choose(view_for(game, seat, bot)))
                 continue
             legal = game.legal_actions(seat)
             if len(legal) == 1:
@@ -729,7 +730,7 @@ class PartyTerminalGame(TableSession[PartyGame]):
             decision = game.decision
             bot = self.bots[decision.seat]
             if bot is not None:
-                game.commit(decision.seat, bot.choose(party_seat_view(game, decision.seat)))
+                game.commit(decision.seat, bot.choose(view_for(game, decision.seat, bot)))
             else:
                 self.human_decision(decision)
         moves = game.history()[self.round_index][1][self.turn - 1]

@@ -37,6 +37,7 @@ from rich.text import Text
 
 from sushigo.actions import Action, card_ids, encode
 from sushigo.bots import Bot, make_bot
+from sushigo.bots.base import view_for
 from sushigo.cards import MAKI_ICONS, NIGIRI, Card, UnknownCardError, parse_card
 from sushigo.game import Game, IllegalActionError
 from sushigo.party.game import PartyGame
@@ -44,7 +45,6 @@ from sushigo.record import save_record
 from sushigo.render import score_sheet_table, winners_line
 from sushigo.rules import NUM_ROUNDS, Rules, RulesError
 from sushigo.scoring import maki_icons, wasabi_pairs
-from sushigo.view import seat_view
 
 EXIT_FINISHED: Final = 0
 """The game was played to the end (and saved, if saving was on)."""
@@ -618,7 +618,7 @@ class TerminalGame(TableSession[Game]):
         for seat in range(game.players):
             bot = self.bots[seat]
             if bot is not None:
-                game.commit(seat, bot.choose(seat_view(game, seat)))
+                game.commit(seat, bot.choose(view_for(game, seat, bot)))
             elif len(game.hands[seat]) == 1:
                 card = game.hands[seat][0]
                 game.commit(seat, card)

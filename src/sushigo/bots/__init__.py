@@ -5,12 +5,16 @@ one action at a time with :meth:`Bot.choose`, given only its seat's view:
 a :class:`~sushigo.view.SeatView` in the base game (action ids of
 :mod:`sushigo.actions`) or a :class:`~sushigo.party.view.PartySeatView` in
 Sushi Go Party! (action ids of :mod:`sushigo.party.actions`).  Every built-in
-bot plays both editions.
+bot plays both editions.  Search bots (``ismcts``, ``flatmc``) set
+:attr:`Bot.wants_world`: drivers build their views with :func:`view_for`,
+which adds the seat's information set as a game to sample from.
+A spec may carry settings (``ismcts:time=0.2``); ``cmd:COMMAND`` runs an
+external bot (:mod:`sushigo.bots.external`, protocol ``sushigo-bot/1``).
 
 >>> from sushigo import Game
 >>> from sushigo.view import seat_view
 >>> sorted(BOTS)
-['greedy', 'random']
+['flatmc', 'greedy', 'ismcts', 'random']
 >>> game = Game(4, seed=2)
 >>> bot = make_bot("greedy", seed=7)
 >>> bot.name, bot.choose(seat_view(game, 1)) in game.legal_actions(1)
@@ -18,21 +22,32 @@ bot plays both editions.
 >>> make_bot("clever", seed=None)
 Traceback (most recent call last):
     ...
-ValueError: unknown bot 'clever' (choose from: greedy, random, or cmd:COMMAND)
+ValueError: unknown bot 'clever' (choose from: flatmc, greedy, ismcts, random, or cmd:COMMAND)
 """
 
 from __future__ import annotations
 
 from typing import Any, Final
 
-from sushigo.bots.base import AnyView, Bot, NoLegalActionError, Player, legal_actions_of, play_game
+from sushigo.bots.base import (
+    AnyView,
+    Bot,
+    NoLegalActionError,
+    Player,
+    legal_actions_of,
+    play_game,
+    view_for,
+)
 from sushigo.bots.greedy import GreedyBot
+from sushigo.bots.ismcts import FlatMCBot, ISMCTSBot
 from sushigo.bots.party_greedy import PartyGreedyBot
 from sushigo.bots.random_bot import RandomBot
 
 BOTS: Final[dict[str, type[Bot]]] = {
     RandomBot.name: RandomBot,
     GreedyBot.name: GreedyBot,
+    ISMCTSBot.name: ISMCTSBot,
+    FlatMCBot.name: FlatMCBot,
 }
 """The built-in bots by name."""
 
@@ -112,7 +127,9 @@ __all__ = [
     "AnyView",
     "BOTS",
     "Bot",
+    "FlatMCBot",
     "GreedyBot",
+    "ISMCTSBot",
     "NoLegalActionError",
     "PartyGreedyBot",
     "Player",
@@ -122,4 +139,5 @@ __all__ = [
     "parse_bot_spec",
     "EXTERNAL_PREFIX",
     "play_game",
+    "view_for",
 ]

@@ -52,7 +52,10 @@ class Player(Protocol):
     ``start_game``, ``end_game`` and ``close`` (see :class:`Bot`).
     """
 
-    name: str
+    @property
+    def name(self) -> str:
+        """A short name for the seat-filler (``'greedy'``)."""
+        ...
 
     def choose(self, view: AnyView) -> Action:
         """One action id from ``view.legal_actions`` (a base or a Party view)."""

@@ -1,0 +1,90 @@
+"""Strength of one bot against a field: win rate with a 95% confidence interval.
+
+    python benchmarks/bot_strength.py BOT OPPONENT GAMES [PLAYERS] [WORKERS]
+
+plays GAMES games of PLAYERS seats (default 4): BOT against PLAYERS-1 copies
+of OPPONENT, BOT sitting at each seat in turn on the same deal (duplicate
+deals), on WORKERS processes (default 2).  A shared win counts 1/k.  Prints
+one line per completed block of games and a final summary, e.g.
+
+    python benchmarks/bot_strength.py ismcts:time=1 greedy 400
+    python benchmarks/bot_strength.py greedy random 1000
+"""
+
+from __future__ import annotations
+
+import math
+import sys
+import time
+from concurrent.futures import ProcessPoolExecutor
+
+from sushigo.bots import make_bot, play_game
+from sushigo.rules import Rules
+
+
+def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
+    """95% Wilson score interval of a win rate."""
+    if n == 0:
+        return (0.0, 1.0)
+    p = wins / n
+    d = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / d
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / d
+    return (centre - half, centre + half)
+
+
+def one_game(args: tuple[str, str, int, int]) -> tuple[float, int, float, int, int]:
+    """(win share, score, mean opponent score, searches, search iterations) of game ``g``."""
+    spec, opponent, players, g = args
+    deal, seat = divmod(g, players)
+    bots = [make_bot(opponent, 1000 * g + s) for s in range(players)]
+    bots[seat] = make_bot(spec, 1000 * g + seat)
+    game = play_game(bots, seed=deal, rules=Rules(players))
+    result = game.result()
+    share = 1 / len(result.winners) if seat in result.winners else 0.0
+    others = [t for s, t in enumerate(result.totals) if s != seat]
+    bot = bots[seat]
+    searches = getattr(bot, "searches", 0)
+    return share, result.totals[seat], sum(others) / len(others), searches, getattr(bot, "total_iterations", 0)
+
+
+def main(argv: list[str]) -> None:
+    if len(argv) < 3:
+        raise SystemExit(__doc__)
+    spec, opponent, games = argv[0], argv[1], int(argv[2])
+    players = int(argv[3]) if len(argv) > 3 else 4
+    workers = int(argv[4]) if len(argv) > 4 else 2
+    start = time.perf_counter()
+    wins = 0.0
+    scores = 0
+    opp = 0.0
+    n = 0
+    searches = iterations = 0
+    with ProcessPoolExecutor(workers) as pool:
+        jobs = [(spec, opponent, players, g) for g in range(games)]
+        for share, score, other, k, its in pool.map(one_game, jobs, chunksize=1):
+            n += 1
+            searches += k
+            iterations += its
+            wins += share
+            scores += score
+            opp += other
+            if n % 50 == 0 or n == games:
+                lo, hi = wilson(wins, n)
+                print(
+                    f"{n:5d} games  win rate {wins / n:.3f} [{lo:.3f}, {hi:.3f}]  "
+                    f"mean score {scores / n:.1f} vs {opp / n:.1f}  ({time.perf_counter() - start:.0f} s)",
+                    flush=True,
+                )
+    lo, hi = wilson(wins, n)
+    if searches:
+        print(f"search: {iterations / searches:.0f} iterations per searched decision ({searches} decisions)")
+    print(
+        f"{spec} vs {players - 1} x {opponent}, {players} players, {n} games: "
+        f"win rate {wins / n:.3f} (95% CI {lo:.3f}-{hi:.3f}; fair share {1 / players:.3f}), "
+        f"mean score {scores / n:.1f} vs {opp / n:.1f}, {time.perf_counter() - start:.0f} s"
+    )
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])

@@ -1,0 +1,308 @@
+"""Information-set Monte Carlo tree search (ISMCTS), for both editions.
+
+The bot searches from its seat's view alone.  Every iteration it
+determinizes: :func:`~sushigo.view.determinize` deals the cards the seat
+cannot see at random, consistently with everything it has seen (the
+view carries the seat's information set as a game, built without the real
+hidden cards), so the search never reads a hidden card.  It then plays the
+sampled game to its end:
+
+* the bot's own decisions follow the tree: one node per sequence of its
+  own actions (an *open-loop* information-set tree: what the other seats
+  do in between is sampled, not branched on), each chosen by UCB1 with
+  availability counts, since which actions are legal depends on the
+  sample (Cowling, Powley and Whitehouse 2012, SO-ISMCTS);
+* the other seats' picks come from the playout policy, which reads only
+  that seat's own hand and the public collections.  Picks go in one seat
+  at a time through the engine's hidden-commit path
+  (:meth:`~sushigo.game.Game.commit`): no seat's choice can depend on
+  another's pick of the same turn, so simultaneous picks stay simultaneous;
+* past the tree, every seat plays the playout policy to the end of the
+  game (:mod:`sushigo.bots.policy` in the base game; uniformly random
+  in Party).
+
+The reward is the seat's final standing: half its share of the win (a
+shared win counts 1/k), half its score margin over the best other seat,
+squashed into [0, 1].  The action visited most at the root is played.
+
+Settings (``ismcts:iterations=2000``, ``ismcts:time=0.5,c=0.7``):
+
+* ``iterations``: iterations per decision (default 1000 when no ``time``);
+* ``time``: seconds per decision instead (wall clock), whichever ends first
+  when both are given;
+* ``c``: the UCB1 exploration constant (default 0.7);
+* ``policy``: ``heuristic`` (default in the base game) or ``random``
+  playouts;
+* ``epsilon``: the heuristic policy's chance of a random pick (0.15).
+
+>>> from sushigo import Game
+>>> from sushigo.view import seat_view
+>>> game = Game(4, seed=5)
+>>> bot = ISMCTSBot(seed=1, iterations=200)
+>>> action = bot.choose(seat_view(game, 0, world=True))
+>>> action in game.legal_actions(0), bot.last_iterations
+(True, 200)
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from typing import Callable, ClassVar, Final
+
+from sushigo.actions import Action
+from sushigo.bots.base import AnyView, Bot, legal_actions_of
+from sushigo.bots.policy import heuristic_pick
+from sushigo.game import Game, Phase
+from sushigo.party.game import PartyGame
+from sushigo.party.view import PartySeatView, determinize_party
+from sushigo.view import SeatView, determinize
+
+DEFAULT_ITERATIONS: Final = 1000
+MARGIN_SCALE: Final = 20.0
+"""A score margin of this many points moves the margin half of the reward from 0.5 to 1."""
+
+Policy = Callable[[Game, int, random.Random], int]
+
+
+class Node:
+    """One information set of the searching seat: statistics per own action."""
+
+    __slots__ = ("visits", "wins", "avail", "children")
+
+    def __init__(self) -> None:
+        self.visits: dict[int, int] = {}
+        self.wins: dict[int, float] = {}
+        self.avail: dict[int, int] = {}
+        self.children: dict[int, Node] = {}
+
+    def select(self, actions: list[int], c: float, rng: random.Random) -> int:
+        """UCB1 with availability counts; an action never tried goes first."""
+        visits = self.visits
+        avail = self.avail
+        untried = []
+        for a in actions:
+            avail[a] = avail.get(a, 0) + 1
+            if a not in visits:
+                untried.append(a)
+        if untried:
+            return untried[int(rng.random() * len(untried))]
+        wins = self.wins
+        best = actions[0]
+        best_score = -1.0
+        log = math.log
+        sqrt = math.sqrt
+        for a in actions:
+            n = visits[a]
+            score = wins[a] / n + c * sqrt(log(avail[a]) / n)
+            if score > best_score:
+                best, best_score = a, score
+        return best
+
+    def update(self, action: int, reward: float) -> None:
+        self.visits[action] = self.visits.get(action, 0) + 1
+        self.wins[action] = self.wins.get(action, 0.0) + reward
+
+
+def reward(totals: tuple[int, ...], winners: tuple[int, ...], seat: int) -> float:
+    """The seat's standing at the end of a game, in [0, 1] (see the module doc).
+
+    >>> reward((50, 30, 20), (0,), 0), reward((50, 30, 20), (0,), 2)
+    (1.0, 0.0)
+    >>> reward((30, 30), (0, 1), 1)
+    0.5
+    """
+    share = 1.0 / len(winners) if seat in winners else 0.0
+    best_other = max(t for s, t in enumerate(totals) if s != seat)
+    margin = min(1.0, max(-1.0, (totals[seat] - best_other) / MARGIN_SCALE))
+    return 0.5 * share + 0.25 * (1.0 + margin)
+
+
+class ISMCTSBot(Bot):
+    """Information-set MCTS from the seat's view (see the module doc)."""
+
+    name: ClassVar[str] = "ismcts"
+    wants_world: ClassVar[bool] = True
+    tree: ClassVar[bool] = True
+    """Grow a tree below the root (``False``: flat Monte Carlo)."""
+    settings: ClassVar[dict[str, type]] = {
+        "iterations": int,
+        "time": float,
+        "c": float,
+        "policy": str,
+        "epsilon": float,
+    }
+
+    def __init__(
+        self,
+        seed: int | None = None,
+        *,
+        rng: random.Random | None = None,
+        iterations: int | None = None,
+        time: float | None = None,
+        c: float = 0.7,
+        policy: str = "heuristic",
+        epsilon: float = 0.15,
+    ) -> None:
+        super().__init__(seed, rng=rng)
+        if iterations is not None and iterations < 1:
+            raise ValueError("ismcts iterations must be at least 1")
+        if time is not None and not time > 0:
+            raise ValueError("ismcts time must be a positive number of seconds")
+        if not c >= 0:
+            raise ValueError("ismcts c must be >= 0")
+        if policy not in ("heuristic", "random"):
+            raise ValueError(f"ismcts policy must be 'heuristic' or 'random', not {policy!r}")
+        if not 0 <= epsilon <= 1:
+            raise ValueError("ismcts epsilon must be between 0 and 1")
+        self.iterations = iterations if iterations is not None or time is not None else DEFAULT_ITERATIONS
+        self.time = time
+        self.c = c
+        self.policy = policy
+        self.epsilon = epsilon
+        self.last_iterations = 0
+        """Iterations the last decision ran."""
+        self.last_visits: dict[int, int] = {}
+        """Root visit counts of the last decision, per action."""
+        self.searches = 0
+        """Decisions searched so far (decisions with one legal action are not searched)."""
+        self.total_iterations = 0
+        """Iterations run over all :attr:`searches`."""
+
+    def choose(self, view: AnyView) -> Action:
+        actions = legal_actions_of(view)
+        if len(actions) == 1:
+            self.last_iterations = 0
+            return actions[0]
+        if view.world is None or view.seat is None:
+            raise ValueError("ismcts needs a seat's view made with world=True (see Bot.wants_world)")
+        if isinstance(view, PartySeatView):
+            iterate: Callable[[Node], None] = self._party_iteration(view)
+        else:
+            iterate = self._base_iteration(view)
+        root = Node()
+        deadline = None if self.time is None else time.perf_counter() + self.time
+        limit = self.iterations
+        done = 0
+        while True:
+            iterate(root)
+            done += 1
+            if limit is not None and done >= limit:
+                break
+            if deadline is not None and (done & 7) == 0 and time.perf_counter() >= deadline:
+                break
+        self.last_iterations = done
+        self.searches += 1
+        self.total_iterations += done
+        self.last_visits = dict(root.visits)
+        best = max(actions, key=lambda a: (root.visits.get(a, 0), root.wins.get(a, 0.0)))
+        return best
+
+    # ------------------------------------------------------------ base game
+
+    def _base_iteration(self, view: SeatView) -> Callable[[Node], None]:
+        seat = view.seat
+        assert seat is not None
+        rng = self.rng
+        c = self.c
+        eps = self.epsilon
+        tree = self.tree
+        if self.policy == "heuristic":
+            def pick(game: Game, s: int) -> int:
+                return heuristic_pick(game, s, rng, eps)
+        else:
+            def pick(game: Game, s: int) -> int:
+                acts = game.legal_actions(s)
+                return acts[int(rng.random() * len(acts))]
+
+        def iteration(root: Node) -> None:
+            world = determinize(view, rng)
+            node: Node | None = root
+            path: list[tuple[Node, int]] = []
+            players = range(world.players)
+            while world._phase is Phase.PICK:
+                if node is not None:
+                    acts = world.legal_actions(seat)
+                    own = node.select(acts, c, rng)
+                    path.append((node, own))
+                    child = node.children.get(own)
+                    if child is None:
+                        if tree:
+                            node.children[own] = Node()
+                        node = None
+                    else:
+                        node = child
+                else:
+                    own = pick(world, seat)
+                picks = [own if s == seat else pick(world, s) for s in players]
+                world._reveal(picks)
+            result = world.result()
+            r = reward(result.totals, result.winners, seat)
+            for n, a in path:
+                n.update(a, r)
+
+        return iteration
+
+    # ---------------------------------------------------------------- Party
+
+    def _party_iteration(self, view: PartySeatView) -> Callable[[Node], None]:
+        seat = view.seat
+        assert seat is not None
+        rng = self.rng
+        c = self.c
+        tree = self.tree
+
+        def iteration(root: Node) -> None:
+            world = determinize_party(view, rng)
+            node: Node | None = root
+            path: list[tuple[Node, int]] = []
+            while node is not None and world._phase is not Phase.OVER:
+                pending = world.pending_seats
+                if world._phase is Phase.PICK and seat in pending:
+                    # our hidden pick first: the others cannot see it
+                    pending = [seat] + [s for s in pending if s != seat]
+                for s in pending:
+                    acts = world.legal_actions(s)
+                    if s == seat and node is not None:
+                        a = node.select(acts, c, rng)
+                        path.append((node, a))
+                        child = node.children.get(a)
+                        if child is None:
+                            if tree:
+                                node.children[a] = Node()
+                            node = None
+                        else:
+                            node = child
+                    else:
+                        a = acts[int(rng.random() * len(acts))]
+                    world.commit(s, a)
+            world.random_playout(rng)
+            result = world.result()
+            r = reward(result.totals, result.winners, seat)
+            for n, a in path:
+                n.update(a, r)
+
+        return iteration
+
+
+class FlatMCBot(ISMCTSBot):
+    """Flat Monte Carlo: ISMCTS without a tree below the root.
+
+    Each iteration determinizes, tries one of its legal actions (UCB1 over
+    the root's actions, the same settings as ``ismcts``) and plays the
+    game out with the playout policy.  A baseline that shows what the tree
+    adds.
+
+    >>> from sushigo import Game
+    >>> from sushigo.view import seat_view
+    >>> game = Game(3, seed=5)
+    >>> FlatMCBot(seed=1, iterations=50).choose(seat_view(game, 2, world=True)) in game.legal_actions(2)
+    True
+    """
+
+    name: ClassVar[str] = "flatmc"
+    tree: ClassVar[bool] = False
+
+
+__all__ = ["DEFAULT_ITERATIONS", "FlatMCBot", "ISMCTSBot", "Node", "reward"]
