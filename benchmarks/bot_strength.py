@@ -1,10 +1,11 @@
 """Strength of one bot against a field: win rate with a 95% confidence interval.
 
-    python benchmarks/bot_strength.py BOT OPPONENT GAMES [PLAYERS] [WORKERS]
+    python benchmarks/bot_strength.py BOT OPPONENT GAMES [PLAYERS] [WORKERS] [MENU]
 
 plays GAMES games of PLAYERS seats (default 4): BOT against PLAYERS-1 copies
 of OPPONENT, BOT sitting at each seat in turn on the same deal (duplicate
-deals), on WORKERS processes (default 2).  A shared win counts 1/k.  Prints
+deals), on WORKERS processes (default 2).  With MENU, Sushi Go Party! on
+that menu.  A shared win counts 1/k.  Prints
 one line per completed block of games and a final summary, e.g.
 
     python benchmarks/bot_strength.py ismcts:time=1 greedy 400
@@ -33,13 +34,14 @@ def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
     return (centre - half, centre + half)
 
 
-def one_game(args: tuple[str, str, int, int]) -> tuple[float, int, float, int, int]:
+def one_game(args: tuple[str, str, int, int, str | None]) -> tuple[float, int, float, int, int]:
     """(win share, score, mean opponent score, searches, search iterations) of game ``g``."""
-    spec, opponent, players, g = args
+    spec, opponent, players, g, menu = args
     deal, seat = divmod(g, players)
     bots = [make_bot(opponent, 1000 * g + s) for s in range(players)]
     bots[seat] = make_bot(spec, 1000 * g + seat)
-    game = play_game(bots, seed=deal, rules=Rules(players))
+    rules = Rules.party(players, menu) if menu else Rules(players)
+    game = play_game(bots, seed=deal, rules=rules)
     result = game.result()
     share = 1 / len(result.winners) if seat in result.winners else 0.0
     others = [t for s, t in enumerate(result.totals) if s != seat]
@@ -54,6 +56,7 @@ def main(argv: list[str]) -> None:
     spec, opponent, games = argv[0], argv[1], int(argv[2])
     players = int(argv[3]) if len(argv) > 3 else 4
     workers = int(argv[4]) if len(argv) > 4 else 2
+    menu = argv[5] if len(argv) > 5 else None
     start = time.perf_counter()
     wins = 0.0
     scores = 0
@@ -61,7 +64,7 @@ def main(argv: list[str]) -> None:
     n = 0
     searches = iterations = 0
     with ProcessPoolExecutor(workers) as pool:
-        jobs = [(spec, opponent, players, g) for g in range(games)]
+        jobs = [(spec, opponent, players, g, menu) for g in range(games)]
         for share, score, other, k, its in pool.map(one_game, jobs, chunksize=1):
             n += 1
             searches += k
@@ -80,7 +83,7 @@ def main(argv: list[str]) -> None:
     if searches:
         print(f"search: {iterations / searches:.0f} iterations per searched decision ({searches} decisions)")
     print(
-        f"{spec} vs {players - 1} x {opponent}, {players} players, {n} games: "
+        f"{spec} vs {players - 1} x {opponent}, {players} players{f', {menu}' if menu else ''}, {n} games: "
         f"win rate {wins / n:.3f} (95% CI {lo:.3f}-{hi:.3f}; fair share {1 / players:.3f}), "
         f"mean score {scores / n:.1f} vs {opp / n:.1f}, {time.perf_counter() - start:.0f} s"
     )

@@ -191,7 +191,7 @@ def play_command(
         int, typer.Option("--humans", "-H", min=0, max=8, help="Human seats (pass-and-play when more than one).")
     ] = 1,
     bot: Annotated[
-        list[str], typer.Option("--bot", "-b", help="Bot for the other seats: greedy or random (repeat per seat).")
+        list[str], typer.Option("--bot", "-b", help="Bot for the other seats: greedy, random, ismcts[:time=S], flatmc or cmd:COMMAND (repeat per seat).")
     ] = ["greedy"],
     name: Annotated[list[str], typer.Option("--name", "-n", help="Name of a human player (repeat).")] = [],
     seed: Annotated[Optional[int], typer.Option("--seed", "-s", help="Seed for the shuffle and the bots.")] = None,
@@ -226,7 +226,7 @@ def play_command(
     no_save: Annotated[bool, typer.Option("--no-save", help="Do not save the game record.")] = False,
 ) -> None:
     """Play a full game in the terminal against bots, or pass-and-play."""
-    from sushigo.bots import BOTS
+    from sushigo.bots import EXTERNAL_PREFIX, parse_bot_spec
     from sushigo.rules import MAX_PLAYERS, MIN_PLAYERS, PARTY_MAX_PLAYERS, Rules, RulesError
 
     kind = edition.strip().lower()
@@ -268,8 +268,11 @@ def play_command(
     if humans > players:
         _fail(f"--humans {humans} is more than --players {players}", EXIT_USAGE)
     for b in bot:
-        if b not in BOTS:
-            _fail(f"unknown bot {b!r} (choose from {', '.join(sorted(BOTS))})", EXIT_USAGE)
+        if not b.strip().lower().startswith(EXTERNAL_PREFIX):
+            try:
+                parse_bot_spec(b)
+            except ValueError as e:
+                _fail(str(e), EXIT_USAGE)
     if save is None and not no_save:
         import datetime
 
@@ -304,6 +307,82 @@ def play_command(
         names=list(name) or None,
     )
     raise typer.Exit(code)
+
+
+@app.command("tournament")
+def tournament_command(
+    bots: Annotated[
+        list[str], typer.Argument(help="The table, one bot per seat: a built-in bot with optional settings "
+                                  "(greedy, random, ismcts:time=0.2) or cmd:COMMAND.", metavar="BOT...")
+    ],
+    games: Annotated[int, typer.Option("--games", "-g", min=1, help="Games to play.")] = 100,
+    seed: Annotated[
+        Optional[int], typer.Option("--seed", "-s", help="Tournament seed (default: random, and printed).")
+    ] = None,
+    workers: Annotated[
+        Optional[int], typer.Option("--workers", "-w", min=1, help="Processes (default: all cores; 1: this one).")
+    ] = None,
+    backend: Annotated[str, typer.Option("--backend", help="local (processes) or ray.")] = "local",
+    ray_address: Annotated[
+        Optional[str], typer.Option("--ray-address", help="Ray cluster to use with --backend ray.")
+    ] = None,
+    edition: Annotated[
+        str, typer.Option("--edition", "-e", help="base (Sushi Go!) or party (Sushi Go Party!).")
+    ] = "base",
+    menu: Annotated[
+        Optional[str], typer.Option("--menu", "-m", help="Party menu: an official name or 7 items separated "
+                                    "by commas (default: My First Meal).")
+    ] = None,
+    pass_both_ways: Annotated[
+        bool, typer.Option("--pass-both-ways", help="Official variant: round 2 passes right (base only).")
+    ] = False,
+    reshuffle: Annotated[
+        bool, typer.Option("--reshuffle", help="House rule: reshuffle between rounds (base only).")
+    ] = False,
+    uramaki_split: Annotated[
+        Optional[str], typer.Option("--uramaki-split", help="Party: 4-4-4 (default), 3-5-4 or 4-5-3.")
+    ] = None,
+    menu_card_draw: Annotated[
+        Optional[int], typer.Option("--menu-card-draw", help="Party: cards a Menu card draws (default 4).")
+    ] = None,
+    two_player_pudding_penalty: Annotated[
+        bool, typer.Option("--two-player-pudding-penalty", help="Party: pudding penalty with 2 players too.")
+    ] = False,
+    time_limit: Annotated[
+        Optional[float], typer.Option("--time-limit", help="Seconds per decision for cmd: bots.")
+    ] = None,
+    no_duplicate: Annotated[
+        bool, typer.Option("--no-duplicate", help="A fresh deal for every game (seats still rotate).")
+    ] = False,
+    json_output: Annotated[bool, typer.Option("--json", help="Print the summary as JSON.")] = False,
+    out: Annotated[
+        Optional[str], typer.Option("--out", "-o", help="Folder to save games.jsonl and summary.json in.")
+    ] = None,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")] = False,
+) -> None:
+    """Play many games between bots (seats rotate, duplicate deals) and rate them."""
+    from sushigo.tournament.command import run_command
+    from sushigo.tournament.schedule import TournamentError
+
+    try:
+        run_command(
+            list(bots), games=games, seed=seed, workers=workers, backend=backend, ray_address=ray_address,
+            edition=edition, menu=menu, pass_both_ways=pass_both_ways, reshuffle=reshuffle,
+            uramaki_split=uramaki_split, menu_card_draw=menu_card_draw,
+            two_player_pudding_penalty=two_player_pudding_penalty, time_limit=time_limit,
+            duplicate=not no_duplicate, json_output=json_output, out=out, quiet=quiet,
+        )
+    except TournamentError as e:
+        _fail(str(e), EXIT_USAGE if e.usage else EXIT_BAD_INPUT)
+
+
+def _register_stats() -> None:
+    from sushigo.stats.command import stats_command
+
+    app.command("stats", help="Tables and plots from tournament results (games.jsonl).")(stats_command)
+
+
+_register_stats()
 
 
 def _is_usage_error(error: BaseException) -> bool:
