@@ -221,6 +221,7 @@ class ISMCTSBot(Bot):
             node: Node | None = root
             path: list[tuple[Node, int]] = []
             players = range(world.players)
+            commit = world.commit
             while world._phase is Phase.PICK:
                 if node is not None:
                     acts = world.legal_actions(seat)
@@ -235,8 +236,12 @@ class ISMCTSBot(Bot):
                         node = child
                 else:
                     own = pick(world, seat)
-                picks = [own if s == seat else pick(world, s) for s in players]
-                world._reveal(picks)
+                # one seat at a time, picks hidden until the last: ours first,
+                # so no other seat's choice can depend on it
+                commit(seat, own)
+                for s in players:
+                    if s != seat:
+                        commit(s, pick(world, s))
             result = world.result()
             r = reward(result.totals, result.winners, seat)
             for n, a in path:
