@@ -14,24 +14,13 @@ one line per completed block of games and a final summary, e.g.
 
 from __future__ import annotations
 
-import math
 import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
 
 from sushigo.bots import make_bot, play_game
 from sushigo.rules import Rules
-
-
-def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
-    """95% Wilson score interval of a win rate."""
-    if n == 0:
-        return (0.0, 1.0)
-    p = wins / n
-    d = 1 + z * z / n
-    centre = (p + z * z / (2 * n)) / d
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / d
-    return (centre - half, centre + half)
+from sushigo.tournament.ratings import wilson_interval as wilson
 
 
 def one_game(args: tuple[str, str, int, int, str | None]) -> tuple[float, int, float, int, int]:

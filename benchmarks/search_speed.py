@@ -29,13 +29,13 @@ def positions(players: int, count: int, menu: str | None) -> list[object]:
         rules = Rules.party(players, menu) if menu else Rules(players)
         game = new_game(rules, seed=k)
         rng = random.Random(k)
-        stop = rng.randrange(0, 3 * rules.hand_size - 2)
-        moves = 0
-        while not game.is_over and moves < stop:
+        stop = rng.randrange(0, 3 * rules.hand_size * players)  # decisions into the game
+        for _ in range(stop):
+            if game.is_over:
+                break
             seat = game.pending_seats[0]
             game.commit(seat, rng.choice(game.legal_actions(seat)))
-            moves += 1 if game.pending_seats == [] or seat == 0 else 0
-        if game.is_over:
+        if game.is_over or len(game.legal_actions(game.pending_seats[0])) < 2:
             continue
         seat = game.pending_seats[0]
         if isinstance(game, PartyGame):

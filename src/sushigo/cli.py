@@ -227,44 +227,16 @@ def play_command(
 ) -> None:
     """Play a full game in the terminal against bots, or pass-and-play."""
     from sushigo.bots import EXTERNAL_PREFIX, parse_bot_spec
-    from sushigo.rules import MAX_PLAYERS, MIN_PLAYERS, PARTY_MAX_PLAYERS, Rules, RulesError
+    from sushigo.flags import FlagError, rules_from_flags
 
-    kind = edition.strip().lower()
-    if kind not in ("base", "party"):
-        _fail(f"--edition must be base or party, not {edition!r}", EXIT_USAGE)
-    party = kind == "party"
-    party_options: dict[str, object] = {}
-    if uramaki_split is not None:
-        party_options["uramaki_split"] = uramaki_split
-    if menu_card_draw is not None:
-        party_options["menu_card_draw"] = menu_card_draw
-    if two_player_pudding_penalty:
-        party_options["two_player_pudding_penalty"] = True
-    if party:
-        for flag, on in (("--pass-both-ways", pass_both_ways), ("--reshuffle", reshuffle)):
-            if on:
-                _fail(f"{flag} is a base-game option (Sushi Go Party! always reshuffles and passes left)",
-                      EXIT_USAGE)
-        try:
-            Rules.party(players, menu if menu is not None else "My First Meal")
-        except RulesError as e:
-            where = f"--menu {menu!r}: " if menu is not None and "unknown menu" not in str(e) else ""
-            _fail(f"{where}{e}", EXIT_USAGE)
-        try:
-            Rules.party(players, menu if menu is not None else "My First Meal", **party_options)
-        except RulesError as e:
-            _fail(str(e), EXIT_USAGE)
-    else:
-        if menu is not None:
-            _fail("--menu is for Sushi Go Party! (add --edition party)", EXIT_USAGE)
-        if party_options:
-            flags = {"uramaki_split": "--uramaki-split", "menu_card_draw": "--menu-card-draw",
-                     "two_player_pudding_penalty": "--two-player-pudding-penalty"}
-            _fail(f"{flags[next(iter(party_options))]} is a Sushi Go Party! option (add --edition party)",
-                  EXIT_USAGE)
-        if not MIN_PLAYERS <= players <= MAX_PLAYERS:
-            _fail(f"the base game is for {MIN_PLAYERS}-{MAX_PLAYERS} players, not {players} "
-                  f"(Sushi Go Party! seats 2-{PARTY_MAX_PLAYERS}: add --edition party)", EXIT_USAGE)
+    try:
+        rules = rules_from_flags(
+            players, edition=edition, menu=menu, pass_both_ways=pass_both_ways, reshuffle=reshuffle,
+            uramaki_split=uramaki_split, menu_card_draw=menu_card_draw,
+            two_player_pudding_penalty=two_player_pudding_penalty,
+        )
+    except FlagError as e:
+        _fail(str(e), EXIT_USAGE)
     if humans > players:
         _fail(f"--humans {humans} is more than --players {players}", EXIT_USAGE)
     for b in bot:
@@ -280,7 +252,7 @@ def play_command(
         save = os.path.join(_default_save_dir(), f"game-{stamp}.json")
     if no_save:
         save = None
-    if party:
+    if rules.is_party:
         from sushigo.party_terminal import DEFAULT_MENU, run_party_play
 
         code = run_party_play(  # it checks the save path (and creates its folder) before the game
@@ -291,7 +263,7 @@ def play_command(
             menu=menu if menu is not None else DEFAULT_MENU,
             save=save,
             names=list(name) or None,
-            options=party_options,
+            options=rules.options(),
         )
         raise typer.Exit(code)
     from sushigo.terminal import run_play

@@ -28,6 +28,7 @@ from typing import Any, Final, Iterable, Mapping, NamedTuple, Sequence
 
 from sushigo.cards import CARD_NAMES
 from sushigo.party.cards import PartyCard
+from sushigo.tournament.ratings import wilson_interval
 
 GAMES_FILE: Final = "games.jsonl"
 """The file a tournament writes into its ``--out`` folder."""
@@ -39,9 +40,6 @@ REQUIRED_KEYS: Final = ("game", "edition", "players", "seats", "totals", "winner
 
 BUDGET_KINDS: Final = ("time", "iterations")
 """Bot settings that set a search budget: seconds per decision, or iterations."""
-
-Z95: Final = 1.959963984540054
-"""The standard normal quantile of a two-sided 95% interval."""
 
 _NUMBERED: Final = re.compile(r"(chopsticks|spoon|menu|takeout_box)\d+")
 
@@ -379,26 +377,6 @@ def summarize(values: Sequence[float]) -> Summary:
         median=statistics.median(values),
         max=max(values),
     )
-
-
-def wilson_interval(wins: float, n: int, z: float = Z95) -> tuple[float, float]:
-    """The Wilson score interval of a win rate ``wins / n`` (95% by default).
-
-    ``wins`` may be fractional (shared wins count ``1/k``).
-
-    >>> wilson_interval(0, 10)[0], round(wilson_interval(0, 10)[1], 4)
-    (0.0, 0.2775)
-    """
-    if n <= 0:
-        raise ValueError("n must be positive")
-    p = wins / n
-    z2 = z * z
-    denominator = 1 + z2 / n
-    center = (p + z2 / (2 * n)) / denominator
-    half = z * math.sqrt(max(p * (1 - p) / n + z2 / (4 * n * n), 0.0)) / denominator
-    low = 0.0 if wins <= 0 else max(0.0, center - half)
-    high = 1.0 if wins >= n else min(1.0, center + half)
-    return low, high
 
 
 def parse_budget(spec: str) -> Budget | None:

@@ -15,77 +15,9 @@ from typing import Any, Callable, Iterator
 
 from contextlib import contextmanager
 
-from sushigo.rules import MAX_PLAYERS, MIN_PLAYERS, PARTY_MAX_PLAYERS, PARTY_MIN_PLAYERS, Rules, RulesError
+from sushigo.flags import FlagError, rules_from_flags
 from sushigo.tournament.runner import BACKENDS, check_bots, run_tournament
 from sushigo.tournament.schedule import TournamentError
-
-DEFAULT_MENU = "My First Meal"
-"""The Party menu when ``--menu`` is not given (as in ``sushigo play``)."""
-
-
-def build_rules(
-    players: int,
-    *,
-    edition: str = "base",
-    menu: str | None = None,
-    pass_both_ways: bool = False,
-    reshuffle: bool = False,
-    uramaki_split: str | None = None,
-    menu_card_draw: int | None = None,
-    two_player_pudding_penalty: bool = False,
-) -> Rules:
-    """The rules from the command's options, or a one-line :class:`TournamentError`.
-
-    >>> build_rules(3).options()
-    {'pass_both_ways': False, 'reshuffle': False}
-    >>> build_rules(6, edition="party", menu="big banquet").menu[1]
-    'maki'
-    >>> build_rules(6)
-    Traceback (most recent call last):
-        ...
-    sushigo.tournament.schedule.TournamentError: 6 bots: the base game is for 2-5 players (Sushi Go Party! seats 2-8: add --edition party)
-    """
-    kind = edition.strip().lower()
-    if kind not in ("base", "party"):
-        raise TournamentError(f"--edition must be base or party, not {edition!r}")
-    party_options: dict[str, Any] = {}
-    if uramaki_split is not None:
-        party_options["uramaki_split"] = uramaki_split
-    if menu_card_draw is not None:
-        party_options["menu_card_draw"] = menu_card_draw
-    if two_player_pudding_penalty:
-        party_options["two_player_pudding_penalty"] = True
-    if kind == "party":
-        from sushigo.party.menus import MenuError, parse_menu
-
-        for flag, on in (("--pass-both-ways", pass_both_ways), ("--reshuffle", reshuffle)):
-            if on:
-                raise TournamentError(
-                    f"{flag} is a base-game option (Sushi Go Party! always reshuffles and passes left)")
-        chosen = menu if menu is not None else DEFAULT_MENU
-        try:
-            items = parse_menu(chosen)
-        except MenuError as e:
-            raise TournamentError(str(e) if "unknown menu" in str(e) else f"--menu {chosen!r}: {e}") from None
-        if not PARTY_MIN_PLAYERS <= players <= PARTY_MAX_PLAYERS:
-            raise TournamentError(
-                f"{players} bots: Sushi Go Party! is for {PARTY_MIN_PLAYERS}-{PARTY_MAX_PLAYERS} players")
-        try:
-            return Rules.party(players, items, **party_options)
-        except RulesError as e:
-            raise TournamentError(f"{players} bots, menu {chosen!r}: {e}") from None
-    if menu is not None:
-        raise TournamentError("--menu is for Sushi Go Party! (add --edition party)")
-    if party_options:
-        flags = {"uramaki_split": "--uramaki-split", "menu_card_draw": "--menu-card-draw",
-                 "two_player_pudding_penalty": "--two-player-pudding-penalty"}
-        raise TournamentError(
-            f"{flags[next(iter(party_options))]} is a Sushi Go Party! option (add --edition party)")
-    if not MIN_PLAYERS <= players <= MAX_PLAYERS:
-        hint = f" (Sushi Go Party! seats 2-{PARTY_MAX_PLAYERS}: add --edition party)" if players > MAX_PLAYERS else ""
-        raise TournamentError(f"{players} bots: the base game is for {MIN_PLAYERS}-{MAX_PLAYERS} players{hint}")
-    return Rules(players, pass_both_ways=pass_both_ways, reshuffle=reshuffle)
-
 
 @contextmanager
 def _progress_bar(enabled: bool, total: int) -> Iterator[Callable[[int, int], None] | None]:
@@ -140,11 +72,14 @@ def run_command(
         raise TournamentError("--ray-address is for --backend ray")
     if time_limit is not None and not time_limit > 0:
         raise TournamentError(f"--time-limit must be more than 0 seconds, not {time_limit}")
-    rules = build_rules(
-        len(bots), edition=edition, menu=menu, pass_both_ways=pass_both_ways, reshuffle=reshuffle,
-        uramaki_split=uramaki_split, menu_card_draw=menu_card_draw,
-        two_player_pudding_penalty=two_player_pudding_penalty,
-    )
+    try:
+        rules = rules_from_flags(
+            len(bots), edition=edition, menu=menu, pass_both_ways=pass_both_ways, reshuffle=reshuffle,
+            uramaki_split=uramaki_split, menu_card_draw=menu_card_draw,
+            two_player_pudding_penalty=two_player_pudding_penalty, label=f"{len(bots)} bots",
+        )
+    except FlagError as e:
+        raise TournamentError(str(e)) from None
     check_bots(bots, time_limit)
     if backend == "ray":
         from sushigo.tournament._ray import import_ray

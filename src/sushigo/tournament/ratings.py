@@ -37,9 +37,13 @@ def rank_seats(totals: Sequence[int], tiebreak: Sequence[int]) -> tuple[float, .
 
 
 def wilson_interval(successes: float, n: int, z: float = Z95) -> tuple[float, float]:
-    """The Wilson score interval for a rate of ``successes / n`` (shared wins may be fractional)."""
+    """The Wilson score interval for a rate of ``successes / n`` (shared wins may be fractional).
+
+    >>> wilson_interval(0, 10)[0], round(wilson_interval(0, 10)[1], 4)
+    (0.0, 0.2775)
+    """
     if n <= 0:
-        return (0.0, 1.0)
+        raise ValueError("a rate needs n > 0")
     p = successes / n
     z2 = z * z
     denominator = 1 + z2 / n
