@@ -168,6 +168,11 @@ def check_party_message(msg: dict[str, Any], game: PartyGame, seat: int, game_id
     view = party_seat_view(game, seat)
     assert msg["collections"] == [[p.text for p in col] for col in view.collections]
     assert msg["desserts"] == [party_names(d) for d in game.desserts]
+    pudding = int(PartyCard.PUDDING)
+    assert msg["puddings"] == [
+        game.desserts[s].count(pudding) + sum(p.kind == pudding for p in game.collections[s])
+        for s in range(game.players)
+    ]
     assert msg["scores"] == [sum(r[s] for r in game.result().rounds) for s in range(n)]
     d = game.decision
     if d is None:

@@ -26,6 +26,7 @@ import os
 import random
 import re
 import sys
+from collections import Counter
 from typing import Any, Callable, Final, Generic, Sequence, TypeVar
 
 from rich import box
@@ -310,6 +311,18 @@ class TableSession(Generic[GameT]):
         return True
 
     def run(self) -> int:
+        game_id = f"play-{self.game.seed}"
+        for seat, bot in enumerate(self.bots):
+            if bot is not None:
+                bot.start_game(game_id, seat, self.game.rules)
+        try:
+            return self._run(game_id)
+        finally:
+            for bot in self.bots:
+                if bot is not None:
+                    bot.close()
+
+    def _run(self, game_id: str) -> int:
         self.show_intro()
         try:
             try:
@@ -327,8 +340,22 @@ class TableSession(Generic[GameT]):
             self.say(Text(message, style="bold"))
             self.save_game(finished=False)
             return EXIT_INTERRUPTED if stop.reason == "interrupt" else EXIT_STOPPED
+        result = self.game.result().to_json()
+        for bot in self.bots:
+            if bot is not None:
+                bot.end_game(game_id, result)
         self.show_end()
+        self.show_incidents()
         return EXIT_FINISHED if self.save_game(finished=True) else EXIT_STOPPED
+
+    def show_incidents(self) -> None:
+        """Tell what external bots got wrong (their seat played a random legal action instead)."""
+        for seat, bot in enumerate(self.bots):
+            incidents = getattr(bot, "incidents", None) or []
+            if incidents:
+                kinds = ", ".join(f"{k} x{n}" for k, n in sorted(Counter(i.kind for i in incidents).items()))
+                self.say(Text(f"{self.names[seat]} (external bot) misplayed {len(incidents)} decision(s), "
+                              f"played at random instead: {kinds}", style="yellow"))
 
     # ----------------------------------------------------- for subclasses
 
@@ -659,7 +686,10 @@ def _seat_names(humans: int, specs: list[str], names: Sequence[str] | None) -> l
     for h in range(len(given), humans):
         out.append("You" if humans == 1 else f"Player {h + 1}")
     for i, spec in enumerate(specs):
-        out.append(f"{spec.strip().capitalize()} {humans + i + 1}")
+        # "Greedy 2", "Ismcts 3" (settings left out), "Bot 4" for an external program
+        kind = spec.strip().split(":", 1)[0].lower()
+        label = "Bot" if kind == "cmd" else kind.capitalize()
+        out.append(f"{label} {humans + i + 1}")
     seen: set[str] = set()
     for s, name in enumerate(out):
         if name.lower() in seen:

@@ -49,6 +49,8 @@ from sushigo.party.cards import PartyCard
 from sushigo.party.view import PartySeatView
 from sushigo.rules import OPTION_NAMES, PARTY_OPTION_NAMES, Rules
 
+_PUDDING: Final = int(PartyCard.PUDDING)
+
 PROTOCOL: Final = "sushigo-bot/1"
 """The protocol name, sent in every ``pick`` message."""
 
@@ -133,6 +135,10 @@ def pick_message(view: AnyView, game_id: str) -> dict[str, Any]:
             },
             "hand": [c.name_in_records for c in view.hand or ()],
             "collections": [[p.text for p in col] for col in view.collections],
+            "puddings": [
+                sum(c == _PUDDING for c in ds) + sum(p.kind == _PUDDING for p in col)
+                for ds, col in zip(view.desserts, view.collections)
+            ],
             "on_wasabi": [[p.on_wasabi for p in col] for col in view.collections],
             "desserts": [[c.name_in_records for c in ds] for ds in view.desserts],
             "scores": scores,

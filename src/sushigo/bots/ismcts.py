@@ -148,10 +148,10 @@ class ISMCTSBot(Bot):
         super().__init__(seed, rng=rng)
         if iterations is not None and iterations < 1:
             raise ValueError("ismcts iterations must be at least 1")
-        if time is not None and not time > 0:
+        if time is not None and not (time > 0 and math.isfinite(time)):
             raise ValueError("ismcts time must be a positive number of seconds")
-        if not c >= 0:
-            raise ValueError("ismcts c must be >= 0")
+        if not (c >= 0 and math.isfinite(c)):
+            raise ValueError("ismcts c must be a number >= 0")
         if policy not in ("heuristic", "random"):
             raise ValueError(f"ismcts policy must be 'heuristic' or 'random', not {policy!r}")
         if not 0 <= epsilon <= 1:
