@@ -396,6 +396,35 @@ def test_command_json_matches_the_saved_games(tmp_path: Path) -> None:
     refused = sushigo("tournament", "random", "random", "--games", "2", "--out", str(out))
     assert_one_line_error(refused, "already holds games.jsonl", code=1)
     assert [line["game"] for line in read_games(str(out / "games.jsonl"))] == list(range(7))
+    assert not (out / "games.partial.jsonl").exists()  # replaced by the complete results
+
+
+def test_an_interrupted_tournament_keeps_the_games_it_finished(tmp_path: Path) -> None:
+    """Ctrl-C in the middle of a run: every finished game is on disk, and replays."""
+    import signal
+    import time
+
+    out = tmp_path / "run"
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "sushigo", "tournament", "ismcts:iterations=60", "greedy", "--games", "200",
+         "--seed", "3", "--workers", "1", "--quiet", "--out", str(out)],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    )
+    partial = out / "games.partial.jsonl"
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline and not (partial.exists() and partial.read_text().count("\n") >= 1):
+        time.sleep(0.1)
+    proc.send_signal(signal.SIGINT)
+    stdout, stderr = proc.communicate(timeout=60)
+    assert proc.returncode == 130, stderr
+    assert "Traceback" not in stderr and "finished game(s) kept in" in stderr
+    lines = list(read_games(str(partial)))
+    assert 1 <= len(lines) < 200
+    for line in lines:
+        assert list(replay(line["record"]).result().totals) == line["totals"]
+    assert not (out / "games.jsonl").exists()
+    again = sushigo("tournament", "random", "random", "--games", "2", "--out", str(out))
+    assert_one_line_error(again, "already holds games.partial.jsonl", code=1)
 
 
 def test_command_table_and_party_options(tmp_path: Path) -> None:

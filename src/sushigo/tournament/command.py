@@ -85,21 +85,33 @@ def run_command(
         from sushigo.tournament._ray import import_ray
 
         import_ray()  # fail before anything else when Ray is missing
+    partial = None
     if out is not None:
-        from sushigo.tournament.store import prepare_out_dir
+        from sushigo.tournament.store import PartialGames, prepare_out_dir
 
         prepare_out_dir(out)
-    with _progress_bar(not quiet and not json_output, games) as progress:
-        result = run_tournament(
-            bots, games=games, seed=seed, rules=rules, workers=workers, backend=backend,
-            duplicate=duplicate, time_limit=time_limit, keep_records=out is not None,
-            ray_address=ray_address, progress=progress,
-        )
+        partial = PartialGames(out, rules)
+    try:
+        with _progress_bar(not quiet and not json_output, games) as progress:
+            result = run_tournament(
+                bots, games=games, seed=seed, rules=rules, workers=workers, backend=backend,
+                duplicate=duplicate, time_limit=time_limit, keep_records=out is not None,
+                ray_address=ray_address, progress=progress,
+                on_games=partial.add if partial is not None else None,
+            )
+    except BaseException as e:
+        if partial is not None:
+            partial.close()
+            note = f"{partial.count} finished game(s) kept in {partial.path}"
+            if isinstance(e, TournamentError):
+                raise TournamentError(f"{e} ({note})", usage=e.usage) from None
+            print(f"sushigo: stopped: {note}", file=sys.stderr)
+        raise
     summary = result.summary()
     if out is not None:
         from sushigo.tournament.store import save_results
 
-        save_results(result, out, summary)
+        save_results(result, out, summary, partial=partial)
     if json_output:
         print(json.dumps(summary.to_json()))
         return

@@ -22,6 +22,7 @@ import os
 import random
 import time
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Callable, Final, Sequence, cast
 
@@ -317,11 +318,13 @@ def _run_local(
             for future in done:
                 on_chunk(future.result())
     except BaseException as e:
-        if isinstance(e, KeyboardInterrupt):  # don't wait for the games under way
-            processes = getattr(pool, "_processes", None) or {}
-            for process in list(processes.values()):
-                process.terminate()
+        # don't wait for the games under way (a search bot may take minutes)
+        processes = getattr(pool, "_processes", None) or {}
+        for process in list(processes.values()):
+            process.terminate()
         pool.shutdown(wait=False, cancel_futures=True)
+        if isinstance(e, BrokenProcessPool):
+            raise TournamentError(f"a worker process died ({e})", usage=False) from None
         raise
     pool.shutdown(wait=True)
 
@@ -358,6 +361,7 @@ def run_tournament(
     keep_records: bool = True,
     ray_address: str | None = None,
     progress: Progress | None = None,
+    on_games: Callable[[list[GameResult]], None] | None = None,
 ) -> TournamentResult:
     """Play ``games`` games between the bots ``specs`` (one seat each) and return them.
 
@@ -376,6 +380,9 @@ def run_tournament(
         ray_address: a Ray cluster to connect to (default: a local Ray, or the
             one this process is already connected to).
         progress: called as ``progress(done, total)`` as games finish.
+        on_games: called with each batch of finished games as it arrives (in
+            no particular order), before a failing game's error is raised:
+            to save games as they come.
 
     Raises :class:`~sushigo.tournament.schedule.TournamentError` (one line)
     for bad settings, or when a game fails.
@@ -409,6 +416,8 @@ def run_tournament(
 
     def on_chunk(outcome: ChunkOutcome) -> None:
         results.extend(outcome.results)
+        if on_games is not None and outcome.results:
+            on_games(list(outcome.results))
         if outcome.error is not None:
             raise TournamentError(outcome.error, usage=False)
         if progress is not None:

@@ -2,7 +2,10 @@
 
 The formats are described in ``docs/tournaments.md``; ``sushigo stats``
 reads them.  A folder that already holds either file is refused, never
-overwritten.
+overwritten.  While a tournament runs, finished games are appended to
+``DIR/games.partial.jsonl`` (:class:`PartialGames`), so an interrupted or
+failed run keeps every game it finished; a complete run replaces it with
+``games.jsonl`` in game order.
 
 >>> import tempfile, os
 >>> from sushigo.tournament import run_tournament
@@ -22,15 +25,18 @@ from __future__ import annotations
 import json
 import os
 import tempfile
-from typing import TYPE_CHECKING, Any, Final, Iterator
+from typing import IO, TYPE_CHECKING, Any, Final, Iterator
 
 from sushigo.tournament.schedule import TournamentError
 
 if TYPE_CHECKING:
-    from sushigo.tournament.runner import TournamentResult
+    from sushigo.rules import Rules
+    from sushigo.tournament.runner import GameResult, TournamentResult
     from sushigo.tournament.summary import TournamentSummary
 
 GAMES_FILE: Final = "games.jsonl"
+PARTIAL_FILE: Final = "games.partial.jsonl"
+"""Games appended as they finish (any order); removed when ``games.jsonl`` is written."""
 SUMMARY_FILE: Final = "summary.json"
 SUMMARY_FORMAT: Final = "sushigo-tournament/1"
 """The ``format`` key of ``summary.json``."""
@@ -47,7 +53,7 @@ def prepare_out_dir(path: str) -> str:
         os.makedirs(path, exist_ok=True)
     except OSError as e:
         raise TournamentError(f"--out {shown}: can't create the folder: {e.strerror or e}", usage=False) from None
-    for name in (GAMES_FILE, SUMMARY_FILE):
+    for name in (GAMES_FILE, SUMMARY_FILE, PARTIAL_FILE):
         if os.path.lexists(os.path.join(path, name)):
             raise TournamentError(
                 f"--out {shown} already holds {name}: choose a new folder or remove it", usage=False
@@ -83,20 +89,75 @@ def summary_json(result: TournamentResult, summary: TournamentSummary | None = N
     return out
 
 
-def save_results(result: TournamentResult, path: str, summary: TournamentSummary | None = None) -> None:
+def save_results(
+    result: TournamentResult,
+    path: str,
+    summary: TournamentSummary | None = None,
+    *,
+    partial: PartialGames | None = None,
+) -> None:
     """Write ``games.jsonl`` and ``summary.json`` of ``result`` into folder ``path``.
 
-    Refuses (:class:`TournamentError`) a folder that already has either file.
+    Refuses (:class:`TournamentError`) a folder that already has either file
+    (or, unless it is ``partial``'s, an unfinished ``games.partial.jsonl``).
     Games played with ``keep_records=False`` are saved with ``"record": null``.
+    The ``partial`` file of this run is removed once both files are written.
     """
-    prepare_out_dir(path)
+    if partial is None:
+        prepare_out_dir(path)
     rules = result.rules
-    _write_atomically(
-        os.path.join(path, GAMES_FILE),
-        (json.dumps(g.to_json(rules), separators=(",", ":")) + "\n" for g in result.games),
-    )
-    text = json.dumps(summary_json(result, summary), indent=1) + "\n"
-    _write_atomically(os.path.join(path, SUMMARY_FILE), iter([text]))
+    try:
+        _write_atomically(
+            os.path.join(path, GAMES_FILE),
+            (json.dumps(g.to_json(rules), separators=(",", ":")) + "\n" for g in result.games),
+        )
+        text = json.dumps(summary_json(result, summary), indent=1) + "\n"
+        _write_atomically(os.path.join(path, SUMMARY_FILE), iter([text]))
+        if partial is not None:
+            partial.remove()
+    except OSError as e:
+        kept = f"; the games are in {partial.path}" if partial is not None else ""
+        raise TournamentError(f"--out {path}: can't save the results: {e.strerror or e}{kept}",
+                              usage=False) from None
+
+
+class PartialGames:
+    """Appends finished games to ``DIR/games.partial.jsonl`` as they arrive.
+
+    Use as ``run_tournament(..., on_games=partial.add)``; every batch is
+    flushed to disk before the next game is reported, so a run that stops
+    (Ctrl-C, a failing game, a killed worker) keeps what it finished.
+    """
+
+    def __init__(self, folder: str, rules: Rules) -> None:
+        self.path = os.path.join(folder, PARTIAL_FILE)
+        self.rules = rules
+        self.count = 0
+        try:
+            self._file: IO[str] | None = open(self.path, "x", encoding="utf-8")
+        except OSError as e:
+            raise TournamentError(f"--out {folder}: can't write there: {e.strerror or e}", usage=False) from None
+
+    def add(self, games: list[GameResult]) -> None:
+        """Append ``games`` and flush them to disk."""
+        if self._file is None:
+            return
+        for g in games:
+            self._file.write(json.dumps(g.to_json(self.rules), separators=(",", ":")) + "\n")
+        self._file.flush()
+        os.fsync(self._file.fileno())
+        self.count += len(games)
+
+    def close(self) -> None:
+        if self._file is not None:
+            self._file.close()
+            self._file = None
+
+    def remove(self) -> None:
+        """Close and delete the file (the complete results are saved)."""
+        self.close()
+        if os.path.exists(self.path):
+            os.unlink(self.path)
 
 
 def read_games(path: str) -> Iterator[dict[str, Any]]:
