@@ -312,12 +312,13 @@ def test_win_rate_by_budget_matches_a_recomputation(report: Report) -> None:
         for s, bot in enumerate(g["seats"]):
             m = re.fullmatch(r"ismcts:(time|iterations)=([\d.]+)", bot)
             if m:
-                row = expected.setdefault((m.group(1), float(m.group(2))), [0, 0.0, 0.0])
+                key = (g["edition"], g["players"], m.group(1), float(m.group(2)))
+                row = expected.setdefault(key, [0, 0.0, 0.0])
                 row[0] += 1
                 row[1] += 1 / len(g["winners"]) if s in g["winners"] else 0
                 row[2] += 1 / g["players"]
-    assert len(expected) == 4
-    got = {(r.kind, r.value): r for r in report.budgets}
+    assert len({k[2:] for k in expected}) == 4
+    got = {(r.edition, r.players, r.kind, r.value): r for r in report.budgets}
     assert set(got) == set(expected)
     for key, (games, wins, chance) in expected.items():
         r = got[key]
@@ -369,7 +370,7 @@ def test_json_output_is_the_report(capsys: pytest.CaptureFixture[str], report: R
     row = data["scores_by_players"][0]
     assert set(row) == {"edition", "players", "games", "score", "winning_score"}
     assert set(row["winning_score"]) == {"n", "mean", "sd", "min", "median", "max"}
-    assert set(data["win_rate_by_budget"][0]) == {"bot", "name", "kind", "value", "games", "wins",
+    assert set(data["win_rate_by_budget"][0]) == {"edition", "players", "bot", "name", "kind", "value", "games", "wins",
                                                   "win_rate", "low", "high", "chance"}
 
 

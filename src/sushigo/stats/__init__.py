@@ -482,8 +482,10 @@ class FirstPickRow:
 
 @dataclass(frozen=True, slots=True)
 class BudgetRow:
-    """Win rate of one bot at one search budget, with its 95% Wilson interval."""
+    """Win rate of one bot at one search budget, at one kind of table, with its 95% Wilson interval."""
 
+    edition: str
+    players: int
     group: str
     name: str
     kind: str
@@ -549,7 +551,8 @@ class Report:
                 for r in self.first_picks
             ],
             "win_rate_by_budget": [
-                {"bot": r.group, "name": r.name, "kind": r.kind, "value": r.value, "games": r.games,
+                {"edition": r.edition, "players": r.players,
+                 "bot": r.group, "name": r.name, "kind": r.kind, "value": r.value, "games": r.games,
                  "wins": r.wins, "win_rate": r.win_rate, "low": r.interval[0], "high": r.interval[1],
                  "chance": r.chance}
                 for r in self.budgets
@@ -575,7 +578,8 @@ def compute(games: Sequence[GameLine]) -> Report:
     cat_games: dict[tuple[str, str], int] = {}
     available: dict[tuple[str, str, str], int] = {}
     taken: dict[tuple[str, str, str], int] = {}
-    budget_games: dict[tuple[str, str, float], list[float]] = {}  # [games, wins, sum 1/players]
+    # (edition, players, group, kind, value) -> [games, wins, sum 1/players]
+    budget_games: dict[tuple[str, int, str, str, float], list[float]] = {}
     budget_names: dict[str, str] = {}
 
     for g in games:
@@ -598,7 +602,8 @@ def compute(games: Sequence[GameLine]) -> Report:
             budget = parse_budget(bot)
             if budget is not None:
                 budget_names[budget.group] = budget.name
-                row = budget_games.setdefault((budget.group, budget.kind, budget.value), [0, 0.0, 0.0])
+                budget_key = (g.edition, g.players, budget.group, budget.kind, budget.value)
+                row = budget_games.setdefault(budget_key, [0, 0.0, 0.0])
                 row[0] += 1
                 row[1] += won
                 row[2] += 1 / g.players
@@ -639,8 +644,10 @@ def compute(games: Sequence[GameLine]) -> Report:
             )
         ),
         budgets=tuple(
-            BudgetRow(group, budget_names[group], kind, value, int(v[0]), v[1], v[2] / v[0])
-            for (group, kind, value), v in sorted(budget_games.items())
+            BudgetRow(e, n, group, budget_names[group], kind, value, int(v[0]), v[1], v[2] / v[0])
+            for (e, n, group, kind, value), v in sorted(
+                budget_games.items(), key=lambda kv: (edition_rank[kv[0][0]], *kv[0][1:])
+            )
         ),
         scores={k: tuple(v) for k, v in bot_scores.items()},
     )

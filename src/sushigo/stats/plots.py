@@ -112,13 +112,15 @@ def _budgets(report: Report) -> Figure:
     fig, axes = _figure(len(kinds), width=5.5)
     for ax, kind in zip(axes, kinds):
         rows = [r for r in report.budgets if r.kind == kind]
-        for group in dict.fromkeys(r.group for r in rows):
-            mine = [r for r in rows if r.group == group]
+        for table in dict.fromkeys((r.edition, r.players, r.group) for r in rows):
+            mine = [r for r in rows if (r.edition, r.players, r.group) == table]
+            edition, players, group = table
+            label = f"{group}, {players}p" + (" Party" if edition == "party" else "")
             xs = [r.value for r in mine]
             ys = [100 * r.win_rate for r in mine]
             err = [[100 * (r.win_rate - r.interval[0]) for r in mine],
                    [100 * (r.interval[1] - r.win_rate) for r in mine]]
-            ax.errorbar(xs, ys, yerr=err, marker="o", capsize=3, label=group)
+            ax.errorbar(xs, ys, yerr=err, marker="o", capsize=3, label=label)
         chance = sum(r.chance * r.games for r in rows) / sum(r.games for r in rows)
         ax.axhline(100 * chance, color="gray", linestyle=":", label=f"even share {100 * chance:.0f}%")
         ax.set_xscale("log")

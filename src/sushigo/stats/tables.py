@@ -130,13 +130,15 @@ def report_tables(report: Report) -> list[TextTable]:
         tables.append(
             TextTable(
                 "Win rate by search budget",
-                ("Bot", "Budget", "Games", "Wins", "Win rate", "95% interval", "Even share"),
+                ("Edition", "Players", "Bot", "Budget", "Games", "Wins", "Win rate", "95% interval",
+                 "Even share"),
                 tuple(
-                    (r.group, fmt_budget(r.kind, r.value), str(r.games), _whole(r.wins), fmt_percent(r.win_rate),
+                    (r.edition, str(r.players), r.group, fmt_budget(r.kind, r.value), str(r.games),
+                     _whole(r.wins), fmt_percent(r.win_rate),
                      f"{fmt_percent(r.interval[0])} - {fmt_percent(r.interval[1])}", fmt_percent(r.chance))
                     for r in report.budgets
                 ),
-                "llrrrrr",
+                "lrllrrrrr",
                 "Shared wins count 1/k; Wilson score interval; even share: the mean of 1/players.",
             )
         )
