@@ -78,10 +78,13 @@ class SeatView:
     """The seat's information set as a game (only from ``seat_view(..., world=True)``).
 
     A copy of the game in which every card this seat cannot see has been
-    replaced by a canonical arrangement of the cards it has not seen: it is
-    built from what this view shows and nothing else (two games that look
-    the same to the seat give the same ``world``), so reading it reveals
-    nothing.  :func:`determinize` deals its unseen cards at random.
+    replaced by a canonical arrangement of the cards it has not seen,
+    computed from what this view shows: two games that look the same to the
+    seat give worlds with the same cards in every place, so reading it
+    reveals nothing hidden.  (They may list the cards of a hand dealt
+    earlier in another order: the order of a deal, whose cards are all
+    known to the seat by now, is kept from the real game.)
+    :func:`determinize` deals its unseen cards at random.
     """
 
     def to_json(self) -> dict[str, Any]:

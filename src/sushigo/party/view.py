@@ -87,9 +87,11 @@ class PartySeatView:
     """The seat's information set as a game (only from ``party_seat_view(..., world=True)``).
 
     A copy of the game in which every card this seat cannot see has been
-    replaced by a canonical arrangement of the cards it has not seen, built
-    from what this view shows and nothing else, so reading it reveals
-    nothing.  :func:`determinize_party` deals its unseen cards at random.
+    replaced by a canonical arrangement of the cards it has not seen,
+    computed from what this view shows, so reading it reveals nothing
+    hidden (as in the base game, only the order in which earlier deals list
+    their now-known cards comes from the real game).
+    :func:`determinize_party` deals its unseen cards at random.
     """
 
     def to_json(self) -> dict[str, Any]:
