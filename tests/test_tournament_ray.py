@@ -41,6 +41,7 @@ def local_ray() -> Iterator[Any]:
     "specs, rules",
     [
         (["greedy", "random", "random", "greedy"], None),
+        (["ismcts:iterations=10", "flatmc:iterations=10", "greedy"], None),
         (["greedy", "random", "random", "random", "random", "random"], Rules.party(6, "Big Banquet")),
     ],
 )
