@@ -209,6 +209,33 @@ def test_bots_only_game_asks_nothing() -> None:
     assert "Greedy 4" in text
 
 
+def test_search_and_external_bots_take_seats(tmp_path: Path) -> None:
+    """An ismcts seat gets world views; an external program gets the game's
+    lifecycle (picks with the game's id, one end message) and is closed."""
+    import json
+    import shlex
+    import sys
+
+    log = tmp_path / "log.jsonl"
+    good = Path(__file__).resolve().parent / "bots" / "good.py"
+    external = "cmd:" + shlex.join([sys.executable, str(good), "--log", str(log)])
+    out = console()
+
+    def no_input(prompt: str) -> str:
+        raise AssertionError(f"asked {prompt!r}")
+
+    code = run_play(players=3, humans=0, bots=["ismcts:iterations=20", external, "greedy"], seed=4,
+                    console=out, input_fn=no_input)
+    assert code == EXIT_FINISHED
+    text = text_of(out)
+    assert "Ismcts 1" in text and "Bot 2" in text and "misplayed" not in text
+    messages = [json.loads(line)["msg"] for line in log.read_text().splitlines()]
+    assert {m["game"] for m in messages} == {"play-4"}
+    assert [m["type"] for m in messages].count("end") == 1 and messages[-1]["type"] == "end"
+    assert len([m for m in messages if m["type"] == "pick"]) == 27  # 3 rounds of 9 cards
+    assert {m["seat"] for m in messages if m["type"] == "pick"} == {1}
+
+
 def test_same_seed_and_keys_give_the_same_game(tmp_path: Path) -> None:
     a = play(tmp_path / "a", players=3, humans=1, bots=["greedy", "random"], seed=8)
     b = play(tmp_path / "b", players=3, humans=1, bots=["greedy", "random"], seed=8)
