@@ -224,6 +224,9 @@ def play_command(
         Optional[str], typer.Option("--save", help="Where to save the game record (a file).")
     ] = None,
     no_save: Annotated[bool, typer.Option("--no-save", help="Do not save the game record.")] = False,
+    time_limit: Annotated[
+        Optional[float], typer.Option("--time-limit", help="Seconds per decision for cmd: bots (default 10).")
+    ] = None,
 ) -> None:
     """Play a full game in the terminal against bots, or pass-and-play."""
     from sushigo.bots import EXTERNAL_PREFIX, parse_bot_spec
@@ -237,6 +240,8 @@ def play_command(
         )
     except FlagError as e:
         _fail(str(e), EXIT_USAGE)
+    if time_limit is not None and not time_limit > 0:
+        _fail(f"--time-limit must be more than 0 seconds, not {time_limit}", EXIT_USAGE)
     if humans > players:
         _fail(f"--humans {humans} is more than --players {players}", EXIT_USAGE)
     for b in bot:
@@ -264,6 +269,7 @@ def play_command(
             save=save,
             names=list(name) or None,
             options=rules.options(),
+            time_limit=time_limit,
         )
         raise typer.Exit(code)
     from sushigo.terminal import run_play
@@ -277,6 +283,7 @@ def play_command(
         reshuffle=reshuffle,
         save=save,
         names=list(name) or None,
+        time_limit=time_limit,
     )
     raise typer.Exit(code)
 

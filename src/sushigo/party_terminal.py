@@ -752,6 +752,7 @@ def run_party_play(
     console: Console | None = None,
     input_fn: InputFn | None = None,
     options: Mapping[str, Any] | None = None,
+    time_limit: float | None = None,
 ) -> int:
     """Play one Sushi Go Party! game in the terminal; return the exit status.
 
@@ -762,7 +763,8 @@ def run_party_play(
     ``two_player_pudding_penalty``; defaults when left out).
     """
     table = prepare_table(
-        lambda: Rules.party(players, menu, **dict(options or {})), humans, bots, seed, save, names, console
+        lambda: Rules.party(players, menu, **dict(options or {})), humans, bots, seed, save, names, console,
+        time_limit,
     )
     if isinstance(table, int):
         return table

@@ -706,6 +706,7 @@ def prepare_table(
     save: str | None,
     names: Sequence[str] | None,
     console: Console | None,
+    time_limit: float | None = None,
 ) -> tuple[Rules, int, list[Bot | None], list[str], dict[str, Any]] | int:
     """Check a table's settings for either edition's terminal game.
 
@@ -735,7 +736,7 @@ def prepare_table(
         bot_seeds = [seeder.getrandbits(32) for _ in range(bot_seats)]
         try:
             seat_bots: list[Bot | None] = [None] * humans + [
-                make_bot(spec, bot_seed) for spec, bot_seed in zip(specs, bot_seeds)
+                make_bot(spec, bot_seed, timeout=time_limit) for spec, bot_seed in zip(specs, bot_seeds)
             ]
         except ValueError as e:
             raise _Setup(str(e)) from None
@@ -779,6 +780,7 @@ def run_play(
     names: Sequence[str] | None = None,
     console: Console | None = None,
     input_fn: InputFn | None = None,
+    time_limit: float | None = None,
 ) -> int:
     """Play one game in the terminal; return the exit status.
 
@@ -786,8 +788,9 @@ def run_play(
         players: seats at the table, 2-5.
         humans: human seats, 0 to ``players``; they take the first seats.
             More than one is pass-and-play; none watches the bots play.
-        bots: bot names (:data:`sushigo.bots.BOTS`) for the other seats: one
-            name for all of them, or one per bot seat.  Default: greedy.
+        bots: bot specs (``greedy``, ``ismcts:time=0.5``, ``cmd:COMMAND``; see
+            :func:`sushigo.bots.make_bot`) for the other seats: one for all
+            of them, or one per bot seat.  Default: greedy.
         seed: seeds the shuffle and (derived per seat) the bots; ``None``
             draws one, which is shown and saved so the game can be replayed.
         pass_both_ways, reshuffle: the rule options of :class:`~sushigo.rules.Rules`.
@@ -809,7 +812,7 @@ def run_play(
     """
     table = prepare_table(
         lambda: Rules(players, pass_both_ways=pass_both_ways, reshuffle=reshuffle),
-        humans, bots, seed, save, names, console,
+        humans, bots, seed, save, names, console, time_limit,
     )
     if isinstance(table, int):
         return table
