@@ -262,8 +262,8 @@ def test_humans_commit_one_seat_at_a_time_and_bots_see_only_their_view(
             views.append((view.seat or 0, view))
             return self.inner.choose(view)
 
-    def spy_bot(spec: str, seed: int | None) -> Bot:
-        return Spy(make_bot(spec, seed))
+    def spy_bot(spec: str, seed: int | None, timeout: float | None = None) -> Bot:
+        return Spy(make_bot(spec, seed, timeout=timeout))
 
     def no_play(self: Game, actions: Any) -> None:
         raise AssertionError("the terminal game must use Game.commit, one seat at a time")
