@@ -340,15 +340,24 @@ def tournament_command(
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")] = False,
 ) -> None:
     """Play many games between bots (seats rotate, duplicate deals) and rate them."""
+    from sushigo.flags import FlagError, rules_from_flags
     from sushigo.tournament.command import run_command
     from sushigo.tournament.schedule import TournamentError
 
+    if len(bots) < 2:
+        _fail(f"a tournament needs 2 or more bots (one per seat), not {len(bots)}", EXIT_USAGE)
+    try:
+        rules = rules_from_flags(
+            len(bots), edition=edition, menu=menu, pass_both_ways=pass_both_ways, reshuffle=reshuffle,
+            uramaki_split=uramaki_split, menu_card_draw=menu_card_draw,
+            two_player_pudding_penalty=two_player_pudding_penalty, label=f"{len(bots)} bots",
+        )
+    except FlagError as e:
+        _fail(str(e), EXIT_USAGE)
     try:
         run_command(
             list(bots), games=games, seed=seed, workers=workers, backend=backend, ray_address=ray_address,
-            edition=edition, menu=menu, pass_both_ways=pass_both_ways, reshuffle=reshuffle,
-            uramaki_split=uramaki_split, menu_card_draw=menu_card_draw,
-            two_player_pudding_penalty=two_player_pudding_penalty, time_limit=time_limit,
+            rules=rules, time_limit=time_limit,
             duplicate=not no_duplicate, json_output=json_output, out=out, quiet=quiet,
         )
     except TournamentError as e:

@@ -15,7 +15,8 @@ from typing import Any, Callable, Iterator
 
 from contextlib import contextmanager
 
-from sushigo.flags import FlagError, rules_from_flags
+from sushigo.flags import rules_from_flags
+from sushigo.rules import Rules
 from sushigo.tournament.runner import BACKENDS, check_bots, run_tournament
 from sushigo.tournament.schedule import TournamentError
 
@@ -49,20 +50,18 @@ def run_command(
     workers: int | None = None,
     backend: str = "local",
     ray_address: str | None = None,
-    edition: str = "base",
-    menu: str | None = None,
-    pass_both_ways: bool = False,
-    reshuffle: bool = False,
-    uramaki_split: str | None = None,
-    menu_card_draw: int | None = None,
-    two_player_pudding_penalty: bool = False,
+    rules: Rules | None = None,
     time_limit: float | None = None,
     duplicate: bool = True,
     json_output: bool = False,
     out: str | None = None,
     quiet: bool = False,
 ) -> None:
-    """Run ``sushigo tournament`` with these options and print its summary."""
+    """Run ``sushigo tournament`` with these options and print its summary.
+
+    ``rules`` default to the base game for ``len(bots)`` players (the command
+    line builds them with :func:`sushigo.flags.rules_from_flags`).
+    """
     if len(bots) < 2:
         raise TournamentError(f"a tournament needs 2 or more bots (one per seat), not {len(bots)}")
     backend = backend.strip().lower()
@@ -72,14 +71,8 @@ def run_command(
         raise TournamentError("--ray-address is for --backend ray")
     if time_limit is not None and not time_limit > 0:
         raise TournamentError(f"--time-limit must be more than 0 seconds, not {time_limit}")
-    try:
-        rules = rules_from_flags(
-            len(bots), edition=edition, menu=menu, pass_both_ways=pass_both_ways, reshuffle=reshuffle,
-            uramaki_split=uramaki_split, menu_card_draw=menu_card_draw,
-            two_player_pudding_penalty=two_player_pudding_penalty, label=f"{len(bots)} bots",
-        )
-    except FlagError as e:
-        raise TournamentError(str(e)) from None
+    if rules is None:
+        rules = rules_from_flags(len(bots), label=f"{len(bots)} bots")
     check_bots(bots, time_limit)
     if backend == "ray":
         from sushigo.tournament._ray import import_ray
