@@ -409,6 +409,8 @@ def test_an_interrupted_tournament_keeps_the_games_it_finished(tmp_path: Path) -
         [sys.executable, "-m", "sushigo", "tournament", "ismcts:iterations=60", "greedy", "--games", "200",
          "--seed", "3", "--workers", "1", "--quiet", "--out", str(out)],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        # a shell that starts the tests in the background ignores SIGINT for its children: undo that
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
     )
     partial = out / "games.partial.jsonl"
     deadline = time.monotonic() + 60
