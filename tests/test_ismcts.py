@@ -75,19 +75,28 @@ def _same_totals(a: Game, b: Game) -> bool:
 @settings(max_examples=30, deadline=None)
 @given(seed=st.integers(0, 2**32 - 1), players=st.integers(2, 5), turns=st.integers(0, 24))
 def test_the_information_set_depends_on_the_view_alone(seed: int, players: int, turns: int) -> None:
-    """Two games that differ only in cards the seat cannot see give the same
-    ``view.world`` (state for state) and the same determinizations."""
-    rng = random.Random(seed)
-    game = Game(players, seed=seed)
-    _advance(game, rng, turns)
-    if game.is_over:
+    """Two games that differ only in cards the seat cannot see give worlds
+    with the same cards in every place, and the same determinizations."""
+    found = _look_alikes(seed, players, turns)
+    if found is None:
         return
-    seat = rng.randrange(players)
-    other = sample_world(game, seat, seed=seed + 1)
+    game, other, seat = found
     a, b = seat_view(game, seat, world=True), seat_view(other, seat, world=True)
     assert a.world is not None and b.world is not None
     assert _cards_everywhere(a.world) == _cards_everywhere(b.world)
     assert _cards_everywhere(determinize(a, random.Random(3))) == _cards_everywhere(determinize(b, random.Random(3)))
+
+
+def _look_alikes(seed: int, players: int, turns: int) -> tuple[Game, Game, int] | None:
+    """A game ``turns`` random turns in, a seat, and another game that looks the
+    same to that seat (its hidden cards dealt afresh); ``None`` if the game ended."""
+    rng = random.Random(seed)
+    game = Game(players, seed=seed)
+    _advance(game, rng, turns)
+    if game.is_over:
+        return None
+    seat = rng.randrange(players)
+    return game, sample_world(game, seat, seed=seed + 1), seat
 
 
 def _cards_everywhere(game: Game) -> tuple[object, ...]:
@@ -121,13 +130,10 @@ def test_views_carry_no_world_unless_asked_and_the_world_is_not_compared() -> No
 @settings(max_examples=20, deadline=None)
 @given(seed=st.integers(0, 2**32 - 1), players=st.integers(2, 5), turns=st.integers(0, 20))
 def test_search_is_the_same_in_games_that_look_the_same(seed: int, players: int, turns: int) -> None:
-    rng = random.Random(seed)
-    game = Game(players, seed=seed)
-    _advance(game, rng, turns)
-    if game.is_over:
+    found = _look_alikes(seed, players, turns)
+    if found is None:
         return
-    seat = rng.randrange(players)
-    other = sample_world(game, seat, seed=seed + 7)
+    game, other, seat = found
     for cls in (ISMCTSBot, FlatMCBot):
         x, y = cls(seed=seed, iterations=60), cls(seed=seed, iterations=60)
         ax = x.choose(seat_view(game, seat, world=True))

@@ -55,8 +55,9 @@ from sushigo.actions import Action
 from sushigo.bots.base import AnyView, Bot, legal_actions_of
 from sushigo.bots.policy import heuristic_pick
 from sushigo.game import Game, Phase
-from sushigo.party.game import PartyGame
+from sushigo.party.game import PartyResult
 from sushigo.party.view import PartySeatView, determinize_party
+from sushigo.scoring import Result
 from sushigo.view import SeatView, determinize
 
 DEFAULT_ITERATIONS: Final = 1000
@@ -100,6 +101,19 @@ class Node:
                 best, best_score = a, score
         return best
 
+    def descend(
+        self, actions: list[int], c: float, rng: random.Random, path: list[tuple[Node, int]], grow: bool
+    ) -> tuple[int, Node | None]:
+        """Select an action (:meth:`select`), note it on ``path`` and return it
+        with its child node; ``None`` once the iteration leaves the tree (a new
+        child is added first when ``grow``)."""
+        action = self.select(actions, c, rng)
+        path.append((self, action))
+        child = self.children.get(action)
+        if child is None and grow:
+            self.children[action] = Node()
+        return action, child
+
     def update(self, action: int, reward: float) -> None:
         self.visits[action] = self.visits.get(action, 0) + 1
         self.wins[action] = self.wins.get(action, 0.0) + reward
@@ -117,6 +131,13 @@ def reward(totals: tuple[int, ...], winners: tuple[int, ...], seat: int) -> floa
     best_other = max(t for s, t in enumerate(totals) if s != seat)
     margin = min(1.0, max(-1.0, (totals[seat] - best_other) / MARGIN_SCALE))
     return 0.5 * share + 0.25 * (1.0 + margin)
+
+
+def _back_up(path: list[tuple[Node, int]], result: Result | PartyResult, seat: int) -> None:
+    """Credit the seat's reward for a finished playout to every action on ``path``."""
+    r = reward(result.totals, result.winners, seat)
+    for node, action in path:
+        node.update(action, r)
 
 
 class ISMCTSBot(Bot):
@@ -224,16 +245,7 @@ class ISMCTSBot(Bot):
             commit = world.commit
             while world._phase is Phase.PICK:
                 if node is not None:
-                    acts = world.legal_actions(seat)
-                    own = node.select(acts, c, rng)
-                    path.append((node, own))
-                    child = node.children.get(own)
-                    if child is None:
-                        if tree:
-                            node.children[own] = Node()
-                        node = None
-                    else:
-                        node = child
+                    own, node = node.descend(world.legal_actions(seat), c, rng, path, tree)
                 else:
                     own = pick(world, seat)
                 # one seat at a time, picks hidden until the last: ours first,
@@ -242,10 +254,7 @@ class ISMCTSBot(Bot):
                 for s in players:
                     if s != seat:
                         commit(s, pick(world, s))
-            result = world.result()
-            r = reward(result.totals, result.winners, seat)
-            for n, a in path:
-                n.update(a, r)
+            _back_up(path, world.result(), seat)
 
         return iteration
 
@@ -270,23 +279,12 @@ class ISMCTSBot(Bot):
                 for s in pending:
                     acts = world.legal_actions(s)
                     if s == seat and node is not None:
-                        a = node.select(acts, c, rng)
-                        path.append((node, a))
-                        child = node.children.get(a)
-                        if child is None:
-                            if tree:
-                                node.children[a] = Node()
-                            node = None
-                        else:
-                            node = child
+                        a, node = node.descend(acts, c, rng, path, tree)
                     else:
                         a = acts[int(rng.random() * len(acts))]
                     world.commit(s, a)
             world.random_playout(rng)
-            result = world.result()
-            r = reward(result.totals, result.winners, seat)
-            for n, a in path:
-                n.update(a, r)
+            _back_up(path, world.result(), seat)
 
         return iteration
 
