@@ -18,7 +18,7 @@ True
 from __future__ import annotations
 
 import json
-from typing import IO, TYPE_CHECKING, Any, Final, Mapping, Sequence
+from typing import IO, TYPE_CHECKING, Any, Final, Iterable, Mapping, Sequence
 
 from sushigo.actions import InvalidActionError, card_ids, encode
 from sushigo.cards import DECK_COUNT_LIST, NUM_CARD_TYPES, Card, UnknownCardError, parse_card
@@ -119,15 +119,22 @@ def _dump(obj: Any, indent: int, width: int) -> str:
 
 def save_record(game: Game | PartyGame, path: str, *, meta: Mapping[str, Any] | None = None) -> None:
     """Write the record of ``game`` to ``path`` (atomically: a temp file, then rename)."""
+    write_atomically(path, [dumps(to_record(game, meta=meta)) + "\n"])
+
+
+def write_atomically(path: str, chunks: Iterable[str]) -> None:
+    """Write ``chunks`` of text to ``path`` through a temporary file in the same
+    folder, renamed over ``path`` at the end: a reader sees the old file or
+    the whole new one, and a failure leaves no partial file behind."""
     import os
     import tempfile
 
-    text = dumps(to_record(game, meta=meta)) + "\n"
     directory = os.path.dirname(os.path.abspath(path))
-    fd, tmp = tempfile.mkstemp(prefix=".sushigo-", suffix=".json", dir=directory)
+    fd, tmp = tempfile.mkstemp(prefix=".sushigo-", suffix=".tmp", dir=directory)
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as f:
-            f.write(text)
+            for chunk in chunks:
+                f.write(chunk)
         os.replace(tmp, path)
     except BaseException:
         if os.path.exists(tmp):

@@ -27,6 +27,7 @@ import os
 import tempfile
 from typing import IO, TYPE_CHECKING, Any, Final, Iterator
 
+from sushigo.record import write_atomically
 from sushigo.tournament.schedule import TournamentError
 
 if TYPE_CHECKING:
@@ -66,20 +67,6 @@ def prepare_out_dir(path: str) -> str:
     return path
 
 
-def _write_atomically(path: str, lines: Iterator[str]) -> None:
-    directory = os.path.dirname(os.path.abspath(path))
-    fd, tmp = tempfile.mkstemp(prefix=".sushigo-", suffix=".tmp", dir=directory)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            for line in lines:
-                f.write(line)
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
-
-
 def summary_json(result: TournamentResult, summary: TournamentSummary | None = None) -> dict[str, Any]:
     """The content of ``summary.json``: the ``--json`` summary plus the run's settings."""
     out: dict[str, Any] = {"format": SUMMARY_FORMAT}
@@ -107,12 +94,12 @@ def save_results(
         prepare_out_dir(path)
     rules = result.rules
     try:
-        _write_atomically(
+        write_atomically(
             os.path.join(path, GAMES_FILE),
             (json.dumps(g.to_json(rules), separators=(",", ":")) + "\n" for g in result.games),
         )
         text = json.dumps(summary_json(result, summary), indent=1) + "\n"
-        _write_atomically(os.path.join(path, SUMMARY_FILE), iter([text]))
+        write_atomically(os.path.join(path, SUMMARY_FILE), [text])
         if partial is not None:
             partial.remove()
     except OSError as e:
