@@ -373,6 +373,30 @@ def _register_stats() -> None:
 _register_stats()
 
 
+@app.command("serve")
+def serve_command(
+    host: Annotated[str, typer.Option(help="Address to listen on (0.0.0.0: every interface).")] = "127.0.0.1",
+    port: Annotated[int, typer.Option(min=0, max=65535, help="TCP port (0: any free port).")] = 8000,
+    db: Annotated[str, typer.Option(
+        help="Database: a SQLite file path or a URL (sqlite:///x.db, postgresql://user:pw@host/db).")] = "sushigo.db",
+    allow_origin: Annotated[Optional[list[str]], typer.Option(
+        "--allow-origin", help="Another origin whose pages may open table sockets (repeatable).")] = None,
+    shard: Annotated[str, typer.Option(
+        help="Table-id prefix of this process when several share one database (docs/server.md).")] = "",
+) -> None:
+    """Run the online game server: lobby, browser tables, live play over WebSockets."""
+    try:
+        from sushigo.server.serve import ServeError, serve
+    except ImportError as e:
+        _fail(f"the server needs its extra: pip install 'sushigo[server]' ({e.name} is missing)")
+    if shard and not shard.replace("-", "").isalnum():
+        _fail("--shard must be letters and digits (it starts the ids of this process's tables)")
+    try:
+        serve(host, port, db, allow_origins=tuple(allow_origin or ()), shard=shard)
+    except ServeError as e:
+        _fail(str(e))
+
+
 def _is_usage_error(error: BaseException) -> bool:
     """Typer raises click's (vendored) UsageError for bad arguments; match it by shape."""
     return hasattr(error, "format_message") and getattr(error, "exit_code", None) == EXIT_USAGE

@@ -1,0 +1,343 @@
+"""The web app: lobby routes, the table WebSocket and the page's static files.
+
+:func:`create_app` builds a FastAPI app around one
+:class:`~sushigo.server.tables.TableService`; ``sushigo serve`` runs it on
+uvicorn.  The transport only parses, limits and routes: rules, hidden
+information and persistence live in the service.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+from collections import defaultdict, deque
+from dataclasses import dataclass
+from importlib import resources
+from typing import Any, AsyncIterator, Final
+
+from fastapi import FastAPI, Request, WebSocket
+from fastapi.responses import FileResponse, JSONResponse, Response
+from fastapi.staticfiles import StaticFiles
+from starlette.websockets import WebSocketDisconnect, WebSocketState
+
+from sushigo.bots import BOTS
+from sushigo.flags import DEFAULT_MENU
+from sushigo.party.menus import MENU_ITEMS, OFFICIAL_MENUS
+from sushigo.server.protocol import (
+    MAX_NAME,
+    PROTOCOL,
+    Hello,
+    Pick,
+    Ping,
+    ProtocolError,
+    Rename,
+    clean_name,
+    dump,
+    error,
+    parse_client,
+    parse_create,
+)
+from sushigo.server.store import Store
+from sushigo.server.tables import LiveTable, TableError, TableService
+
+log = logging.getLogger("sushigo.server")
+
+STATIC: Final = resources.files("sushigo.server") / "static"
+
+
+@dataclass(frozen=True)
+class Limits:
+    """Abuse limits (``docs/server.md``)."""
+
+    rate: float = 20.0
+    """Messages a second one connection may send (token bucket refill)."""
+    burst: int = 40
+    """Token bucket size."""
+    flood_close: int = 100
+    """Refused messages within ``flood_window`` seconds after which the connection is closed (code 1008)."""
+    flood_window: float = 10.0
+    connections_per_address: int = 50
+    tables_per_hour: int = 30
+    """Tables one address may create per hour."""
+    max_body: int = 16384
+    """Largest create-table body (bytes)."""
+    outbox: int = 256
+    """Frames queued for a slow client before it is dropped."""
+
+
+class _Bucket:
+    __slots__ = ("rate", "burst", "tokens", "stamp")
+
+    def __init__(self, rate: float, burst: int) -> None:
+        self.rate, self.burst = rate, burst
+        self.tokens = float(burst)
+        self.stamp = time.monotonic()
+
+    def take(self) -> bool:
+        now = time.monotonic()
+        self.tokens = min(self.burst, self.tokens + (now - self.stamp) * self.rate)
+        self.stamp = now
+        if self.tokens >= 1:
+            self.tokens -= 1
+            return True
+        return False
+
+
+class _Socket:
+    """One WebSocket watching a table: frames go out through a bounded queue."""
+
+    def __init__(self, ws: WebSocket, limit: int) -> None:
+        self.ws = ws
+        self.seat: int | None = None
+        self.queue: asyncio.Queue[str | None] = asyncio.Queue(limit)
+        self.dropped = False
+
+    def send(self, text: str) -> None:
+        try:
+            self.queue.put_nowait(text)
+        except asyncio.QueueFull:  # a client that does not read: drop it, it can reconnect
+            self.dropped = True
+            with contextlib.suppress(asyncio.QueueFull):
+                self.queue.get_nowait()
+                self.queue.put_nowait(None)
+
+    async def pump(self) -> None:
+        while True:
+            text = await self.queue.get()
+            if text is None:
+                with contextlib.suppress(Exception):
+                    await self.ws.close(code=1013)
+                return
+            await self.ws.send_text(text)
+
+
+def _address(scope_client: Any) -> str:
+    return scope_client.host if scope_client is not None else "?"
+
+
+def _origin_ok(ws: WebSocket, allowed: frozenset[str]) -> bool:
+    origin = ws.headers.get("origin")
+    if origin is None:  # not a browser (bots, scripts): browsers always send Origin
+        return True
+    origin = origin.rstrip("/").lower()
+    host = ws.headers.get("host", "").lower()
+    if origin in (f"http://{host}", f"https://{host}"):
+        return True
+    return origin in allowed
+
+
+def create_app(
+    db: str = "sqlite:///sushigo.db",
+    *,
+    allow_origins: tuple[str, ...] = (),
+    limits: Limits = Limits(),
+    prefix: str = "",
+    store: Store | None = None,
+) -> FastAPI:
+    """The web app over database URL ``db`` (see ``docs/server.md``).
+
+    ``prefix``: this process's shard (table ids start with it; see
+    "Several processes" in ``docs/server.md``).
+    """
+    store = store if store is not None else Store(db)
+    service = TableService(store, prefix=prefix)
+    allowed = frozenset(o.rstrip("/").lower() for o in allow_origins)
+    sockets_per_address: dict[str, int] = defaultdict(int)
+    created_by: dict[str, deque[float]] = defaultdict(deque)
+
+    @contextlib.asynccontextmanager
+    async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
+        await service.start()
+        try:
+            yield
+        finally:
+            await service.stop()
+            store.close()
+
+    app = FastAPI(title="sushigo", lifespan=lifespan, docs_url="/api/docs", redoc_url=None,
+                  openapi_url="/api/openapi.json")
+    app.state.service = service
+    app.mount("/static", StaticFiles(directory=str(STATIC)), name="static")
+
+    def fail(status: int, message: str) -> JSONResponse:
+        return JSONResponse({"error": message}, status_code=status)
+
+    @app.get("/", include_in_schema=False)
+    async def lobby_page() -> Response:
+        return FileResponse(str(STATIC / "index.html"), headers={"Cache-Control": "no-cache"})
+
+    @app.get("/t/{table_id}", include_in_schema=False)
+    async def table_page(table_id: str) -> Response:
+        return FileResponse(str(STATIC / "table.html"), headers={"Cache-Control": "no-cache"})
+
+    @app.get("/api/options")
+    async def options() -> dict[str, Any]:
+        return {
+            "protocol": PROTOCOL,
+            "bots": sorted(BOTS),
+            "menus": {name: list(items) for name, items in OFFICIAL_MENUS.items()},
+            "default_menu": DEFAULT_MENU,
+            "menu_items": list(MENU_ITEMS),
+            "editions": {"base": [2, 5], "party": [2, 8]},
+            "max_name": MAX_NAME,
+        }
+
+    @app.post("/api/tables", status_code=201, response_model=None)
+    async def create_table(request: Request) -> dict[str, Any] | JSONResponse:
+        addr = _address(request.client)
+        length = request.headers.get("content-length")
+        if length is not None and (not length.isdigit() or int(length) > limits.max_body):
+            return fail(413, f"the body is larger than {limits.max_body} bytes")
+        body = b""
+        async for chunk in request.stream():
+            body += chunk
+            if len(body) > limits.max_body:
+                return fail(413, f"the body is larger than {limits.max_body} bytes")
+        recent = created_by[addr]
+        now = time.monotonic()
+        while recent and now - recent[0] > 3600:
+            recent.popleft()
+        if len(recent) >= limits.tables_per_hour:
+            return fail(429, f"this address created {limits.tables_per_hour} tables in the last hour; try later")
+        try:
+            req = parse_create(body)
+            table, tokens = await service.create(req)
+        except (ProtocolError, TableError) as e:
+            return fail(400, str(e))
+        recent.append(now)
+        out_seats: list[dict[str, Any]] = []
+        for s in table.seats:
+            if s.kind == "human":
+                out_seats.append({"seat": s.seat, "kind": "human", "invite": f"/t/{table.id}#seat={tokens[s.seat]}"})
+            else:
+                out_seats.append({"seat": s.seat, "kind": "bot", "bot": s.bot})
+        return {"id": table.id, "spectate": f"/t/{table.id}", "seats": out_seats, "table": table.summary()}
+
+    @app.get("/api/tables")
+    async def list_tables() -> dict[str, Any]:
+        return {"tables": await service.listing()}
+
+    @app.get("/api/tables/{table_id}", response_model=None)
+    async def get_table(table_id: str) -> dict[str, Any] | JSONResponse:
+        summary = await service.summary(table_id[:64])
+        if summary is None:
+            return fail(404, f"no table {table_id[:64]!r}")
+        return summary
+
+    @app.get("/api/tables/{table_id}/record", response_model=None)
+    async def get_record(table_id: str) -> Response:
+        summary = await service.summary(table_id[:64])
+        if summary is None:
+            return fail(404, f"no table {table_id[:64]!r}")
+        if summary["status"] != "finished":
+            return fail(409, "the record is available once the game is over (it shows every hand)")
+        text = await service.record(table_id)
+        if text is None:
+            return fail(404, "this game has no stored record")
+        return Response(text, media_type="application/json", headers={
+            "Content-Disposition": f'attachment; filename="sushigo-{table_id}.json"'})
+
+    @app.websocket("/ws/tables/{table_id}")
+    async def table_socket(ws: WebSocket, table_id: str) -> None:
+        addr = _address(ws.client)
+        if not _origin_ok(ws, allowed):
+            await ws.close(code=1008, reason="origin not allowed")
+            return
+        if sockets_per_address[addr] >= limits.connections_per_address:
+            await ws.close(code=1008, reason="too many connections from this address")
+            return
+        table = service.get(table_id)
+        if table is None:
+            await ws.close(code=1008, reason="no such table")
+            return
+        sockets_per_address[addr] += 1
+        try:
+            await ws.accept()
+            await _serve_socket(ws, table)
+        finally:
+            sockets_per_address[addr] -= 1
+            if sockets_per_address[addr] <= 0:
+                del sockets_per_address[addr]
+
+    async def _serve_socket(ws: WebSocket, table: LiveTable) -> None:
+        sock = _Socket(ws, limits.outbox)
+        bucket = _Bucket(limits.rate, limits.burst)
+        refused, window = 0, time.monotonic()
+        joined = False
+        pump = asyncio.get_running_loop().create_task(sock.pump())
+        try:
+            while True:
+                if pump.done():
+                    return
+                message = await ws.receive()
+                if message["type"] == "websocket.disconnect":
+                    return
+                text = message.get("text")
+                if text is None:
+                    data = message.get("bytes") or b""
+                    text = data.decode("utf-8", "replace") if len(data) <= 4096 else "x" * 4097
+                if time.monotonic() - window > limits.flood_window:
+                    refused, window = 0, time.monotonic()
+                if not bucket.take():
+                    refused += 1
+                    if refused >= limits.flood_close:
+                        await ws.close(code=1008, reason="too many messages")
+                        return
+                    sock.send(error("rate_limited", f"more than {limits.rate:g} messages a second"))
+                    continue
+                try:
+                    msg = parse_client(text)
+                    if isinstance(msg, Hello):
+                        if joined:
+                            raise ProtocolError("bad_message", "hello was already sent")
+                        await _hello(table, sock, msg)
+                        joined = True
+                    elif not joined:
+                        raise ProtocolError("hello_first", "send hello first")
+                    elif isinstance(msg, Pick):
+                        if sock.seat is None:
+                            raise ProtocolError("not_your_turn", "spectators cannot pick")
+                        seq = await service.pick(table, sock.seat, msg.seq, msg.action)
+                        sock.send(dump({"type": "ack", "seq": seq, "action": msg.action}))
+                    elif isinstance(msg, Rename):
+                        if sock.seat is None:
+                            raise ProtocolError("bad_name", "spectators have no name")
+                        await service.rename(table, sock.seat, clean_name(msg.name))
+                    elif isinstance(msg, Ping):
+                        sock.send(dump({"type": "pong"}))
+                except (ProtocolError, TableError) as e:
+                    refused += 1
+                    if refused >= limits.flood_close:
+                        await ws.close(code=1008, reason="too many bad messages")
+                        return
+                    sock.send(error(e.code, str(e)))
+        except WebSocketDisconnect:
+            return
+        finally:
+            if joined:
+                service.detach(table, sock)
+            pump.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await pump
+            if ws.application_state == WebSocketState.CONNECTED and sock.dropped:
+                with contextlib.suppress(Exception):
+                    await ws.close(code=1013)
+
+    async def _hello(table: LiveTable, sock: _Socket, msg: Hello) -> None:
+        seat = None
+        if msg.token is not None:
+            seat = service.seat_of(table, msg.token)
+            if seat is None:
+                raise ProtocolError("bad_token", "this seat token does not belong to this table")
+        name = clean_name(msg.name) if msg.name is not None and seat is not None else None
+        sock.seat = seat
+        sock.send(dump({"type": "welcome", "table": table.id, "seat": seat, "seq": table.seq,
+                        "protocol": PROTOCOL}))
+        service.attach(table, sock)
+        sock.send(service.state_message(table, seat))
+        if name is not None:
+            await service.rename(table, seat, name)  # type: ignore[arg-type]
+
+    return app

@@ -1,0 +1,177 @@
+"""The WebSocket protocol ``sushigo-ws/1`` and the create-table request (``docs/server.md``).
+
+Client messages are checked strictly with pydantic: exact keys, exact JSON
+types, bounded sizes.  :func:`parse_client` turns a text frame into a message
+or a :class:`ProtocolError` with a code and one line naming the problem.
+
+>>> parse_client('{"v": 1, "type": "pick", "seq": 4, "action": 7}')
+Pick(v=1, type='pick', seq=4, action=7)
+>>> try:
+...     parse_client('{"v": 1, "type": "pick", "seq": "4", "action": 7}')
+... except ProtocolError as e:
+...     print(e.code, "-", e)
+bad_message - pick.seq: Input should be a valid integer
+"""
+
+from __future__ import annotations
+
+import json
+import unicodedata
+from typing import Annotated, Any, Final, Literal, Union
+
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
+
+VERSION: Final = 1
+"""The ``v`` of every message."""
+
+PROTOCOL: Final = "sushigo-ws/1"
+
+MAX_MESSAGE: Final = 4096
+"""Longest client message accepted (characters); longer ones get ``too_large``."""
+
+MAX_NAME: Final = 24
+
+_STRICT = ConfigDict(extra="forbid", strict=True)
+
+
+class ProtocolError(ValueError):
+    """A client message the server refuses; ``code`` is the ``error`` code."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+
+
+class Hello(BaseModel):
+    model_config = _STRICT
+    v: Literal[1]
+    type: Literal["hello"]
+    token: Annotated[str, Field(max_length=128)] | None = None
+    name: Annotated[str, Field(max_length=200)] | None = None
+    last_seq: Annotated[int, Field(ge=0)] | None = None
+
+
+class Pick(BaseModel):
+    model_config = _STRICT
+    v: Literal[1]
+    type: Literal["pick"]
+    seq: Annotated[int, Field(ge=0, le=1 << 31)]
+    action: Annotated[int, Field(ge=0, le=1 << 16)]
+
+
+class Rename(BaseModel):
+    model_config = _STRICT
+    v: Literal[1]
+    type: Literal["name"]
+    name: Annotated[str, Field(max_length=200)]
+
+
+class Ping(BaseModel):
+    model_config = _STRICT
+    v: Literal[1]
+    type: Literal["ping"]
+
+
+ClientMessage = Annotated[Union[Hello, Pick, Rename, Ping], Field(discriminator="type")]
+_CLIENT: TypeAdapter[Hello | Pick | Rename | Ping] = TypeAdapter(ClientMessage)
+_TYPES: Final = ("hello", "pick", "name", "ping")
+
+
+def _first_error(e: ValidationError, prefix: str) -> str:
+    err = e.errors()[0]
+    parts = err["loc"][1:] if prefix else err["loc"]
+    loc = ".".join(str(p) for p in parts) or "message"
+    msg = err["msg"]
+    if err["type"] == "extra_forbidden":
+        msg = "unknown key"
+    elif err["type"] == "missing":
+        msg = "missing"
+    return f"{prefix}.{loc}: {msg}" if prefix else f"{loc}: {msg}"
+
+
+def parse_client(text: str | bytes) -> Hello | Pick | Rename | Ping:
+    """The message in one text frame, or :class:`ProtocolError`."""
+    if len(text) > MAX_MESSAGE:
+        raise ProtocolError("too_large", f"message of {len(text)} characters (at most {MAX_MESSAGE})")
+    try:
+        data = json.loads(text)
+    except (ValueError, UnicodeDecodeError):
+        raise ProtocolError("bad_message", "not a JSON object") from None
+    if not isinstance(data, dict):
+        raise ProtocolError("bad_message", "not a JSON object")
+    if "v" not in data:
+        raise ProtocolError("bad_message", "missing key 'v' (the protocol version, 1)")
+    if data["v"] != VERSION or isinstance(data["v"], bool):
+        raise ProtocolError("unsupported_version", f"protocol version {data['v']!r} (this server speaks 1)")
+    kind = data.get("type")
+    if kind not in _TYPES:
+        raise ProtocolError("bad_message", f"unknown message type {kind!r} (one of {', '.join(_TYPES)})")
+    try:
+        return _CLIENT.validate_python(data)
+    except ValidationError as e:
+        raise ProtocolError("bad_message", _first_error(e, str(kind))) from None
+
+
+def clean_name(name: str) -> str:
+    """A display name, stripped; raises :class:`ProtocolError` (``bad_name``) if unusable.
+
+    >>> clean_name("  Ana ")
+    'Ana'
+    """
+    name = unicodedata.normalize("NFC", name).strip()
+    if not name:
+        raise ProtocolError("bad_name", "the name is empty")
+    if len(name) > MAX_NAME:
+        raise ProtocolError("bad_name", f"the name has {len(name)} characters (at most {MAX_NAME})")
+    if any(unicodedata.category(ch).startswith("C") for ch in name):
+        raise ProtocolError("bad_name", "the name contains control characters")
+    return name
+
+
+def dump(message: dict[str, Any]) -> str:
+    """One server message as a text frame (``v`` added)."""
+    message["v"] = VERSION
+    return json.dumps(message, separators=(",", ":"))
+
+
+def error(code: str, message: str) -> str:
+    """An ``error`` frame."""
+    return dump({"type": "error", "code": code, "message": message})
+
+
+# ------------------------------------------------------------------ create a table
+
+
+class CreateTable(BaseModel):
+    """The body of ``POST /api/tables``."""
+
+    model_config = _STRICT
+    edition: Literal["base", "party"] = "base"
+    players: Annotated[int, Field(ge=2, le=8)]
+    seats: Annotated[list[Annotated[str, Field(max_length=200)]], Field(min_length=2, max_length=8)]
+    pass_both_ways: bool = False
+    reshuffle: bool = False
+    menu: Annotated[str, Field(max_length=100)] | Annotated[
+        list[Annotated[str, Field(max_length=60)]], Field(max_length=8)] | None = None
+    uramaki_split: Annotated[str, Field(max_length=10)] | None = None
+    menu_card_draw: Annotated[int, Field(ge=1, le=10)] | None = None
+    two_player_pudding_penalty: bool = False
+    timer: Annotated[int, Field(ge=1, le=3600)] | None = None
+    seed: Annotated[int, Field(ge=0, lt=1 << 63)] | None = None
+
+
+_CREATE: TypeAdapter[CreateTable] = TypeAdapter(CreateTable)
+
+
+def parse_create(body: bytes) -> CreateTable:
+    """The create request in ``body``, or :class:`ProtocolError` (``bad_request``)."""
+    try:
+        data = json.loads(body)
+    except (ValueError, UnicodeDecodeError):
+        raise ProtocolError("bad_request", "the body is not JSON") from None
+    if not isinstance(data, dict):
+        raise ProtocolError("bad_request", "the body is not a JSON object")
+    try:
+        return _CREATE.validate_python(data)
+    except ValidationError as e:
+        raise ProtocolError("bad_request", _first_error(e, "")) from None

@@ -1,0 +1,77 @@
+"""Run the web app on uvicorn: ``sushigo serve``.
+
+The listening socket is bound here, before uvicorn starts, so a port in use is
+a one-line error and ``--port 0`` picks a free port that is printed.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import socket
+import sys
+from typing import TextIO
+
+from sushigo.server.store import Store, StoreError
+
+
+class ServeError(RuntimeError):
+    """The server cannot start; the message is one line."""
+
+
+def bind(host: str, port: int) -> socket.socket:
+    """A listening TCP socket on ``host:port`` (raises :class:`ServeError`)."""
+    try:
+        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
+    except socket.gaierror as e:
+        raise ServeError(f"cannot resolve host {host!r}: {e.strerror}") from None
+    family, kind, proto, _, addr = infos[0]
+    sock = socket.socket(family, kind, proto)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        sock.bind(addr)
+    except OSError as e:
+        sock.close()
+        raise ServeError(f"cannot listen on {host}:{port}: {e.strerror}") from None
+    sock.listen(2048)
+    sock.set_inheritable(True)
+    return sock
+
+
+def serve(
+    host: str = "127.0.0.1",
+    port: int = 8000,
+    db: str = "sushigo.db",
+    *,
+    allow_origins: tuple[str, ...] = (),
+    shard: str = "",
+    out: TextIO = sys.stdout,
+) -> None:
+    """Start the server and block until it is stopped (Ctrl-C or SIGTERM)."""
+    import uvicorn
+
+    from sushigo.server.app import create_app
+
+    try:
+        store = Store(db)
+        store.create_schema()
+    except StoreError as e:
+        raise ServeError(str(e)) from None
+    sock = bind(host, port)
+    real_port = sock.getsockname()[1]
+    shown = f"[{host}]" if ":" in host else host
+    app = create_app(db, allow_origins=allow_origins, prefix=shard, store=store)
+    config = uvicorn.Config(
+        app, log_level="warning", ws_max_size=65536, ws_ping_interval=20, ws_ping_timeout=20,
+        lifespan="on", timeout_graceful_shutdown=3, access_log=False,
+    )
+    server = uvicorn.Server(config)
+    print(f"sushigo serving on http://{shown}:{real_port}/  (games in {store.engine.url.render_as_string()})",
+          file=out, flush=True)
+    logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
+    try:
+        asyncio.run(server.serve(sockets=[sock]))
+    except KeyboardInterrupt:
+        pass
+    finally:
+        sock.close()

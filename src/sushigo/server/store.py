@@ -1,0 +1,416 @@
+"""Where tables live: SQLAlchemy 2 Core over SQLite (default) or PostgreSQL.
+
+Three tables: ``tables`` (rules, seed, status, the record once finished),
+``seats`` (kind, bot spec, name, SHA-256 of the seat token) and ``events``
+(every accepted decision, numbered per game by ``seq``).  A game is its seed
+plus its events, so loading replays them through the engine.
+
+Writes go through one writer thread with *group commit*: whatever was queued
+while the previous transaction ran is written in the next one, and each
+caller's future resolves only once its rows are committed.  The server
+acknowledges a pick only after that, so a pick that was acknowledged survives
+``kill -9``.  SQLite runs in WAL mode with ``synchronous=NORMAL``, which keeps
+every commit across a crash of the process (not of the machine: use
+PostgreSQL, or ``?synchronous=FULL``, for that).
+
+>>> store = Store("sqlite://")   # an in-memory database
+>>> store.create_schema()
+>>> store.write([CreateTable(TableRow("t1", 0.0, "base", 2, {}, 7, None, "waiting"),
+...                          [SeatRow(0, "human", None, None, b"h"), SeatRow(1, "bot", "greedy", None, None)])])
+>>> [t.id for t in store.load(unfinished_only=True)]
+['t1']
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import threading
+from dataclasses import dataclass, field
+from typing import Any, Iterable, Sequence, Union
+
+from sqlalchemy import (
+    Column,
+    Float,
+    Integer,
+    LargeBinary,
+    MetaData,
+    String,
+    Table,
+    Text,
+    BigInteger,
+    create_engine,
+    event,
+    select,
+    update,
+)
+from sqlalchemy.engine import Connection, Engine
+from sqlalchemy.exc import ArgumentError, SQLAlchemyError
+from sqlalchemy.pool import StaticPool
+
+metadata = MetaData()
+
+tables_t = Table(
+    "tables",
+    metadata,
+    Column("id", String(40), primary_key=True),
+    Column("created", Float, nullable=False),
+    Column("edition", String(8), nullable=False),
+    Column("players", Integer, nullable=False),
+    Column("rules", Text, nullable=False),
+    Column("seed", BigInteger, nullable=False),
+    Column("timer", Integer, nullable=True),
+    Column("status", String(10), nullable=False, index=True),
+    Column("finished", Float, nullable=True),
+    Column("result", Text, nullable=True),
+    Column("record", Text, nullable=True),
+)
+
+seats_t = Table(
+    "seats",
+    metadata,
+    Column("table_id", String(40), primary_key=True),
+    Column("seat", Integer, primary_key=True),
+    Column("kind", String(8), nullable=False),
+    Column("bot", String(200), nullable=True),
+    Column("name", String(100), nullable=True),
+    Column("token_hash", LargeBinary(32), nullable=True),
+)
+
+events_t = Table(
+    "events",
+    metadata,
+    Column("table_id", String(40), primary_key=True),
+    Column("seq", Integer, primary_key=True),
+    Column("seat", Integer, nullable=False),
+    Column("action", Integer, nullable=False),
+    Column("by", String(8), nullable=False),
+    Column("at", Float, nullable=False),
+)
+
+
+class StoreError(RuntimeError):
+    """The database could not be opened or written; the message is one line."""
+
+
+@dataclass(frozen=True, slots=True)
+class TableRow:
+    """A table's fixed facts and status (``rules``: the rule options as JSON)."""
+
+    id: str
+    created: float
+    edition: str
+    players: int
+    rules: dict[str, Any]
+    seed: int
+    timer: int | None
+    status: str
+    finished: float | None = None
+    result: dict[str, Any] | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class SeatRow:
+    seat: int
+    kind: str
+    bot: str | None
+    name: str | None
+    token_hash: bytes | None
+
+
+@dataclass(frozen=True, slots=True)
+class EventRow:
+    seq: int
+    seat: int
+    action: int
+    by: str
+    at: float
+
+
+@dataclass(slots=True)
+class LoadedTable:
+    """A table as read back: its row, seats and (unless finished) its events."""
+
+    row: TableRow
+    seats: list[SeatRow]
+    events: list[EventRow] = field(default_factory=list)
+
+    @property
+    def id(self) -> str:
+        return self.row.id
+
+
+# ----------------------------------------------------------------- write operations
+
+
+@dataclass(frozen=True, slots=True)
+class CreateTable:
+    row: TableRow
+    seats: Sequence[SeatRow]
+
+
+@dataclass(frozen=True, slots=True)
+class AppendEvent:
+    table_id: str
+    event: EventRow
+
+
+@dataclass(frozen=True, slots=True)
+class SetName:
+    table_id: str
+    seat: int
+    name: str
+
+
+@dataclass(frozen=True, slots=True)
+class SetStatus:
+    table_id: str
+    status: str
+    finished: float | None = None
+    result: dict[str, Any] | None = None
+    record: str | None = None
+
+
+Op = Union[CreateTable, AppendEvent, SetName, SetStatus]
+"""One write; a batch of them is one transaction."""
+
+
+def normalize_url(url: str) -> str:
+    """The SQLAlchemy URL for ``url``: a bare path means a SQLite file and
+    ``postgresql://`` uses psycopg 3.
+
+    >>> normalize_url("games.db"), normalize_url("postgresql://u@h/db")
+    ('sqlite:///games.db', 'postgresql+psycopg://u@h/db')
+    """
+    if "://" not in url:
+        return f"sqlite:///{url}"
+    if url.startswith("postgresql://") or url.startswith("postgres://"):
+        return "postgresql+psycopg://" + url.split("://", 1)[1]
+    return url
+
+
+def _one_line(e: BaseException) -> str:
+    text = str(getattr(e, "orig", None) or e).strip().splitlines()
+    return text[0] if text else type(e).__name__
+
+
+class Store:
+    """The database of one server (thread-safe; writes are serialized by the caller).
+
+    Args:
+        url: a SQLAlchemy URL (``sqlite:///sushigo.db``, ``postgresql+psycopg://...``)
+            or a path to a SQLite file.
+    """
+
+    def __init__(self, url: str) -> None:
+        self.url = normalize_url(url)
+        try:
+            if self.url.startswith("sqlite"):
+                memory = self.url in ("sqlite://", "sqlite:///:memory:")
+                self.engine: Engine = create_engine(
+                    self.url,
+                    connect_args={"check_same_thread": False, "timeout": 30},
+                    poolclass=StaticPool if memory else None,
+                )
+                event.listen(self.engine, "connect", _sqlite_pragmas)
+            else:
+                self.engine = create_engine(self.url, pool_size=4, pool_pre_ping=True)
+        except (ArgumentError, SQLAlchemyError, ImportError, ValueError) as e:
+            raise StoreError(f"cannot use database {url!r}: {_one_line(e)}") from None
+        self._lock = threading.Lock()
+
+    @property
+    def kind(self) -> str:
+        """``'sqlite'`` or ``'postgresql'``."""
+        return self.engine.dialect.name
+
+    def create_schema(self) -> None:
+        """Create the tables that do not exist yet (raises :class:`StoreError`)."""
+        try:
+            metadata.create_all(self.engine)
+        except (SQLAlchemyError, OSError) as e:
+            raise StoreError(f"cannot open database {self.engine.url.render_as_string()!r}: {_one_line(e)}") from None
+
+    def write(self, ops: Iterable[Op]) -> None:
+        """Apply ``ops`` in one transaction (all or nothing)."""
+        with self._lock, self.engine.begin() as conn:
+            events: list[dict[str, Any]] = []
+            for op in ops:
+                if isinstance(op, AppendEvent):
+                    ev = op.event
+                    events.append({"table_id": op.table_id, "seq": ev.seq, "seat": ev.seat,
+                                   "action": ev.action, "by": ev.by, "at": ev.at})
+                    continue
+                if events:
+                    conn.execute(events_t.insert(), events)
+                    events = []
+                _apply(conn, op)
+            if events:
+                conn.execute(events_t.insert(), events)
+
+    def load(self, *, unfinished_only: bool = False, table_id: str | None = None,
+             prefix: str | None = None) -> list[LoadedTable]:
+        """Tables with their seats; unfinished ones also with their events in order."""
+        with self.engine.connect() as conn:
+            q = select(tables_t).order_by(tables_t.c.created)
+            if unfinished_only:
+                q = q.where(tables_t.c.status != "finished")
+            if table_id is not None:
+                q = q.where(tables_t.c.id == table_id)
+            if prefix is not None:
+                q = q.where(tables_t.c.id.startswith(prefix, autoescape=True))
+            out = {r.id: LoadedTable(_table_row(r), []) for r in conn.execute(q)}
+            if not out:
+                return []
+            ids = list(out)
+            for chunk in _chunks(ids, 500):
+                for s in conn.execute(select(seats_t).where(seats_t.c.table_id.in_(chunk))
+                                      .order_by(seats_t.c.table_id, seats_t.c.seat)):
+                    out[s.table_id].seats.append(SeatRow(s.seat, s.kind, s.bot, s.name, s.token_hash))
+                live = [i for i in chunk if out[i].row.status != "finished"]
+                if live:
+                    for e in conn.execute(select(events_t).where(events_t.c.table_id.in_(live))
+                                          .order_by(events_t.c.table_id, events_t.c.seq)):
+                        out[e.table_id].events.append(EventRow(e.seq, e.seat, e.action, e.by, e.at))
+            return list(out.values())
+
+    def summaries(self, limit: int = 200) -> list[LoadedTable]:
+        """The newest ``limit`` tables with their seats (no events)."""
+        with self.engine.connect() as conn:
+            rows = list(conn.execute(select(tables_t).order_by(tables_t.c.created.desc()).limit(limit)))
+            out = {r.id: LoadedTable(_table_row(r), []) for r in rows}
+            if out:
+                for s in conn.execute(select(seats_t).where(seats_t.c.table_id.in_(list(out)))
+                                      .order_by(seats_t.c.table_id, seats_t.c.seat)):
+                    out[s.table_id].seats.append(SeatRow(s.seat, s.kind, s.bot, s.name, s.token_hash))
+            return list(out.values())
+
+    def record(self, table_id: str) -> str | None:
+        """The stored record (JSON text) of a finished table, else ``None``."""
+        with self.engine.connect() as conn:
+            return conn.execute(select(tables_t.c.record).where(tables_t.c.id == table_id)).scalar()
+
+    def close(self) -> None:
+        self.engine.dispose()
+
+
+def _chunks(items: list[str], n: int) -> Iterable[list[str]]:
+    for i in range(0, len(items), n):
+        yield items[i:i + n]
+
+
+def _table_row(r: Any) -> TableRow:
+    return TableRow(
+        id=r.id, created=r.created, edition=r.edition, players=r.players,
+        rules=json.loads(r.rules), seed=r.seed, timer=r.timer, status=r.status,
+        finished=r.finished, result=json.loads(r.result) if r.result else None,
+    )
+
+
+def _apply(conn: Connection, op: Op) -> None:
+    if isinstance(op, CreateTable):
+        row = op.row
+        conn.execute(tables_t.insert().values(
+            id=row.id, created=row.created, edition=row.edition, players=row.players,
+            rules=json.dumps(row.rules), seed=row.seed, timer=row.timer, status=row.status,
+        ))
+        conn.execute(seats_t.insert(), [
+            {"table_id": row.id, "seat": s.seat, "kind": s.kind, "bot": s.bot,
+             "name": s.name, "token_hash": s.token_hash} for s in op.seats
+        ])
+    elif isinstance(op, SetName):
+        conn.execute(update(seats_t).where(seats_t.c.table_id == op.table_id, seats_t.c.seat == op.seat)
+                     .values(name=op.name))
+    elif isinstance(op, SetStatus):
+        values: dict[str, Any] = {"status": op.status}
+        if op.finished is not None:
+            values["finished"] = op.finished
+        if op.result is not None:
+            values["result"] = json.dumps(op.result)
+        if op.record is not None:
+            values["record"] = op.record
+        conn.execute(update(tables_t).where(tables_t.c.id == op.table_id).values(**values))
+    else:  # pragma: no cover - AppendEvent is batched by Store.write
+        raise TypeError(f"unknown write {op!r}")
+
+
+def _sqlite_pragmas(dbapi_conn: Any, _record: Any) -> None:
+    cur = dbapi_conn.cursor()
+    cur.execute("PRAGMA journal_mode=WAL")
+    cur.execute("PRAGMA synchronous=NORMAL")
+    cur.execute("PRAGMA foreign_keys=ON")
+    cur.close()
+
+
+class Writer:
+    """Group commit: queue writes from the event loop, commit them in batches
+    on one thread, resolve each caller's future once its batch is committed.
+
+    A batch that fails is retried one operation at a time, so one bad write
+    fails only its own future.
+    """
+
+    def __init__(self, store: Store, *, max_batch: int = 2000) -> None:
+        self.store = store
+        self.max_batch = max_batch
+        self._queue: asyncio.Queue[tuple[Op, asyncio.Future[None]]] = asyncio.Queue()
+        self._task: asyncio.Task[None] | None = None
+        self.batches = 0
+        self.ops = 0
+
+    def start(self) -> None:
+        self._task = asyncio.get_running_loop().create_task(self._run(), name="sushigo-writer")
+
+    def submit(self, op: Op) -> asyncio.Future[None]:
+        """Queue ``op``; the future resolves once it is committed (or fails with :class:`StoreError`)."""
+        fut: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self._queue.put_nowait((op, fut))
+        return fut
+
+    async def _run(self) -> None:
+        loop = asyncio.get_running_loop()
+        while True:
+            batch = [await self._queue.get()]
+            while len(batch) < self.max_batch and not self._queue.empty():
+                batch.append(self._queue.get_nowait())
+            ops = [op for op, _ in batch]
+            try:
+                await loop.run_in_executor(None, self.store.write, ops)
+                results: list[BaseException | None] = [None] * len(batch)
+            except SQLAlchemyError:
+                results = []
+                for op in ops:
+                    try:
+                        await loop.run_in_executor(None, self.store.write, [op])
+                        results.append(None)
+                    except SQLAlchemyError as e:
+                        results.append(StoreError(f"could not store the change: {_one_line(e)}"))
+            self.batches += 1
+            self.ops += len(batch)
+            for (_, fut), err in zip(batch, results):
+                if fut.done():
+                    continue
+                if err is None:
+                    fut.set_result(None)
+                else:
+                    fut.set_exception(err)
+
+    async def drain(self) -> None:
+        """Wait until everything queued so far is committed."""
+        if self._queue.empty():
+            return
+        await self.submit_barrier()
+
+    async def submit_barrier(self) -> None:
+        fut: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self._queue.put_nowait((SetStatus("", ""), fut))  # a no-op update
+        await fut
+
+    async def stop(self) -> None:
+        await self.drain()
+        if self._task is not None:
+            self._task.cancel()
+            try:
+                await self._task
+            except asyncio.CancelledError:
+                pass

@@ -1,0 +1,569 @@
+"""Live tables: the games a server runs, their seats, bots, timers and watchers.
+
+This is the server's domain layer, independent of HTTP: :class:`TableService`
+creates tables, seats players by token, takes decisions, persists every one
+through the group-commit :class:`~sushigo.server.store.Writer` *before*
+acknowledging it, and tells every connection what its seat may see.  Hidden
+information is handled only by :mod:`sushigo.view` and
+:mod:`sushigo.party.view`: a connection receives the view of its own seat
+(or the spectators' view) and nothing else.
+
+Numbering: ``seq`` counts the game's stored decisions.  Each seat's current
+decision *opened* at some ``seq``; a pick that carries an older ``seq`` was
+made on a state from before that decision and is refused as stale.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import hmac
+import json
+import logging
+import random
+import re
+import secrets
+import time
+from dataclasses import dataclass, field
+from typing import Any, Final, Protocol
+
+from sushigo.actions import action_name
+from sushigo.bots import make_bot
+from sushigo.bots.base import Bot, view_for
+from sushigo.bots.greedy import GreedyBot
+from sushigo.editions import AnyGame, new_game
+from sushigo.flags import FlagError, rules_from_flags
+from sushigo.game import Game
+from sushigo.party.game import PartyGame
+from sushigo.party.menus import menu_name
+from sushigo.party.view import party_seat_view, party_spectator_view
+from sushigo.record import dumps as record_dumps
+from sushigo.record import to_record
+from sushigo.rules import Rules, RulesError
+from sushigo.scoring import wasabi_pairs
+from sushigo.server.protocol import CreateTable as CreateRequest
+from sushigo.server.protocol import dump
+from sushigo.server.store import (
+    AppendEvent,
+    CreateTable,
+    EventRow,
+    LoadedTable,
+    SeatRow,
+    SetName,
+    SetStatus,
+    Store,
+    StoreError,
+    TableRow,
+    Writer,
+)
+from sushigo.view import seat_view, spectator_view
+
+log = logging.getLogger("sushigo.server")
+
+WAITING: Final = "waiting"
+PLAYING: Final = "playing"
+FINISHED: Final = "finished"
+
+
+class TableError(ValueError):
+    """A request the service refuses; ``code`` is the protocol error code."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+
+
+class Connection(Protocol):
+    """One watcher of a table (a WebSocket): the service only queues text to it."""
+
+    seat: int | None
+
+    def send(self, text: str) -> None:
+        """Queue one frame; must not block."""
+        ...
+
+
+def hash_token(token: str) -> bytes:
+    """SHA-256 of a seat token (what the database keeps)."""
+    return hashlib.sha256(token.encode("utf-8", "surrogatepass")).digest()
+
+
+@dataclass(slots=True)
+class Seat:
+    seat: int
+    kind: str
+    """``'human'`` or ``'bot'``."""
+    bot: str | None
+    name: str | None
+    token_hash: bytes | None
+    connections: int = 0
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "seat": self.seat, "kind": self.kind, "bot": self.bot, "name": self.name,
+            "joined": self.kind == "bot" or self.name is not None,
+            "connected": self.kind == "bot" or self.connections > 0,
+        }
+
+
+@dataclass(eq=False)
+class LiveTable:
+    """A table in memory: the game (replayed from its stored events) and who watches it."""
+
+    id: str
+    created: float
+    rules: Rules
+    seed: int
+    timer: int | None
+    status: str
+    seats: list[Seat]
+    game: AnyGame
+    seq: int = 0
+    opened: list[int] = field(default_factory=list)
+    deadlines: dict[int, tuple[int, float, asyncio.TimerHandle]] = field(default_factory=dict)
+    connections: set[Connection] = field(default_factory=set)
+    bots: dict[int, Bot] = field(default_factory=dict)
+    busy: set[int] = field(default_factory=set)
+    """Bot seats whose task is running."""
+    moved: bool = False
+    """Something beyond a hidden pick changed since the last published state."""
+    result: dict[str, Any] | None = None
+
+    @property
+    def edition(self) -> str:
+        return self.rules.edition
+
+    def summary(self) -> dict[str, Any]:
+        """The table as the lobby lists it (public)."""
+        out: dict[str, Any] = {
+            "id": self.id, "edition": self.edition, "players": self.rules.players,
+            "menu": _menu_label(self.rules), "options": self.rules.options(),
+            "status": self.status, "created": self.created, "timer": self.timer,
+            "seats": [s.to_json() for s in self.seats], "seq": self.seq,
+        }
+        if self.result is not None:
+            out["totals"] = self.result["totals"]
+            out["winners"] = self.result["winners"]
+        return out
+
+
+def _menu_label(rules: Rules) -> str | list[str] | None:
+    if not rules.is_party:
+        return None
+    return menu_name(rules.menu) or list(rules.menu)
+
+
+def summary_of(loaded: LoadedTable, live: LiveTable | None = None) -> dict[str, Any]:
+    """A summary from stored rows (a table this process does not hold in memory)."""
+    if live is not None:
+        return live.summary()
+    row = loaded.row
+    rules = _rules_of(row)
+    out: dict[str, Any] = {
+        "id": row.id, "edition": row.edition, "players": row.players,
+        "menu": _menu_label(rules), "options": rules.options(), "status": row.status,
+        "created": row.created, "timer": row.timer,
+        "seats": [Seat(s.seat, s.kind, s.bot, s.name, None).to_json() | {"connected": s.kind == "bot"}
+                  for s in loaded.seats],
+    }
+    if row.result is not None:
+        out["totals"] = row.result["totals"]
+        out["winners"] = row.result["winners"]
+    return out
+
+
+def _rules_of(row: TableRow) -> Rules:
+    return Rules.from_options(row.players, row.rules.get("options"), edition=row.edition,
+                              menu=row.rules.get("menu"))
+
+
+def view_payload(game: AnyGame, seat: int | None) -> dict[str, Any]:
+    """What ``seat`` (``None``: a spectator) may see, as sent in ``state.view``."""
+    if isinstance(game, PartyGame):
+        pv = party_seat_view(game, seat) if seat is not None else party_spectator_view(game)
+        out = pv.to_json()
+        out["on_wasabi"] = [[p.on_wasabi for p in col] for col in pv.collections]
+    else:
+        v = seat_view(game, seat) if seat is not None else spectator_view(game)
+        out = v.to_json()
+        out["edition"] = "base"
+        out["legal"] = [action_name(a) for a in v.legal_actions]
+        out["on_wasabi"] = [
+            [i in pairs for i in range(len(col))]
+            for col, pairs in ((c, wasabi_pairs(c)) for c in v.collections)
+        ]
+    if seat is not None:
+        out["pass_to"] = (seat + game.pass_step) % game.players
+        out["receive_from"] = (seat - game.pass_step) % game.players
+    return out
+
+
+def _rules_from_request(req: CreateRequest) -> Rules:
+    if req.players != len(req.seats):
+        raise TableError("bad_request", f"{len(req.seats)} seats listed for {req.players} players")
+    try:
+        return rules_from_flags(
+            req.players, edition=req.edition,
+            menu=(", ".join(req.menu) if isinstance(req.menu, list) else req.menu),
+            pass_both_ways=req.pass_both_ways, reshuffle=req.reshuffle,
+            uramaki_split=req.uramaki_split, menu_card_draw=req.menu_card_draw,
+            two_player_pudding_penalty=req.two_player_pudding_penalty,
+            label=f"{req.players} seats",
+        )
+    except (FlagError, RulesError) as e:
+        text = re.sub(r"--([a-z-]+)", lambda m: m.group(1).replace("-", "_"), str(e))
+        raise TableError("bad_request", text.replace("edition party", 'edition "party"')) from None
+
+
+def _bot_spec(entry: str, seat: int) -> str:
+    spec = entry[4:].strip()
+    if not spec:
+        raise TableError("bad_request", f"seat {seat}: 'bot:' needs a bot name")
+    if spec.lower().startswith("cmd:"):
+        raise TableError("bad_request", f"seat {seat}: external programs cannot play on the server")
+    try:
+        make_bot(spec, seed=0)
+    except ValueError as e:
+        raise TableError("bad_request", f"seat {seat}: {e}") from None
+    return spec
+
+
+class TableService:
+    """Every live table of this server process.
+
+    Args:
+        store: the database.
+        prefix: this process's table-id prefix (``--shard``); it loads and
+            creates only tables whose ids start with it.
+    """
+
+    def __init__(self, store: Store, *, prefix: str = "") -> None:
+        self.store = store
+        self.prefix = prefix
+        self.writer = Writer(store)
+        self.tables: dict[str, LiveTable] = {}
+        self._tasks: set[asyncio.Task[Any]] = set()
+        self.picks = 0
+
+    # ------------------------------------------------------------------ life cycle
+
+    async def start(self) -> None:
+        """Open the database, resume every unfinished game of this shard, start the writer."""
+        await asyncio.to_thread(self.store.create_schema)
+        loaded = await asyncio.to_thread(self.store.load, unfinished_only=True, prefix=self.prefix or None)
+        for item in loaded:
+            try:
+                table = self._restore(item)
+            except (ValueError, RulesError) as e:  # a row this version cannot play
+                log.error("table %s cannot be resumed: %s", item.id, e)
+                continue
+            self.tables[table.id] = table
+        self.writer.start()
+        for table in self.tables.values():
+            self._after_change(table)
+
+    async def stop(self) -> None:
+        for task in list(self._tasks):
+            task.cancel()
+        for table in self.tables.values():
+            for _, _, handle in table.deadlines.values():
+                handle.cancel()
+            for bot in table.bots.values():
+                bot.close()
+        await self.writer.stop()
+
+    def _restore(self, item: LoadedTable) -> LiveTable:
+        row = item.row
+        rules = _rules_of(row)
+        table = LiveTable(
+            id=row.id, created=row.created, rules=rules, seed=row.seed, timer=row.timer,
+            status=row.status, seats=[Seat(s.seat, s.kind, s.bot, s.name, s.token_hash) for s in item.seats],
+            game=new_game(rules, seed=row.seed), opened=[0] * rules.players,
+        )
+        self._make_bots(table)
+        for ev in item.events:
+            if ev.seq != table.seq + 1:
+                raise ValueError(f"event {ev.seq} follows {table.seq}")
+            self._apply(table, ev.seat, ev.action)
+        table.moved = True
+        return table
+
+    def _make_bots(self, table: LiveTable) -> None:
+        for s in table.seats:
+            if s.kind == "bot" and s.bot is not None:
+                table.bots[s.seat] = make_bot(s.bot, seed=(table.seed + 7919 * (s.seat + 1)) % (1 << 63))
+
+    # ------------------------------------------------------------------ tables
+
+    async def create(self, req: CreateRequest) -> tuple[LiveTable, dict[int, str]]:
+        """A new table from a create request; returns it and the human seats' tokens."""
+        rules = _rules_from_request(req)
+        seats: list[Seat] = []
+        tokens: dict[int, str] = {}
+        for i, entry in enumerate(req.seats):
+            kind = entry.strip().lower()
+            if kind == "human":
+                token = secrets.token_urlsafe(24)
+                tokens[i] = token
+                seats.append(Seat(i, "human", None, None, hash_token(token)))
+            elif kind.startswith("bot:"):
+                seats.append(Seat(i, "bot", _bot_spec(entry.strip(), i), None, None))
+            else:
+                raise TableError("bad_request", f"seat {i}: {entry[:40]!r} is neither 'human' nor 'bot:NAME'")
+        if not tokens:
+            raise TableError("bad_request", "a table needs at least one human seat")
+        seed = req.seed if req.seed is not None else secrets.randbits(63)
+        table_id = self.prefix + secrets.token_urlsafe(9)
+        table = LiveTable(
+            id=table_id, created=time.time(), rules=rules, seed=seed, timer=req.timer,
+            status=WAITING, seats=seats, game=new_game(rules, seed=seed), opened=[0] * rules.players,
+        )
+        self._make_bots(table)
+        stored_rules: dict[str, Any] = {"options": rules.options()}
+        if rules.is_party:
+            stored_rules["menu"] = list(rules.menu)
+        row = TableRow(table_id, table.created, rules.edition, rules.players, stored_rules, seed,
+                       req.timer, WAITING)
+        await self.writer.submit(CreateTable(row, [SeatRow(s.seat, s.kind, s.bot, s.name, s.token_hash)
+                                                   for s in seats]))
+        self.tables[table_id] = table
+        return table, tokens
+
+    def get(self, table_id: str) -> LiveTable | None:
+        return self.tables.get(table_id)
+
+    def seat_of(self, table: LiveTable, token: str) -> int | None:
+        """The seat whose token this is (constant time over every seat), else ``None``."""
+        digest = hash_token(token)
+        found = None
+        for s in table.seats:
+            if s.token_hash is not None and hmac.compare_digest(s.token_hash, digest):
+                found = s.seat
+        return found
+
+    async def rename(self, table: LiveTable, seat: int, name: str) -> None:
+        """Name a human seat (stored); the game starts once every human seat has a name."""
+        s = table.seats[seat]
+        if s.name == name:
+            return
+        s.name = name
+        futures = [self.writer.submit(SetName(table.id, seat, name))]
+        starting = table.status == WAITING and all(x.name is not None for x in table.seats if x.kind == "human")
+        if starting:
+            table.status = PLAYING
+            table.moved = True
+            futures.append(self.writer.submit(SetStatus(table.id, PLAYING)))
+        await asyncio.gather(*futures)
+        if starting:
+            self._after_change(table)  # first: it sets the move timer's deadline that the state shows
+            self._publish(table)
+        else:
+            self.broadcast_seats(table)
+
+    # ------------------------------------------------------------------ watchers
+
+    def attach(self, table: LiveTable, conn: Connection) -> None:
+        table.connections.add(conn)
+        if conn.seat is not None:
+            table.seats[conn.seat].connections += 1
+            self.broadcast_seats(table)
+
+    def detach(self, table: LiveTable, conn: Connection) -> None:
+        if conn in table.connections:
+            table.connections.discard(conn)
+            if conn.seat is not None:
+                table.seats[conn.seat].connections -= 1
+                self.broadcast_seats(table)
+
+    def broadcast_seats(self, table: LiveTable) -> None:
+        text = dump({"type": "seats", "seats": [s.to_json() for s in table.seats]})
+        for conn in table.connections:
+            conn.send(text)
+
+    def state_message(self, table: LiveTable, seat: int | None) -> str:
+        """The complete ``state`` frame for ``seat`` (``None``: spectator)."""
+        view = None if table.status == WAITING else view_payload(table.game, seat)
+        deadline = None
+        if seat is not None and seat in table.deadlines:
+            deadline = round(table.deadlines[seat][1], 3)
+        return dump({"type": "state", "seq": table.seq, "status": table.status, "seat": seat,
+                     "table": table.summary(), "view": view, "deadline": deadline})
+
+    def _publish(self, table: LiveTable) -> None:
+        """Tell every watcher what changed: a full state if anything visible moved, else progress."""
+        if table.moved:
+            table.moved = False
+            cache: dict[int | None, str] = {}
+            for conn in table.connections:
+                text = cache.get(conn.seat)
+                if text is None:
+                    text = cache[conn.seat] = self.state_message(table, conn.seat)
+                conn.send(text)
+        else:
+            game = table.game
+            text = dump({"type": "progress", "seq": table.seq,
+                         "picked": [game.has_committed(s) for s in range(game.players)]})
+            for conn in table.connections:
+                conn.send(text)
+
+    # ------------------------------------------------------------------ decisions
+
+    def _apply(self, table: LiveTable, seat: int, action: int) -> None:
+        """Apply one decision to the game in memory (no checks beyond the engine's)."""
+        game = table.game
+        before = set(game.pending_seats)
+        moved = game.commit(seat, action)
+        table.seq += 1
+        for s in game.pending_seats:
+            if s not in before or s == seat:
+                table.opened[s] = table.seq
+        table.moved = table.moved or moved
+        if game.is_over:
+            table.status = FINISHED
+            table.result = game.result().to_json()
+
+    def check_pick(self, table: LiveTable, seat: int, seq: int, action: int) -> None:
+        """Raise :class:`TableError` unless ``seat`` may decide ``action`` on state ``seq`` now."""
+        if table.status == WAITING:
+            raise TableError("not_started", "the game starts once every seat is filled")
+        if table.status == FINISHED:
+            raise TableError("game_over", "the game is over")
+        game = table.game
+        if seq > table.seq:
+            raise TableError("stale", f"seq {seq} is ahead of the game ({table.seq})")
+        if seat not in game.pending_seats:
+            if game.has_committed(seat):
+                raise TableError("already_picked", "you already picked this turn")
+            raise TableError("not_your_turn", "the game is not waiting for you")
+        if seq < table.opened[seat]:
+            raise TableError("stale", f"seq {seq} predates this decision (it opened at {table.opened[seat]})")
+        if not game.is_legal(seat, action):
+            raise TableError("illegal", f"action {action} is not legal now")
+
+    async def pick(self, table: LiveTable, seat: int, seq: int, action: int, *, by: str = "seat") -> int:
+        """Take a decision; return its ``seq`` once it is stored. Raises :class:`TableError`."""
+        self.check_pick(table, seat, seq, action)
+        return await self._decide(table, seat, action, by)
+
+    async def _decide(self, table: LiveTable, seat: int, action: int, by: str) -> int:
+        self._apply(table, seat, action)
+        seq = table.seq
+        self.picks += 1
+        self._clear_deadline(table, seat)
+        fut = self.writer.submit(AppendEvent(table.id, EventRow(seq, seat, action, by, time.time())))
+        if table.status == FINISHED:
+            record = record_dumps(to_record(table.game, meta=self._meta(table)))
+            fut = self.writer.submit(SetStatus(table.id, FINISHED, time.time(), table.result, record))
+        try:
+            await fut
+        except StoreError as e:
+            log.error("table %s: %s; reloading it from the database", table.id, e)
+            await self._reload(table)
+            raise TableError("server_error", "the pick could not be stored; the table was reloaded") from None
+        if table.seq == seq:  # nothing newer is waiting for its commit: publish
+            self._after_change(table)  # first: it sets the move timer's deadline that the state shows
+            self._publish(table)
+        return seq
+
+    def _meta(self, table: LiveTable) -> dict[str, Any]:
+        return {"seed": table.seed, "table": table.id,
+                "names": [s.name if s.kind == "human" else f"{s.bot} (bot)" for s in table.seats],
+                "date": time.strftime("%Y-%m-%d", time.gmtime(table.created))}
+
+    async def _reload(self, table: LiveTable) -> None:
+        items = await asyncio.to_thread(self.store.load, table_id=table.id)
+        if not items:
+            return
+        fresh = self._restore(items[0])
+        table.game, table.seq, table.opened = fresh.game, fresh.seq, fresh.opened
+        table.status, table.result, table.moved = fresh.status, fresh.result, True
+        self._after_change(table)
+        self._publish(table)
+
+    # ------------------------------------------------------------------ bots and timers
+
+    def _after_change(self, table: LiveTable) -> None:
+        """Start bots for pending bot seats and timers for pending human seats."""
+        if table.status != PLAYING:
+            return
+        for seat in table.game.pending_seats:
+            if seat in table.bots:
+                if seat not in table.busy:
+                    table.busy.add(seat)
+                    self._spawn(self._run_bot(table, seat))
+            elif table.timer is not None:
+                current = table.deadlines.get(seat)
+                if current is None or current[0] != table.opened[seat]:
+                    if current is not None:
+                        current[2].cancel()
+                    loop = asyncio.get_running_loop()
+                    handle = loop.call_later(table.timer, self._on_timeout, table, seat, table.opened[seat])
+                    table.deadlines[seat] = (table.opened[seat], time.time() + table.timer, handle)
+
+    def _clear_deadline(self, table: LiveTable, seat: int) -> None:
+        current = table.deadlines.pop(seat, None)
+        if current is not None:
+            current[2].cancel()
+
+    def _on_timeout(self, table: LiveTable, seat: int, opened: int) -> None:
+        if table.deadlines.get(seat, (None,))[0] != opened:
+            return
+        table.deadlines.pop(seat, None)
+        if table.status != PLAYING or seat not in table.game.pending_seats or table.opened[seat] != opened:
+            return
+        action = GreedyBot(seed=table.seq).choose(view_for(table.game, seat, None))
+        self._spawn(self._decide_quietly(table, seat, action, "timer"))
+
+    async def _decide_quietly(self, table: LiveTable, seat: int, action: int, by: str) -> None:
+        try:
+            await self._decide(table, seat, action, by)
+        except TableError:
+            pass
+
+    async def _run_bot(self, table: LiveTable, seat: int) -> None:
+        bot = table.bots[seat]
+        try:
+            while table.status == PLAYING and seat in table.game.pending_seats:
+                game = table.game
+                view = view_for(game, seat, bot)
+                if getattr(bot, "wants_world", False):
+                    action = await asyncio.to_thread(bot.choose, view)
+                else:
+                    action = bot.choose(view)
+                if table.game is not game or seat not in game.pending_seats or not game.is_legal(seat, action):
+                    continue
+                await self._decide(table, seat, action, "bot")
+        except TableError:
+            pass
+        except Exception:  # a bot bug must not stop the table: play a random legal action
+            log.exception("bot at table %s seat %d failed", table.id, seat)
+            legal = table.game.legal_actions(seat)
+            if legal and table.status == PLAYING:
+                await self._decide_quietly(table, seat, random.Random(table.seq).choice(legal), "bot")
+        finally:
+            table.busy.discard(seat)
+
+    def _spawn(self, coro: Any) -> None:
+        task = asyncio.get_running_loop().create_task(coro)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    # ------------------------------------------------------------------ lobby
+
+    async def listing(self, limit: int = 200) -> list[dict[str, Any]]:
+        """Summaries of the newest tables (from the database, so every process's tables show)."""
+        loaded = await asyncio.to_thread(self.store.summaries, limit)
+        return [summary_of(item, self.tables.get(item.id)) for item in loaded]
+
+    async def summary(self, table_id: str) -> dict[str, Any] | None:
+        if table_id in self.tables:
+            return self.tables[table_id].summary()
+        loaded = await asyncio.to_thread(self.store.load, table_id=table_id)
+        return summary_of(loaded[0]) if loaded else None
+
+    async def record(self, table_id: str) -> str | None:
+        return await asyncio.to_thread(self.store.record, table_id)
+
+
+def json_line(obj: Any) -> str:
+    return json.dumps(obj, separators=(",", ":"))

@@ -1,0 +1,139 @@
+"""Fixtures for the server tests: databases, an in-process app, a real server process.
+
+``db_url`` runs a test on SQLite and, when ``SUSHIGO_TEST_PG_URL`` names a
+PostgreSQL database (``.ci/run`` starts one), on PostgreSQL too; each test
+starts from empty tables.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any, Iterator
+
+import pytest
+
+pytest.importorskip("fastapi")
+
+from fastapi.testclient import TestClient  # noqa: E402
+
+from sushigo.server.app import Limits, create_app  # noqa: E402
+from sushigo.server.store import Store, metadata  # noqa: E402
+
+PG_URL = os.environ.get("SUSHIGO_TEST_PG_URL")
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _reset(url: str) -> None:
+    store = Store(url)
+    metadata.drop_all(store.engine)
+    store.close()
+
+
+@pytest.fixture(params=["sqlite", pytest.param("postgresql", marks=pytest.mark.pg)])
+def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """A fresh database: a SQLite file, or the test PostgreSQL emptied."""
+    if request.param == "sqlite":
+        return f"sqlite:///{tmp_path / 'games.db'}"
+    if not PG_URL:
+        pytest.skip("SUSHIGO_TEST_PG_URL is not set (.ci/run starts a PostgreSQL server)")
+    _reset(PG_URL)
+    return PG_URL
+
+
+@pytest.fixture
+def sqlite_url(tmp_path: Path) -> str:
+    return f"sqlite:///{tmp_path / 'games.db'}"
+
+
+def make_client(url: str, **kwargs: Any) -> TestClient:
+    return TestClient(create_app(url, **kwargs), base_url="http://testserver")
+
+
+@pytest.fixture
+def client(db_url: str) -> Iterator[TestClient]:
+    with make_client(db_url) as c:
+        yield c
+
+
+@pytest.fixture
+def lite_client(sqlite_url: str) -> Iterator[TestClient]:
+    """An app on SQLite only (for tests of the transport, not of storage)."""
+    with make_client(sqlite_url, limits=Limits()) as c:
+        yield c
+
+
+def create(client: TestClient, **body: Any) -> dict[str, Any]:
+    """Create a table; fail the test unless the server accepts it."""
+    r = client.post("/api/tables", json=body)
+    assert r.status_code == 201, r.text
+    return r.json()
+
+
+def tokens(created: dict[str, Any]) -> list[str]:
+    """The seat tokens of a create answer's human seats, in seat order."""
+    return [s["invite"].split("#seat=")[1] for s in created["seats"] if s["kind"] == "human"]
+
+
+class ServerProcess:
+    """A real ``sushigo serve`` process (SIGKILL-able)."""
+
+    def __init__(self, db: str, *extra: str) -> None:
+        env = dict(os.environ, PYTHONUNBUFFERED="1")
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "sushigo", "serve", "--port", "0", "--db", db, *extra],
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env, cwd=ROOT,
+        )
+        assert self.proc.stdout is not None
+        line = self.proc.stdout.readline()
+        m = re.search(r"http://([^/]+)/", line)
+        if not m:
+            err = self.proc.stderr.read() if self.proc.stderr else ""
+            self.proc.kill()
+            raise RuntimeError(f"server did not start: {line!r} {err!r}")
+        self.url = f"http://{m.group(1)}"
+        self.ws_url = f"ws://{m.group(1)}"
+        self._wait_ready()
+
+    def _wait_ready(self) -> None:
+        import httpx
+
+        deadline = time.monotonic() + 20
+        while time.monotonic() < deadline:
+            try:
+                if httpx.get(self.url + "/api/options", timeout=2).status_code == 200:
+                    return
+            except httpx.HTTPError:
+                time.sleep(0.05)
+        raise RuntimeError("server did not answer within 20 s")
+
+    def kill(self) -> None:
+        """SIGKILL: no shutdown code runs."""
+        self.proc.send_signal(signal.SIGKILL)
+        self.proc.wait(10)
+
+    def stop(self) -> None:
+        if self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(10)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait(10)
+
+
+@pytest.fixture(scope="module")
+def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """A real server process on a free port with a fresh SQLite file; yields its base URL."""
+    db = tmp_path_factory.mktemp("live") / "games.db"
+    server = ServerProcess(f"sqlite:///{db}")
+    try:
+        yield server.url
+    finally:
+        server.stop()

@@ -1,0 +1,143 @@
+"""The server never sends a seat a card it may not know.
+
+Full games with several human sockets and a spectator; every frame each
+socket receives is captured.  Afterwards the game is rebuilt from the stored
+record and events, and every frame is checked against it:
+
+- each ``state`` view equals what :mod:`sushigo.view` / :mod:`sushigo.party.view`
+  (the one place hidden information is decided) gives that seat at that ``seq``;
+- independently of those modules: a seat's ``hand`` is exactly its true hand, no
+  frame carries another seat's pick before the reveal, at the first turn of a
+  round no seat learns another's hand, the spectator sees no hand at all, and
+  ``progress`` frames carry nothing but who has picked.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import threading
+from typing import Any
+
+import pytest
+
+from sushigo.editions import new_game
+from sushigo.record import replay
+from sushigo.server.tables import view_payload
+
+from .conftest import create, tokens
+
+pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
+
+
+def _play(client: Any, body: dict[str, Any], seed: int) -> tuple[str, dict[int | None, list[dict[str, Any]]]]:
+    """Play a table to the end with every human seat on its own socket (one
+    thread each, picking at random); return every frame each socket received."""
+    created = create(client, **body)
+    tid = created["id"]
+    seats = [s["seat"] for s in created["seats"] if s["kind"] == "human"]
+    frames: dict[int | None, list[dict[str, Any]]] = {s: [] for s in seats}
+    frames[None] = []
+    errors: list[BaseException] = []
+
+    def run(seat: int | None, token: str | None) -> None:
+        rng = random.Random(seed * 100 + (seat or 0))
+        try:
+            with client.websocket_connect(f"/ws/tables/{tid}") as ws:
+                name = None if seat is None else f"P{seat}"
+                ws.send_json({"v": 1, "type": "hello", "token": token, "name": name, "last_seq": None})
+                while True:
+                    msg = ws.receive_json()
+                    frames[seat].append(msg)
+                    assert msg["type"] != "error", msg
+                    if msg["type"] != "state":
+                        continue
+                    if msg["status"] == "finished":
+                        return
+                    if seat is not None and _can_pick(msg):
+                        action = rng.choice(msg["view"]["legal_actions"])
+                        ws.send_json({"v": 1, "type": "pick", "seq": msg["seq"], "action": action})
+        except BaseException as e:  # noqa: BLE001 - reported by the test
+            errors.append(e)
+
+    threads = [threading.Thread(target=run, args=(None, None), daemon=True)]
+    threads += [threading.Thread(target=run, args=(seat, token), daemon=True)
+                for seat, token in zip(seats, tokens(created))]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(120)
+        assert not t.is_alive(), "a seat's socket got stuck"
+    assert not errors, errors
+    return tid, frames
+
+
+def _can_pick(state: dict[str, Any]) -> bool:
+    view = state.get("view")
+    return state["status"] == "playing" and view is not None and bool(view["legal_actions"])
+
+
+def _check(client: Any, tid: str, frames: dict[int | None, list[dict[str, Any]]]) -> int:
+    service = client.app.state.service
+    (loaded,) = service.store.load(table_id=tid)
+    record = json.loads(service.store.record(tid))
+    replayed = replay(record)
+    table = service.get(tid)
+    events = [(e.seat, e.action) for e in service.store.load(table_id=tid)[0].events] or None
+    if events is None:  # finished tables are loaded without events: read them directly
+        from sqlalchemy import select
+
+        from sushigo.server.store import events_t
+
+        with service.store.engine.connect() as conn:
+            events = [(r.seat, r.action) for r in conn.execute(
+                select(events_t).where(events_t.c.table_id == tid).order_by(events_t.c.seq))]
+    # the game after each seq, rebuilt from the seed and the stored events
+    games = [new_game(table.rules, seed=loaded.row.seed)]
+    for seat, action in events:
+        g = games[-1].clone()
+        g.commit(seat, action)
+        games.append(g)
+    assert games[-1].result().totals == replayed.result().totals
+    checked = 0
+    for seat, got in frames.items():
+        for msg in got:
+            if msg["type"] == "progress":
+                assert set(msg) == {"v", "type", "seq", "picked"}
+                assert msg["picked"] == [games[msg["seq"]].has_committed(s) for s in range(table.rules.players)]
+                continue
+            if msg["type"] != "state" or msg["view"] is None:
+                continue
+            game = games[msg["seq"]]
+            view = msg["view"]
+            assert view == json.loads(json.dumps(view_payload(game, seat))), (seat, msg["seq"])
+            checked += 1
+            for k in range(game.players):
+                if k != seat:
+                    assert not game.has_committed(k) or view["picked"][k]
+            if seat is None:
+                assert view["hand"] is None and view["legal_actions"] == []
+                assert view["committed"] is None
+                assert all(h is None for h in view.get("known_hands", []))
+                continue
+            assert view["hand"] == [c.name_in_records for c in game.hand(seat)]
+            assert view["committed"] == game.committed_action(seat)
+            if view["turn"] == 1 and view.get("decision") is None and not game.has_committed(seat):
+                # nothing has been passed yet this round: no other hand is known
+                for k in range(game.players):
+                    if k != seat and "known_hands" in view:
+                        assert view["known_hands"][k] is None
+    return checked
+
+
+def test_no_frame_of_a_base_game_leaks_hidden_cards(client: Any) -> None:
+    tid, frames = _play(client, {"edition": "base", "players": 4, "pass_both_ways": True,
+                                 "seats": ["human", "human", "bot:greedy", "human"], "seed": 11}, seed=1)
+    assert _check(client, tid, frames) > 3 * 8 * 3
+
+
+def test_no_frame_of_a_party_game_leaks_hidden_cards(lite_client: Any) -> None:
+    menu = ["nigiri", "uramaki", "tempura", "tofu", "eel", "menu", "spoon", "green_tea_ice_cream"]
+    tid, frames = _play(lite_client, {"edition": "party", "players": 4, "menu": menu,
+                                      "seats": ["human", "bot:greedy", "human", "human"], "seed": 5}, seed=2)
+    assert _check(lite_client, tid, frames) > 3 * 8 * 3
