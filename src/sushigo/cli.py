@@ -383,6 +383,9 @@ def serve_command(
         "--allow-origin", help="Another origin whose pages may open table sockets (repeatable).")] = None,
     shard: Annotated[str, typer.Option(
         help="Table-id prefix of this process when several share one database (docs/server.md).")] = "",
+    tables_per_hour: Annotated[int, typer.Option(min=1, help="Tables one address may create per hour.")] = 30,
+    connections_per_address: Annotated[int, typer.Option(
+        min=1, help="WebSockets one address may hold open.")] = 50,
 ) -> None:
     """Run the online game server: lobby, browser tables, live play over WebSockets."""
     try:
@@ -392,7 +395,8 @@ def serve_command(
     if shard and not shard.replace("-", "").isalnum():
         _fail("--shard must be letters and digits (it starts the ids of this process's tables)")
     try:
-        serve(host, port, db, allow_origins=tuple(allow_origin or ()), shard=shard)
+        serve(host, port, db, allow_origins=tuple(allow_origin or ()), shard=shard,
+              tables_per_hour=tables_per_hour, connections_per_address=connections_per_address)
     except ServeError as e:
         _fail(str(e))
 

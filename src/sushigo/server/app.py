@@ -24,7 +24,8 @@ from starlette.websockets import WebSocketDisconnect, WebSocketState
 
 from sushigo.bots import BOTS
 from sushigo.flags import DEFAULT_MENU
-from sushigo.party.menus import MENU_ITEMS, OFFICIAL_MENUS
+from sushigo.party.cards import MENU_ITEMS
+from sushigo.party.menus import OFFICIAL_MENUS
 from sushigo.server.protocol import (
     MAX_NAME,
     PROTOCOL,

@@ -34,9 +34,9 @@ from sushigo.bots.greedy import GreedyBot
 from sushigo.editions import AnyGame, new_game
 from sushigo.flags import FlagError, rules_from_flags
 from sushigo.game import Game
-from sushigo.party.game import PartyGame
+from sushigo.party.game import PartyGame, on_face_up_wasabi
 from sushigo.party.menus import menu_name
-from sushigo.party.view import party_seat_view, party_spectator_view
+from sushigo.party.view import PlayedCard, party_seat_view, party_spectator_view
 from sushigo.record import dumps as record_dumps
 from sushigo.record import to_record
 from sushigo.rules import Rules, RulesError
@@ -192,10 +192,27 @@ def view_payload(game: AnyGame, seat: int | None) -> dict[str, Any]:
             [i in pairs for i in range(len(col))]
             for col, pairs in ((c, wasabi_pairs(c)) for c in v.collections)
         ]
+    out["last_round"] = _last_round(game)
     if seat is not None:
         out["pass_to"] = (seat + game.pass_step) % game.players
         out["receive_from"] = (seat - game.pass_step) % game.players
     return out
+
+
+def _last_round(game: AnyGame) -> dict[str, Any] | None:
+    """The collections of the newest finished round (public: all of it was revealed)."""
+    done = len(game.round_breakdowns)
+    if done == 0:
+        return None
+    if isinstance(game, PartyGame):
+        cols = [[PlayedCard(p.card, p.kind, p.turn, on) for p, on in zip(col, on_face_up_wasabi(col))]
+                for col in game.round_collections(done)]
+        return {"round": done, "collections": [[p.text for p in col] for col in cols],
+                "on_wasabi": [[p.on_wasabi for p in col] for col in cols]}
+    base = game.round_collections(done)
+    return {"round": done, "collections": [[c.name_in_records for c in col] for col in base],
+            "on_wasabi": [[i in pairs for i in range(len(col))]
+                          for col, pairs in ((c, wasabi_pairs(c)) for c in base)]}
 
 
 def _rules_from_request(req: CreateRequest) -> Rules:

@@ -1,0 +1,185 @@
+"""Load benchmark: N concurrent 4-player games of bot clients over WebSockets.
+
+Starts ``sushigo serve`` (or uses ``--url``), creates N base-game tables with
+four human seats each, connects one client per seat and plays every game to
+the end: each client picks a random legal card as soon as it may (after
+``--think`` seconds, if given).  Reports games completed, errors, picks per
+second, and the time from the last pick of a turn to every client of that
+game seeing the reveal (p50/p99/max).  Clients and timings live in this one
+process, so the latency includes the clients' own queueing.
+
+    python benchmarks/server_load.py 200                 # 200 games, SQLite in a temp dir
+    python benchmarks/server_load.py 200 --think 0.5     # clients pause 0.5 s (jittered) per pick
+    python benchmarks/server_load.py 200 --db postgresql://postgres@127.0.0.1:54329/sushigo_test
+    python benchmarks/server_load.py 200 --profile /tmp/server.prof   # server under cProfile
+
+Needs the test extra (websockets, httpx).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import random
+import re
+import signal
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+import httpx
+import websockets
+
+
+@dataclass
+class Turn:
+    last_pick: float = 0.0
+    picks: int = 0
+    seen: int = 0
+    last_seen: float = 0.0
+
+
+@dataclass
+class Stats:
+    latencies: list[float] = field(default_factory=list)
+    picks: int = 0
+    errors: list[str] = field(default_factory=list)
+    games_done: int = 0
+
+
+async def client(url: str, token: str, game: dict[Any, Turn], stats: Stats, think: float,
+                 rng: random.Random, players: int) -> None:
+    async with websockets.connect(url, max_size=2**20, open_timeout=60) as ws:
+        await ws.send(json.dumps({"v": 1, "type": "hello", "token": token, "name": "bot", "last_seq": None}))
+        my_key: Any = None  # the turn this client picked on, until it sees the next one
+        while True:
+            raw = await ws.recv()
+            msg = json.loads(raw)
+            kind = msg["type"]
+            if kind == "error":
+                stats.errors.append(msg["code"] + ": " + msg["message"])
+                continue
+            if kind != "state":
+                continue
+            now = time.perf_counter()
+            view = msg["view"]
+            if view is None:
+                continue
+            key = (view["round"], view["turn"])
+            if my_key is not None and key != my_key:
+                turn = game[my_key]
+                turn.seen += 1
+                turn.last_seen = max(turn.last_seen, now)
+                if turn.seen == players:
+                    stats.latencies.append(turn.last_seen - turn.last_pick)
+                my_key = None
+            if msg["status"] == "finished":
+                return
+            if view["legal_actions"] and my_key is None:
+                if think:
+                    await asyncio.sleep(think * rng.uniform(0.5, 1.5))
+                action = rng.choice(view["legal_actions"])
+                await ws.send(json.dumps({"v": 1, "type": "pick", "seq": msg["seq"], "action": action}))
+                turn = game.setdefault(key, Turn())
+                turn.picks += 1
+                turn.last_pick = max(turn.last_pick, time.perf_counter())
+                stats.picks += 1
+                my_key = key
+
+
+async def one_game(base: str, http: httpx.AsyncClient, stats: Stats, think: float, seed: int) -> None:
+    r = await http.post(f"{base}/api/tables", json={
+        "edition": "base", "players": 4, "seats": ["human"] * 4, "seed": seed})
+    if r.status_code != 201:
+        stats.errors.append(f"create: {r.status_code} {r.text}")
+        return
+    created = r.json()
+    tokens = [s["invite"].split("#seat=")[1] for s in created["seats"]]
+    ws_url = base.replace("http", "ws", 1) + f"/ws/tables/{created['id']}"
+    game: dict[Any, Turn] = {}
+    rng = random.Random(seed)
+    await asyncio.gather(*(client(ws_url, t, game, stats, think, random.Random(rng.random()), 4) for t in tokens))
+    stats.games_done += 1
+
+
+async def run(base: str, games: int, think: float) -> tuple[Stats, float]:
+    stats = Stats()
+    async with httpx.AsyncClient(timeout=60) as http:
+        start = time.perf_counter()
+        results = await asyncio.gather(*(one_game(base, http, stats, think, i) for i in range(games)),
+                                       return_exceptions=True)
+        elapsed = time.perf_counter() - start
+    for res in results:
+        if isinstance(res, BaseException):
+            stats.errors.append(f"{type(res).__name__}: {res}")
+    return stats, elapsed
+
+
+def start_server(db: str, profile: str | None) -> tuple[subprocess.Popen[str], str]:
+    cmd = [sys.executable]
+    if profile:
+        cmd += ["-m", "cProfile", "-o", profile]
+    cmd += ["-m", "sushigo", "serve", "--port", "0", "--db", db,
+            "--tables-per-hour", "100000", "--connections-per-address", "100000"]
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, text=True)
+    assert proc.stdout is not None
+    line = proc.stdout.readline()
+    m = re.search(r"(http://[^/\s]+)/", line)
+    if not m:
+        proc.kill()
+        raise SystemExit(f"server did not start: {line!r}")
+    return proc, m.group(1)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("games", type=int, nargs="?", default=200)
+    parser.add_argument("--think", type=float, default=0.0, help="mean seconds a client waits before each pick")
+    parser.add_argument("--url", help="use a running server instead of starting one")
+    parser.add_argument("--db", help="database for the server it starts (default: SQLite in a temp dir)")
+    parser.add_argument("--profile", help="run the started server under cProfile, write the stats here")
+    args = parser.parse_args()
+    try:
+        import uvloop
+
+        uvloop.install()
+    except ImportError:
+        pass
+    proc = None
+    with tempfile.TemporaryDirectory() as tmp:
+        base = args.url
+        if base is None:
+            proc, base = start_server(args.db or f"sqlite:///{os.path.join(tmp, 'load.db')}", args.profile)
+        try:
+            stats, elapsed = asyncio.run(run(base, args.games, args.think))
+        finally:
+            if proc is not None:
+                proc.send_signal(signal.SIGINT)
+                proc.wait(60)
+    lat = sorted(stats.latencies)
+
+    def pct(p: float) -> float:
+        return 1000 * lat[min(len(lat) - 1, int(p * len(lat)))] if lat else float("nan")
+
+    print(f"games {stats.games_done}/{args.games} completed, {len(stats.errors)} errors, "
+          f"think {args.think:g} s, {elapsed:.1f} s")
+    print(f"picks {stats.picks} ({stats.picks / elapsed:.0f}/s), turns measured {len(lat)}")
+    print(f"last pick -> every client sees the reveal: p50 {pct(0.50):.1f} ms, p99 {pct(0.99):.1f} ms, "
+          f"max {1000 * lat[-1] if lat else float('nan'):.1f} ms, mean {1000 * statistics.fmean(lat) if lat else float('nan'):.1f} ms")
+    for e in stats.errors[:5]:
+        print("error:", e)
+    if args.profile:
+        import pstats
+
+        print(f"\nserver profile ({args.profile}), top functions by own time:")
+        pstats.Stats(args.profile).sort_stats("tottime").print_stats(15)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,476 @@
+/* The lobby: create a table, list open tables and finished games.
+ *
+ * Talks to GET /api/options, POST /api/tables, GET /api/tables (docs/server.md).
+ * Server strings (names, menus, errors) are put into the page with textContent only.
+ *
+ * Stable hooks for tests (data-testid):
+ *   create-form, edition-base / edition-party (radios), players (select),
+ *   seat-rows holding one select data-testid="seat-kind" data-seat=n per seat
+ *   (values "human" or "bot:NAME"), opt-pass_both_ways, opt-reshuffle,
+ *   party-options, menu (select: official names or "custom"), custom-menu,
+ *   custom-slots (selects data-testid="custom-item" data-group=roll|appetizer|special|dessert),
+ *   menu-preview, opt-uramaki_split, opt-menu_card_draw, opt-two_player_pudding_penalty,
+ *   timer, seed, create-submit;
+ *   created (after creating): invites (li data-testid="invite" data-seat=n with an
+ *   <input data-testid="invite-url"> and a data-testid="copy" button; the spectator
+ *   row has data-testid="spectate" with data-testid="spectate-link"),
+ *   play-button ("Play as seat N": opens the first human seat's invite), new-table;
+ *   lobby-error (one line); tables-open / tables-finished (li data-testid="table-row"
+ *   data-id data-status; inside: data-testid="watch-link", "totals", "record-link").
+ */
+(function () {
+  "use strict";
+
+  var C = window.SushiCards;
+  var FALLBACK = {
+    bots: ["flatmc", "greedy", "ismcts", "random"],
+    menus: {
+      "My First Meal": ["maki", "tempura", "sashimi", "miso_soup", "wasabi", "tea", "green_tea_ice_cream"],
+      "Sushi Go!": ["maki", "tempura", "sashimi", "dumpling", "chopsticks", "wasabi", "pudding"],
+      "Party Sampler": ["temaki", "tempura", "dumpling", "tofu", "wasabi", "menu", "green_tea_ice_cream"],
+      "Master Menu": ["temaki", "onigiri", "tofu", "sashimi", "spoon", "takeout_box", "fruit"],
+      "Points Platter": ["uramaki", "onigiri", "dumpling", "edamame", "special_order", "tea", "green_tea_ice_cream"],
+      "Cutthroat Combo": ["temaki", "eel", "tofu", "miso_soup", "spoon", "soy_sauce", "pudding"],
+      "Big Banquet": ["maki", "tempura", "dumpling", "eel", "spoon", "chopsticks", "green_tea_ice_cream"],
+      "Dinner for Two": ["uramaki", "onigiri", "tofu", "miso_soup", "menu", "special_order", "fruit"]
+    },
+    default_menu: "My First Meal",
+    editions: { base: [2, 5], party: [2, 8] }
+  };
+  var GROUPS = {
+    roll: ["maki", "temaki", "uramaki"],
+    appetizer: ["tempura", "sashimi", "dumpling", "eel", "tofu", "onigiri", "edamame", "miso_soup"],
+    special: ["chopsticks", "spoon", "menu", "takeout_box", "soy_sauce", "tea", "special_order", "wasabi"],
+    dessert: ["pudding", "green_tea_ice_cream", "fruit"]
+  };
+  var SLOTS = [["roll", 0], ["appetizer", 0], ["appetizer", 1], ["appetizer", 2],
+    ["special", 0], ["special", 1], ["dessert", 0]];
+  var CUSTOM_DEFAULT = { roll: ["maki"], appetizer: ["tempura", "sashimi", "dumpling"],
+    special: ["chopsticks", "wasabi"], dessert: ["pudding"] };
+  var ITEM_ICON = { nigiri: "salmon", maki: "maki2", uramaki: "uramaki4", onigiri: "onigiri_triangle",
+    chopsticks: "chopsticks1", spoon: "spoon4", menu: "menu7", takeout_box: "takeout_box10",
+    fruit: "fruit_watermelon_orange" };
+  var ITEM_LABEL = { maki: "Maki", uramaki: "Uramaki", onigiri: "Onigiri", nigiri: "Nigiri",
+    chopsticks: "Chopsticks", spoon: "Spoon", menu: "Menu", takeout_box: "Takeout box", fruit: "Fruit" };
+
+  var opts = FALLBACK;
+  var created = null;
+
+  function $(id) { return document.querySelector('[data-testid="' + id + '"]'); }
+  function el(tag, cls, text) {
+    var e = document.createElement(tag);
+    if (cls) e.className = cls;
+    if (text !== undefined && text !== null) e.textContent = String(text);
+    return e;
+  }
+  function itemLabel(item) {
+    return ITEM_LABEL[item] || C.label(item);
+  }
+
+  function showError(text) {
+    var e = $("lobby-error");
+    e.textContent = text || "";
+    e.hidden = !text;
+  }
+
+  function api(method, path, body) {
+    var init = { method: method, headers: { "Accept": "application/json" } };
+    if (body !== undefined) {
+      init.headers["Content-Type"] = "application/json";
+      init.body = JSON.stringify(body);
+    }
+    return fetch(path, init).then(function (r) {
+      return r.text().then(function (text) {
+        var data = null;
+        try { data = text ? JSON.parse(text) : null; } catch (e) { data = null; }
+        if (!r.ok) {
+          var msg = data && typeof data.error === "string" ? data.error : "HTTP " + r.status;
+          throw new Error(msg);
+        }
+        return data;
+      });
+    });
+  }
+
+  // ------------------------------------------------------------ form
+  function edition() {
+    return document.querySelector('input[name="edition"]:checked').value;
+  }
+
+  function range() {
+    var r = opts.editions && opts.editions[edition()];
+    return Array.isArray(r) && r.length === 2 ? r : edition() === "party" ? [2, 8] : [2, 5];
+  }
+
+  function fillPlayers() {
+    var sel = $("players");
+    var keep = Number(sel.value) || 4;
+    var r = range();
+    sel.textContent = "";
+    for (var n = r[0]; n <= r[1]; n++) {
+      var o = el("option", null, n + " players");
+      o.value = String(n);
+      sel.appendChild(o);
+    }
+    sel.value = String(Math.max(r[0], Math.min(r[1], keep)));
+  }
+
+  function botChoices() {
+    var bots = Array.isArray(opts.bots) ? opts.bots.slice() : FALLBACK.bots.slice();
+    var i = bots.indexOf("greedy");
+    if (i > 0) { bots.splice(i, 1); bots.unshift("greedy"); }
+    return bots;
+  }
+
+  function fillSeats() {
+    var box = $("seat-rows");
+    var n = Number($("players").value);
+    var old = Array.prototype.map.call(box.querySelectorAll("select"), function (s) { return s.value; });
+    box.textContent = "";
+    var bots = botChoices();
+    for (var i = 0; i < n; i++) {
+      var row = el("div", "seat-row");
+      var id = "seat-kind-" + i;
+      var lab = el("label", null, "Seat " + (i + 1));
+      lab.htmlFor = id;
+      var sel = el("select");
+      sel.id = id;
+      sel.setAttribute("data-testid", "seat-kind");
+      sel.setAttribute("data-seat", String(i));
+      var h = el("option", null, "Human (invite link)");
+      h.value = "human";
+      sel.appendChild(h);
+      bots.forEach(function (b) {
+        var o = el("option", null, "Bot: " + b);
+        o.value = "bot:" + b;
+        sel.appendChild(o);
+      });
+      sel.value = old[i] || (i === 0 ? "human" : "bot:" + bots[0]);
+      row.appendChild(lab);
+      row.appendChild(sel);
+      box.appendChild(row);
+    }
+  }
+
+  function fillMenus() {
+    var sel = $("menu");
+    sel.textContent = "";
+    var menus = opts.menus || FALLBACK.menus;
+    Object.keys(menus).forEach(function (name) {
+      var o = el("option", null, name);
+      o.value = name;
+      sel.appendChild(o);
+    });
+    var c = el("option", null, "Custom menu…");
+    c.value = "custom";
+    sel.appendChild(c);
+    sel.value = menus[opts.default_menu] ? opts.default_menu : Object.keys(menus)[0];
+    var slots = $("custom-slots");
+    slots.textContent = "";
+    SLOTS.forEach(function (slot, k) {
+      var group = slot[0], idx = slot[1];
+      var f = el("div", "field");
+      var id = "custom-" + k;
+      var lab = el("label", null, group.charAt(0).toUpperCase() + group.slice(1) + (group === "appetizer" || group === "special" ? " " + (idx + 1) : ""));
+      lab.htmlFor = id;
+      var s = el("select");
+      s.id = id;
+      s.setAttribute("data-testid", "custom-item");
+      s.setAttribute("data-group", group);
+      GROUPS[group].forEach(function (item) {
+        var o = el("option", null, itemLabel(item));
+        o.value = item;
+        s.appendChild(o);
+      });
+      s.value = CUSTOM_DEFAULT[group][idx];
+      s.addEventListener("change", preview);
+      f.appendChild(lab);
+      f.appendChild(s);
+      slots.appendChild(f);
+    });
+  }
+
+  function chosenMenu() {
+    var v = $("menu").value;
+    if (v !== "custom") return v;
+    var items = ["nigiri"];
+    Array.prototype.forEach.call(document.querySelectorAll('[data-testid="custom-item"]'), function (s) {
+      items.push(s.value);
+    });
+    return items;
+  }
+
+  function preview() {
+    var box = $("menu-preview");
+    box.textContent = "";
+    var v = $("menu").value;
+    var menus = opts.menus || FALLBACK.menus;
+    var items = v === "custom" ? chosenMenu() : ["nigiri"].concat(menus[v] || []);
+    items.forEach(function (item) {
+      var card = C.element(ITEM_ICON[item] || item, { mini: true });
+      card.title = itemLabel(item);
+      var wrap = el("div", "group");
+      wrap.appendChild(card);
+      wrap.appendChild(el("span", "group-label", itemLabel(item)));
+      box.appendChild(wrap);
+    });
+  }
+
+  function syncEdition() {
+    var party = edition() === "party";
+    $("party-options").hidden = !party;
+    $("base-options").hidden = party;
+    fillPlayers();
+    fillSeats();
+    preview();
+  }
+
+  function body() {
+    var n = Number($("players").value);
+    var seats = Array.prototype.map.call(document.querySelectorAll('[data-testid="seat-kind"]'), function (s) { return s.value; });
+    var b = { edition: edition(), players: n, seats: seats.slice(0, n) };
+    if (b.edition === "base") {
+      b.pass_both_ways = $("opt-pass_both_ways").checked;
+      b.reshuffle = $("opt-reshuffle").checked;
+    } else {
+      b.menu = chosenMenu();
+      var split = $("opt-uramaki_split").value;
+      if (split && split !== "4-4-4") b.uramaki_split = split;
+      var draw = Number($("opt-menu_card_draw").value);
+      if (draw && draw !== 4) b.menu_card_draw = draw;
+      if ($("opt-two_player_pudding_penalty").checked) b.two_player_pudding_penalty = true;
+    }
+    var t = $("timer").value.trim();
+    if (t) b.timer = Number(t);
+    var seed = $("seed").value.trim();
+    if (seed) b.seed = Number(seed);
+    return b;
+  }
+
+  function validate(b) {
+    if (b.seats.indexOf("human") < 0) return "At least one seat must be a human.";
+    if (b.timer !== undefined && (!Number.isInteger(b.timer) || b.timer < 1 || b.timer > 3600)) return "The timer is a whole number of seconds (1-3600).";
+    if (b.seed !== undefined && (!Number.isInteger(b.seed) || b.seed < 0)) return "The seed is a whole number ≥ 0.";
+    if (Array.isArray(b.menu)) {
+      var seen = {};
+      for (var i = 0; i < b.menu.length; i++) {
+        if (seen[b.menu[i]]) return "The custom menu lists " + itemLabel(b.menu[i]) + " twice.";
+        seen[b.menu[i]] = true;
+      }
+    }
+    return "";
+  }
+
+  function absolute(path) {
+    return location.origin + path;
+  }
+
+  function copyText(text, button) {
+    function done(ok) {
+      var old = button.getAttribute("data-label") || button.textContent;
+      button.setAttribute("data-label", old);
+      button.textContent = ok ? "Copied" : "Select and copy";
+      setTimeout(function () { button.textContent = old; }, 1500);
+    }
+    if (navigator.clipboard && window.isSecureContext) {
+      navigator.clipboard.writeText(text).then(function () { done(true); }, function () { fallback(); });
+    } else {
+      fallback();
+    }
+    function fallback() {
+      var input = button.parentNode.querySelector("input");
+      var ok = false;
+      if (input) {
+        input.focus();
+        input.select();
+        try { ok = document.execCommand("copy"); } catch (e) { ok = false; }
+      }
+      done(ok);
+    }
+  }
+
+  function inviteRow(label, url, testid, seat) {
+    var li = el("li");
+    li.setAttribute("data-testid", testid);
+    if (seat !== null) li.setAttribute("data-seat", String(seat));
+    li.appendChild(el("span", "who", label));
+    var input = el("input");
+    input.readOnly = true;
+    input.value = url;
+    input.setAttribute("aria-label", label + " link");
+    input.setAttribute("data-testid", testid === "invite" ? "invite-url" : "spectate-url");
+    input.addEventListener("focus", function () { input.select(); });
+    li.appendChild(input);
+    var copy = el("button", "copy", "Copy");
+    copy.type = "button";
+    copy.setAttribute("data-testid", "copy");
+    copy.addEventListener("click", function () { copyText(url, copy); });
+    li.appendChild(copy);
+    var open = el("a", null, "Open");
+    open.href = url;
+    open.setAttribute("data-testid", testid === "invite" ? "invite-link" : "spectate-link");
+    li.appendChild(open);
+    return li;
+  }
+
+  function showCreated(res) {
+    created = res;
+    var list = $("invites");
+    list.textContent = "";
+    var firstHuman = null;
+    (res.seats || []).forEach(function (s) {
+      if (s.kind === "human" && typeof s.invite === "string") {
+        if (firstHuman === null) firstHuman = s;
+        list.appendChild(inviteRow("Seat " + (s.seat + 1), absolute(s.invite), "invite", s.seat));
+      } else {
+        var li = el("li");
+        li.setAttribute("data-testid", "bot-seat");
+        li.appendChild(el("span", "who", "Seat " + (s.seat + 1)));
+        li.appendChild(el("span", null, "Bot: " + String(s.bot || "")));
+        list.appendChild(li);
+      }
+    });
+    list.appendChild(inviteRow("Spectators", absolute(res.spectate || "/t/" + res.id), "spectate", null));
+    var play = $("play-button");
+    if (firstHuman) {
+      play.hidden = false;
+      play.textContent = "Play as seat " + (firstHuman.seat + 1);
+      play.onclick = function () { location.href = absolute(firstHuman.invite); };
+    } else {
+      play.hidden = true;
+    }
+    $("create-form").hidden = true;
+    $("new-table-intro").hidden = true;
+    $("created").hidden = false;
+    play.focus();
+  }
+
+  $("create-form").addEventListener("submit", function (ev) {
+    ev.preventDefault();
+    var b = body();
+    var problem = validate(b);
+    if (problem) { showError(problem); return; }
+    showError("");
+    var btn = $("create-submit");
+    btn.disabled = true;
+    api("POST", "/api/tables", b).then(function (res) {
+      showCreated(res);
+      refresh();
+    }, function (err) {
+      showError(err.message);
+    }).then(function () { btn.disabled = false; });
+  });
+  $("new-table").addEventListener("click", function () {
+    $("created").hidden = true;
+    $("new-table-intro").hidden = false;
+    $("create-form").hidden = false;
+  });
+  Array.prototype.forEach.call(document.querySelectorAll('input[name="edition"]'), function (r) {
+    r.addEventListener("change", syncEdition);
+  });
+  $("players").addEventListener("change", fillSeats);
+  $("menu").addEventListener("change", function () {
+    $("custom-menu").hidden = $("menu").value !== "custom";
+    preview();
+  });
+
+  // ------------------------------------------------------------ tables
+  function seatText(s) {
+    if (s.kind === "bot") return (s.name ? String(s.name) : "bot") + " (" + String(s.bot || "bot") + ")";
+    if (!s.name) return "open seat";
+    return String(s.name) + (s.connected ? "" : " (away)");
+  }
+
+  function tableTitle(t) {
+    var s = t.edition === "party" ? "Sushi Go Party!" : "Sushi Go!";
+    if (t.edition === "party" && t.menu) s += " · " + (Array.isArray(t.menu) ? "custom menu" : String(t.menu));
+    return s + " · " + t.players + " players";
+  }
+
+  function when(ts) {
+    if (typeof ts !== "number") return "";
+    try { return new Date(ts * 1000).toLocaleString(); } catch (e) { return ""; }
+  }
+
+  function tableRow(t) {
+    var li = el("li");
+    li.setAttribute("data-testid", "table-row");
+    li.setAttribute("data-id", String(t.id));
+    li.setAttribute("data-status", String(t.status));
+    var head = el("div", "t-head");
+    head.appendChild(el("strong", null, tableTitle(t)));
+    head.appendChild(el("span", "pill " + String(t.status), String(t.status)));
+    var w = when(t.created);
+    if (w) head.appendChild(el("span", "small-label", w));
+    li.appendChild(head);
+    var seats = Array.isArray(t.seats) ? t.seats : [];
+    if (t.status === "finished" && Array.isArray(t.totals)) {
+      var winners = Array.isArray(t.winners) ? t.winners : [];
+      var parts = seats.map(function (s, i) {
+        var name = s.kind === "bot" ? "bot " + String(s.bot || "") : String(s.name || "Seat " + (i + 1));
+        return (winners.indexOf(i) >= 0 ? "★ " : "") + name + " " + t.totals[i];
+      });
+      var tot = el("div", "t-seats", parts.join(" · "));
+      tot.setAttribute("data-testid", "totals");
+      li.appendChild(tot);
+    } else {
+      var joined = seats.filter(function (s) { return s.kind === "bot" || s.name; }).length;
+      var line = el("div", "t-seats", joined + "/" + seats.length + " seated: " + seats.map(seatText).join(", "));
+      li.appendChild(line);
+    }
+    var links = el("div", "t-links");
+    var watch = el("a", null, t.status === "finished" ? "View final table" : "Watch");
+    watch.href = "/t/" + encodeURIComponent(String(t.id));
+    watch.setAttribute("data-testid", "watch-link");
+    links.appendChild(watch);
+    if (t.status === "finished") {
+      var rec = el("a", null, "Download game record");
+      rec.href = "/api/tables/" + encodeURIComponent(String(t.id)) + "/record";
+      rec.setAttribute("download", "sushigo-" + String(t.id) + ".json");
+      rec.setAttribute("data-testid", "record-link");
+      links.appendChild(rec);
+    }
+    li.appendChild(links);
+    return li;
+  }
+
+  function refresh() {
+    return api("GET", "/api/tables").then(function (data) {
+      var tables = data && Array.isArray(data.tables) ? data.tables : [];
+      var open = $("tables-open"), fin = $("tables-finished");
+      open.textContent = "";
+      fin.textContent = "";
+      var nOpen = 0, nFin = 0;
+      tables.forEach(function (t) {
+        if (!t || typeof t !== "object") return;
+        if (t.status === "finished") { fin.appendChild(tableRow(t)); nFin++; }
+        else { open.appendChild(tableRow(t)); nOpen++; }
+      });
+      $("tables-open-empty").hidden = nOpen > 0;
+      $("tables-finished-empty").hidden = nFin > 0;
+    }, function (err) {
+      showError("Could not list tables: " + err.message);
+    });
+  }
+
+  // ------------------------------------------------------------ start
+  syncEdition();
+  fillMenus();
+  preview();
+  api("GET", "/api/options").then(function (o) {
+    if (o && typeof o === "object") {
+      opts = {
+        bots: Array.isArray(o.bots) && o.bots.length ? o.bots : FALLBACK.bots,
+        menus: o.menus && typeof o.menus === "object" ? o.menus : FALLBACK.menus,
+        default_menu: typeof o.default_menu === "string" ? o.default_menu : FALLBACK.default_menu,
+        editions: o.editions && typeof o.editions === "object" ? o.editions : FALLBACK.editions
+      };
+      fillPlayers();
+      fillSeats();
+      fillMenus();
+      preview();
+    }
+  }, function (err) { showError("Could not load the options: " + err.message); });
+  refresh();
+  setInterval(function () { if (!document.hidden) refresh(); }, 5000);
+})();

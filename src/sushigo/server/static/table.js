@@ -1,0 +1,1032 @@
+/* The table page: one seat (or a spectator) of an online game, protocol
+ * sushigo-ws/1 (docs/server.md).
+ *
+ * The address is /t/{id}; "#seat=TOKEN" makes the page that seat, no token:
+ * spectator.  The display name lives in localStorage ("sushigo.name").
+ * Every text that comes from the server is put into the page with
+ * textContent, never as HTML.
+ *
+ * Stable hooks for tests (data-testid):
+ *   connection      connection status ("Connected", "Reconnecting in 2 s"...);
+ *                   data-state="open|connecting|closed"
+ *   table-info      edition / menu;  round-info: "Round 2 · turn 3"
+ *   timer           move timer countdown (hidden without a deadline)
+ *   name-form, name-input, name-submit, name-error   the name form
+ *   rename          button that shows the name form again
+ *   status          one-line game status ("Pick a card", "Waiting for 2 players"...)
+ *   error           the last error message from the server (role=alert)
+ *   hand-section    your hand and choices (hidden for spectators)
+ *   passing         who you pass to and receive from
+ *   decision        what the pending Party decision is
+ *   hand            your hand; holds buttons data-testid="card" (data-card=name,
+ *                   data-index=position).  A card that is a legal single-card
+ *                   choice now has data-action=<action id> and is enabled;
+ *                   clicking it (or Enter/Space) sends that pick.  In
+ *                   chopsticks mode (original game) the first click selects
+ *                   a card and the second sends the pair.
+ *   chopsticks-bar  holds the button data-testid="chopsticks-toggle"
+ *   actions         buttons data-testid="action" data-action=<id> for every
+ *                   other legal action (pass, special orders, spoon requests,
+ *                   a menu's drawn cards, takeout flips); data-kind says which
+ *   pairs           <details> listing every chopsticks pair as data-testid="action"
+ *                   buttons (data-kind="pair")
+ *   seats           holds one data-testid="seat" per seat (data-seat=n,
+ *                   data-me="true" for yours, data-picked, data-connected);
+ *                   inside: seat-name, seat-score, collection (groups
+ *                   data-testid="group" data-card=... data-count=...),
+ *                   desserts, revealed (the cards of the latest reveal)
+ *   scores          the score panel; scoresheet (a <table>, rows
+ *                   data-seat=n with a cell data-testid="total"),
+ *                   breakdowns (per round <details data-testid="breakdown">),
+ *                   winners (when finished), record-link (when finished)
+ */
+(function () {
+  "use strict";
+
+  var C = window.SushiCards;
+  var NAME_KEY = "sushigo.name";
+
+  var BASE_CARDS = ["tempura", "sashimi", "dumpling", "maki1", "maki2", "maki3", "egg",
+    "salmon", "squid", "wasabi", "chopsticks", "pudding"];
+  var PARTY_CARDS = ["tempura", "sashimi", "dumpling", "maki1", "maki2", "maki3", "egg",
+    "salmon", "squid", "wasabi", null, "pudding", "temaki", "uramaki3", "uramaki4",
+    "uramaki5", "eel", "tofu", "onigiri_circle", "onigiri_triangle", "onigiri_square",
+    "onigiri_rectangle", "edamame", "miso_soup", "chopsticks1", "chopsticks2",
+    "chopsticks3", "spoon4", "spoon5", "spoon6", "menu7", "menu8", "menu9",
+    "takeout_box10", "takeout_box11", "takeout_box12", "soy_sauce", "tea",
+    "special_order", "green_tea_ice_cream", "fruit_watermelon2", "fruit_pineapple2",
+    "fruit_orange2", "fruit_watermelon_pineapple", "fruit_watermelon_orange",
+    "fruit_pineapple_orange"];
+  var NIGIRI = { egg: 1, salmon: 1, squid: 1 };
+  var DECISION_WORDS = {
+    chopsticks: "play one more card from your hand, or pass",
+    spoon: "name a card to ask for, or pass",
+    menu: "choose one of the cards drawn",
+    takeout_box: "flip earlier cards face down (2 points each), or stop"
+  };
+
+  // ------------------------------------------------------------ state
+  var m = /^\/t\/([^/?#]+)/.exec(location.pathname);
+  var S = {
+    id: m ? decodeURIComponent(m[1]) : "",
+    token: tokenFromHash(),
+    ws: null,
+    seq: null,            // newest seq from state/progress/ack
+    stateSeq: null,       // seq of the newest state
+    pickedAt: null,       // stateSeq at which we sent our pick (blocks a second one)
+    sentAction: null,
+    status: null,
+    table: null,
+    view: null,
+    seat: null,
+    deadline: null,
+    welcomed: false,
+    retries: 0,
+    reconnectAt: 0,
+    reconnectTimer: null,
+    stop: false,
+    fresh: null,          // {seat: {index: true}} newly revealed cards
+    freshTimer: null,
+    revealed: null,       // {seat: [texts]} latest reveal
+    chopMode: false,
+    chopFirst: null,      // hand index of the first chopsticks card
+    nameWanted: false,
+    nameSent: null,
+    focusKey: null,
+    sentIndex: null,
+    keepFocus: false,
+    localDeadline: null,  // [stateSeq, unix seconds]: estimate when the server sends none
+    lastError: ""
+  };
+
+  function tokenFromHash() {
+    var h = location.hash.replace(/^#/, "");
+    var parts = h.split("&");
+    for (var i = 0; i < parts.length; i++) {
+      var kv = parts[i].split("=");
+      if (kv[0] === "seat" && kv[1]) return decodeURIComponent(kv.slice(1).join("="));
+    }
+    return null;
+  }
+
+  function $(testid, root) {
+    return (root || document).querySelector('[data-testid="' + testid + '"]');
+  }
+
+  function el(tag, cls, text) {
+    var e = document.createElement(tag);
+    if (cls) e.className = cls;
+    if (text !== undefined && text !== null) e.textContent = String(text);
+    return e;
+  }
+
+  function storedName() {
+    try { return localStorage.getItem(NAME_KEY) || ""; } catch (e) { return ""; }
+  }
+  function storeName(n) {
+    try { localStorage.setItem(NAME_KEY, n); } catch (e) { /* private mode */ }
+  }
+
+  // ------------------------------------------------------------ socket
+  function connect() {
+    if (S.stop) return;
+    clearTimeout(S.reconnectTimer);
+    var proto = location.protocol === "https:" ? "wss:" : "ws:";
+    var ws;
+    try {
+      ws = new WebSocket(proto + "//" + location.host + "/ws/tables/" + encodeURIComponent(S.id));
+    } catch (e) {
+      scheduleReconnect();
+      return;
+    }
+    S.ws = ws;
+    S.welcomed = false;
+    setConn("connecting", "Connecting…");
+    ws.onopen = function () {
+      var name = S.token ? (storedName() || null) : null;
+      S.nameSent = name;
+      send({ type: "hello", token: S.token, name: name, last_seq: S.seq });
+    };
+    ws.onmessage = function (ev) {
+      var msg;
+      try { msg = JSON.parse(ev.data); } catch (e) { return; }
+      if (!msg || typeof msg !== "object") return;
+      handle(msg);
+    };
+    ws.onclose = function () {
+      if (S.ws !== ws) return;
+      S.ws = null;
+      S.welcomed = false;
+      scheduleReconnect();
+    };
+    ws.onerror = function () { /* onclose follows */ };
+  }
+
+  function scheduleReconnect() {
+    if (S.stop) { setConn("closed", "Disconnected"); return; }
+    var delay = Math.min(10000, 500 * Math.pow(2, S.retries)) + Math.floor(Math.random() * 300);
+    S.retries += 1;
+    S.reconnectAt = Date.now() + delay;
+    S.reconnectTimer = setTimeout(connect, delay);
+    updateReconnectText();
+  }
+
+  function updateReconnectText() {
+    if (S.ws || S.stop) return;
+    var left = Math.max(0, Math.ceil((S.reconnectAt - Date.now()) / 1000));
+    setConn("closed", left > 0 ? "Disconnected · reconnecting in " + left + " s" : "Reconnecting…");
+  }
+
+  function setConn(state, text) {
+    var c = $("connection");
+    c.textContent = text;
+    c.setAttribute("data-state", state);
+  }
+
+  function send(obj) {
+    obj.v = 1;
+    if (!S.ws || S.ws.readyState !== WebSocket.OPEN) return false;
+    S.ws.send(JSON.stringify(obj));
+    return true;
+  }
+
+  setInterval(function () {
+    if (S.ws && S.welcomed) send({ type: "ping" });
+  }, 25000);
+  window.addEventListener("online", function () {
+    if (!S.ws && !S.stop) { S.retries = 0; connect(); }
+  });
+
+  // ------------------------------------------------------------ messages
+  function newerSeq(seq) {
+    if (typeof seq === "number" && (S.seq === null || seq > S.seq)) S.seq = seq;
+  }
+
+  function handle(msg) {
+    switch (msg.type) {
+      case "welcome":
+        S.welcomed = true;
+        S.retries = 0;
+        S.seat = typeof msg.seat === "number" ? msg.seat : null;
+        S.pickedAt = null;
+        newerSeq(msg.seq);
+        setConn("open", "Connected");
+        if (msg.table && typeof msg.table === "object" && msg.table.seats) S.table = msg.table;
+        maybeAskName();
+        render();
+        break;
+      case "state":
+        onState(msg);
+        break;
+      case "progress":
+        newerSeq(msg.seq);
+        if (S.view && Array.isArray(msg.picked)) S.view.picked = msg.picked.slice();
+        render();
+        break;
+      case "seats":
+        if (S.table && Array.isArray(msg.seats)) S.table.seats = msg.seats;
+        maybeAskName();
+        render();
+        break;
+      case "ack":
+        // The ack may come after the state its pick produced: it then changes nothing.
+        newerSeq(msg.seq);
+        if (typeof msg.action === "number" && (S.stateSeq === null || msg.seq > S.stateSeq)) S.sentAction = msg.action;
+        showError("");
+        render();
+        break;
+      case "error":
+        onError(msg);
+        break;
+      case "pong":
+        break;
+      default:
+        break;
+    }
+  }
+
+  function onError(msg) {
+    var code = String(msg.code || "error");
+    var text = String(msg.message || code);
+    if (code === "bad_name") {
+      S.nameWanted = true;
+      $("name-error").textContent = text;
+      render();
+      return;
+    }
+    if (code === "bad_token") {
+      S.stop = true;
+      showError("This invite link is not valid for this table (" + text + ").");
+      if (S.ws) S.ws.close();
+      render();
+      return;
+    }
+    if (code !== "already_picked") S.pickedAt = null;
+    showError(text);
+    render();
+  }
+
+  function showError(text) {
+    var e = $("error");
+    S.lastError = text;
+    e.textContent = text;
+    e.hidden = !text;
+  }
+
+  function onState(msg) {
+    newerSeq(msg.seq);
+    var prev = S.view;
+    S.stateSeq = msg.seq;
+    S.status = msg.status;
+    if (msg.table && typeof msg.table === "object") S.table = msg.table;
+    if (typeof msg.seat === "number") S.seat = msg.seat;
+    S.deadline = typeof msg.deadline === "number" ? msg.deadline : null;
+    var v = msg.view && typeof msg.view === "object" ? msg.view : null;
+    S.view = v;
+    if (v && !Array.isArray(v.legal)) v.legal = (v.legal_actions || []).map(function (a) { return actionText(a); });
+    if (S.pickedAt !== null && S.pickedAt !== S.stateSeq) S.pickedAt = null;
+    if (!v || !v.legal_actions || !v.legal_actions.length || !sameHand(prev, v)) {
+      S.chopFirst = null;
+    }
+    if (v && (!v.legal || !v.legal.some(isPair))) S.chopMode = false;
+    computeFresh(prev, v);
+    if (v && v.committed === null) { S.sentAction = null; S.sentIndex = null; }
+    if (msg.status !== "playing") showError("");
+    maybeAskName();
+    render();
+  }
+
+  function sameHand(a, b) {
+    return a && b && a.round === b.round && a.turn === b.turn &&
+      JSON.stringify(a.hand) === JSON.stringify(b.hand);
+  }
+
+  function computeFresh(prev, v) {
+    if (!v || !prev || !Array.isArray(v.collections) || !Array.isArray(prev.collections)) return;
+    if (v.round !== prev.round || v.phase === "over") { // collections were cleared
+      S.fresh = null;
+      S.revealed = null;
+      return;
+    }
+    var fresh = {}, revealed = {}, any = false;
+    for (var s = 0; s < v.collections.length; s++) {
+      var now = v.collections[s] || [], before = prev.collections[s] || [];
+      if (now.length > before.length) {
+        fresh[s] = {};
+        revealed[s] = [];
+        for (var i = before.length; i < now.length; i++) {
+          fresh[s][i] = true;
+          revealed[s].push(now[i]);
+        }
+        any = true;
+      }
+    }
+    if (!any) return;
+    S.fresh = fresh;
+    S.freshAt = Date.now();
+    S.revealed = revealed;
+    clearTimeout(S.freshTimer);
+    S.freshTimer = setTimeout(function () { S.fresh = null; }, 2500);
+  }
+
+  // ------------------------------------------------------------ actions
+  function edition() {
+    if (S.view && S.view.edition) return S.view.edition;
+    if (S.table && S.table.edition) return S.table.edition;
+    return "base";
+  }
+
+  function actionText(a) {
+    if (edition() === "party") {
+      if (a >= 0 && a <= 45) return PARTY_CARDS[a] || String(a);
+      if (a >= 46 && a <= 91) return "special_order>" + (PARTY_CARDS[a - 46] || "?");
+      if (a === 92) return "special_order>face_down";
+      if (a >= 93 && a <= 95) return "special_order>" + ["egg", "salmon", "squid"][a - 93] + "+wasabi";
+      if (a === 96) return "pass";
+      if (a >= 97) return "flip:" + (a - 97);
+      return String(a);
+    }
+    if (a >= 0 && a < 12) return BASE_CARDS[a];
+    if (a >= 12 && a < 156) return BASE_CARDS[Math.floor((a - 12) / 12)] + "+" + BASE_CARDS[(a - 12) % 12];
+    return String(a);
+  }
+
+  function isPair(text) { return /^[a-z0-9_]+\+[a-z0-9_]+$/.test(text) && text.indexOf(">") < 0; }
+
+  function actionLabel(text) {
+    var v = S.view, kind = v && v.decision ? v.decision.kind : null;
+    if (text === "pass") {
+      if (kind === "chopsticks") return "Don't use the chopsticks";
+      if (kind === "spoon") return "Don't use the spoon";
+      if (kind === "takeout_box") return "Stop flipping";
+      return "Pass";
+    }
+    var f = /^flip:(\d+)$/.exec(text);
+    if (f) {
+      var idx = Number(f[1]);
+      var col = v && v.seat !== null && v.collections ? v.collections[v.seat] || [] : [];
+      return "Flip " + (col[idx] !== undefined ? C.label(col[idx]) : "card " + (idx + 1)) + " (#" + (idx + 1) + ")";
+    }
+    if (isPair(text)) {
+      var p = text.split("+");
+      return "Chopsticks: " + C.label(p[0]) + ", then " + C.label(p[1]);
+    }
+    var lab = C.label(text);
+    if (kind === "spoon") return "Ask for " + lab;
+    if (kind === "menu") return "Take " + lab;
+    if (kind === "chopsticks") return "Play " + lab;
+    return lab;
+  }
+
+  function canPick() {
+    var v = S.view;
+    if (!v || S.status !== "playing" || S.seat === null || !S.welcomed) return false;
+    if (!v.legal_actions || !v.legal_actions.length) return false;
+    if (v.committed !== null && v.committed !== undefined) return false;
+    return S.pickedAt === null;
+  }
+
+  function pick(action) {
+    if (!canPick()) return;
+    if (S.view.legal_actions.indexOf(action) < 0) return;
+    if (!send({ type: "pick", seq: S.seq, action: action })) {
+      showError("Not connected: your pick was not sent.");
+      return;
+    }
+    S.pickedAt = S.stateSeq;
+    S.sentAction = action;
+    S.sentIndex = null;
+    S.chopFirst = null;
+    S.chopMode = false;
+    showError("");
+    render();
+  }
+
+  // ------------------------------------------------------------ names
+  function seatName(i) {
+    var s = S.table && S.table.seats ? S.table.seats[i] : null;
+    if (s && s.name) return String(s.name);
+    if (s && s.kind === "bot") return String(s.bot || "bot").split(":")[0] + " bot #" + (i + 1);
+    return "Seat " + (i + 1);
+  }
+
+  function maybeAskName() {
+    if (!S.token || S.seat === null || !S.table) return;
+    var s = S.table.seats ? S.table.seats[S.seat] : null;
+    if (!s || s.name) return;
+    var stored = storedName();
+    if (!stored) { S.nameWanted = true; return; }
+    // a name typed before the welcome arrived: send it now (once)
+    if (S.welcomed && S.nameSent !== stored) {
+      S.nameSent = stored;
+      send({ type: "name", name: stored });
+    }
+  }
+
+  $("name-form").addEventListener("submit", function (ev) {
+    ev.preventDefault();
+    var input = $("name-input");
+    var name = input.value.replace(/\s+/g, " ").trim();
+    if (!name) { $("name-error").textContent = "Please type a name."; return; }
+    if (name.length > 24) { $("name-error").textContent = "At most 24 characters."; return; }
+    storeName(name);
+    $("name-error").textContent = "";
+    S.nameWanted = false;
+    if (S.welcomed) { S.nameSent = name; send({ type: "name", name: name }); }
+    else if (!S.ws) { S.retries = 0; connect(); }
+    render();
+  });
+  $("rename").addEventListener("click", function () {
+    S.nameWanted = true;
+    render();
+    $("name-input").focus();
+  });
+
+  // ------------------------------------------------------------ rendering
+  function render() {
+    var active = document.activeElement;
+    var focusKey = active && active.getAttribute ? active.getAttribute("data-focus") : null;
+    if (focusKey) S.focusKey = focusKey;
+    var hadFocus = !!focusKey || S.keepFocus;
+    renderTop();
+    renderNameForm();
+    renderStatus();
+    renderHand();
+    renderSeats();
+    renderScores();
+    renderTimer();
+    // Keep the keyboard where it was: the same card or button, else the first choice.
+    if (hadFocus && (!document.activeElement || document.activeElement === document.body)) {
+      var again = S.focusKey ? document.querySelector('[data-focus="' + S.focusKey + '"]') : null;
+      if (!again || again.disabled) {
+        again = document.querySelector('[data-testid="hand"] [data-action]:enabled, [data-testid="actions"] [data-testid="action"]:enabled');
+      }
+      if (again && !again.disabled) {
+        again.focus({ preventScroll: true });
+        S.keepFocus = false;
+      } else {
+        S.keepFocus = true; // no choice now: focus the next one when it comes
+      }
+    } else if (document.activeElement && document.activeElement !== document.body) {
+      S.keepFocus = false;
+    }
+  }
+
+  function renderTop() {
+    var t = S.table, v = S.view;
+    var info = "";
+    if (t || v) {
+      var ed = edition();
+      info = ed === "party" ? "Sushi Go Party!" : "Sushi Go!";
+      var menu = t && t.menu ? t.menu : null;
+      if (ed === "party" && menu) info += " · " + (Array.isArray(menu) ? "custom menu" : String(menu));
+      var n = t && t.seats ? t.seats.length : v ? v.players : 0;
+      if (n) info += " · " + n + " players";
+      if (S.seat === null && S.welcomed) info += " · watching";
+    }
+    $("table-info").textContent = info;
+    var r = "";
+    if (v && S.status === "playing") r = "Round " + v.round + " of 3 · turn " + v.turn;
+    else if (S.status === "finished") r = "Game over";
+    $("round-info").textContent = r;
+    $("rename").hidden = !(S.token && S.seat !== null && S.welcomed);
+    document.title = (S.status === "finished" ? "Game over · " : canPick() ? "Your turn · " : "") + "Sushi Go! table";
+  }
+
+  function renderNameForm() {
+    var form = $("name-form");
+    var show = !!(S.token && S.nameWanted && !S.stop);
+    if (show && form.hidden) {
+      $("name-input").value = storedName();
+    }
+    form.hidden = !show;
+  }
+
+  function waitingSeats() {
+    var v = S.view;
+    if (!v) return [];
+    if (v.decision && v.phase === "resolve") return [v.decision.seat];
+    var out = [];
+    (v.picked || []).forEach(function (p, i) { if (!p) out.push(i); });
+    return out;
+  }
+
+  function plural(n, word) { return n + " " + word + (n === 1 ? "" : "s"); }
+
+  function renderStatus() {
+    var st = $("status"), text;
+    var v = S.view;
+    if (!S.table && !v) {
+      text = S.stop ? "Cannot join this table." : "Connecting…";
+    } else if (S.status === "waiting" || (!v && S.status !== "finished")) {
+      var seats = S.table ? S.table.seats || [] : [];
+      var missing = seats.filter(function (s) { return s.kind === "human" && !(s.joined && s.name); }).length;
+      text = missing ? "Waiting for " + plural(missing, "player") + " to join" : "Starting…";
+      if (S.token && S.nameWanted) text += " · type your name to join";
+    } else if (S.status === "finished") {
+      text = "Game over · " + winnersText();
+    } else if (v && v.decision && v.phase === "resolve") {
+      var d = v.decision;
+      if (d.seat === S.seat) {
+        text = canPick() ? "Your turn: use your " + C.label(d.card) : "Sent · waiting…";
+      } else {
+        text = "Waiting for " + seatName(d.seat) + " (" + C.label(d.card) + ")";
+      }
+    } else {
+      var w = waitingSeats();
+      if (canPick()) {
+        text = "Your turn: pick a card" + (S.chopMode ? " (chopsticks: pick two)" : "") +
+          (w.length > 1 ? " · " + plural(w.length, "player") + " still picking" : "");
+      } else if (w.length) {
+        var yours = S.seat !== null && (v.committed !== null && v.committed !== undefined || S.sentAction !== null);
+        var what = yours ? "You picked " + actionLabel(actionText(v.committed !== null && v.committed !== undefined ? v.committed : S.sentAction)) + " · " : "";
+        text = what + "Waiting for " + plural(w.length, "player");
+      } else {
+        text = "Revealing…";
+      }
+    }
+    st.textContent = text;
+    st.setAttribute("data-your-turn", canPick() ? "true" : "false");
+  }
+
+  function winnersText() {
+    var r = S.view && S.view.result;
+    var winners = S.table && Array.isArray(S.table.winners) ? S.table.winners : r ? r.winners : [];
+    var totals = S.table && Array.isArray(S.table.totals) ? S.table.totals : r ? r.totals : [];
+    if (!winners || !winners.length) return "no winner";
+    var names = winners.map(function (w) { return seatName(w) + (totals[w] !== undefined ? " (" + totals[w] + ")" : ""); });
+    return (winners.length > 1 ? "Winners: " : "Winner: ") + names.join(", ");
+  }
+
+  function passInfo() {
+    var v = S.view;
+    if (!v || S.seat === null) return "";
+    var n = v.players;
+    var step = edition() === "party" ? 1 : (v.pass_step || 1);
+    var to = ((S.seat + step) % n + n) % n, from = ((S.seat - step) % n + n) % n;
+    if (n === 2) return "You and " + seatName(to) + " swap hands after each turn.";
+    return "You pass to " + seatName(to) + " " + (step > 0 ? "(left)" : "(right)") + " and receive from " + seatName(from) + ".";
+  }
+
+  function renderHand() {
+    var sec = $("hand-section");
+    var v = S.view;
+    if (!v || S.seat === null || !Array.isArray(v.hand) || S.status !== "playing") {
+      sec.hidden = true;
+      return;
+    }
+    sec.hidden = false;
+    var mine = canPick();
+    var legal = v.legal || [], ids = v.legal_actions || [];
+    var decision = v.decision && v.phase === "resolve" ? v.decision : null;
+    var myDecision = decision && decision.seat === S.seat;
+    $("passing").textContent = passInfo();
+    $("hand-title").textContent = "Your hand (" + v.hand.length + ")";
+
+    var dec = $("decision");
+    if (myDecision) {
+      dec.hidden = false;
+      dec.textContent = "Your " + C.label(decision.card) + ": " + (DECISION_WORDS[decision.kind] || "decide") + ".";
+    } else {
+      dec.hidden = true;
+      dec.textContent = "";
+    }
+
+    // Which legal texts the hand's cards stand for.
+    var handPicks = !decision || (myDecision && decision.kind === "chopsticks");
+    var covered = {};
+    var hand = $("hand");
+    hand.textContent = "";
+    v.hand.forEach(function (name, i) {
+      var b = C.element(name, { tag: "button" });
+      b.setAttribute("data-testid", "card");
+      b.setAttribute("data-index", String(i));
+      b.setAttribute("data-focus", "card-" + i);
+      var k = handPicks ? legal.indexOf(name) : -1;
+      var enabled = false;
+      if (k >= 0) {
+        covered[k] = true;
+        b.setAttribute("data-action", String(ids[k]));
+        enabled = mine;
+      }
+      if (S.chopMode && mine && handPicks) {
+        enabled = chopCandidate(i);
+        if (S.chopFirst === i) { b.classList.add("selected"); b.setAttribute("aria-pressed", "true"); enabled = true; }
+      }
+      if (!enabled) { b.disabled = true; b.classList.add("unplayable"); }
+      var sent = S.sentAction !== null ? S.sentAction : v.committed;
+      if (sent !== null && sent !== undefined && !mine && actionText(sent) === name && !hand.querySelector(".chosen") &&
+          (S.sentIndex === null || S.sentIndex === i || v.hand[S.sentIndex] !== name)) {
+        b.classList.add("chosen");
+      }
+      b.addEventListener("click", function () { onCardClick(i); });
+      hand.appendChild(b);
+    });
+    hand.classList.toggle("my-turn", mine && !!handPicks);
+
+    // Chopsticks (original game: pairs before the reveal).
+    var pairs = [];
+    legal.forEach(function (t, k) { if (isPair(t)) { pairs.push(k); covered[k] = true; } });
+    var bar = $("chopsticks-bar");
+    bar.textContent = "";
+    bar.hidden = !(pairs.length && mine);
+    if (pairs.length && mine) {
+      var tog = el("button", "toggle" + (S.chopMode ? " on" : ""),
+        S.chopMode ? (S.chopFirst === null ? "Chopsticks on: pick your first card" : "Now pick the second card") : "Use chopsticks (take 2 cards)");
+      tog.type = "button";
+      tog.setAttribute("data-testid", "chopsticks-toggle");
+      tog.setAttribute("data-focus", "chop-toggle");
+      tog.setAttribute("aria-pressed", S.chopMode ? "true" : "false");
+      tog.addEventListener("click", function () {
+        S.chopMode = !S.chopMode;
+        S.chopFirst = null;
+        render();
+      });
+      bar.appendChild(tog);
+      if (S.chopMode) {
+        var cancel = el("button", "link-button", "Cancel");
+        cancel.type = "button";
+        cancel.addEventListener("click", function () { S.chopMode = false; S.chopFirst = null; render(); });
+        bar.appendChild(cancel);
+      }
+    }
+    var pd = $("pairs");
+    var plist = pd.querySelector(".pair-list");
+    plist.textContent = "";
+    pd.hidden = !(pairs.length && mine);
+    pairs.forEach(function (k) {
+      plist.appendChild(actionButton(ids[k], legal[k], "pair", mine));
+    });
+
+    // Every other legal action.
+    var acts = $("actions");
+    acts.textContent = "";
+    legal.forEach(function (t, k) {
+      if (covered[k]) return;
+      var kind = t === "pass" ? "pass" : /^flip:/.test(t) ? "flip" : /^special_order>/.test(t) ? "special_order"
+        : decision ? decision.kind : "card";
+      acts.appendChild(actionButton(ids[k], t, kind, mine));
+    });
+    acts.hidden = !acts.childNodes.length;
+  }
+
+  function actionButton(id, text, kind, enabled) {
+    var b;
+    var cardLike = kind !== "pass" && kind !== "pair" && kind !== "flip";
+    if (cardLike) {
+      b = C.element(text, { tag: "button", mini: true });
+      b.classList.add("action-card");
+      var cap = b.querySelector(".card-name");
+      if (cap) cap.textContent = actionLabel(text);
+    } else if (kind === "flip") {
+      var f = /^flip:(\d+)$/.exec(text);
+      var col = S.view.collections[S.view.seat] || [];
+      b = C.element(col[Number(f[1])] || "face_down", { tag: "button", mini: true });
+      b.classList.add("action-card", "flip");
+      b.querySelector(".card-name").textContent = actionLabel(text);
+    } else {
+      b = el("button", "action-button", actionLabel(text));
+      b.type = "button";
+    }
+    b.title = actionLabel(text);
+    b.setAttribute("aria-label", actionLabel(text));
+    b.setAttribute("data-testid", "action");
+    b.setAttribute("data-action", String(id));
+    b.setAttribute("data-text", text);
+    b.setAttribute("data-kind", kind);
+    b.setAttribute("data-focus", "action-" + id);
+    if (!enabled) b.disabled = true;
+    b.addEventListener("click", function () { pick(id); });
+    return b;
+  }
+
+  function chopCandidate(i) {
+    var v = S.view, name = v.hand[i];
+    if (S.chopFirst === null) {
+      return v.legal.some(function (t) { return isPair(t) && t.split("+")[0] === name; });
+    }
+    if (S.chopFirst === i) return true;
+    return v.legal.indexOf(v.hand[S.chopFirst] + "+" + name) >= 0;
+  }
+
+  function onCardClick(i) {
+    var v = S.view;
+    if (!canPick()) return;
+    if (S.chopMode) {
+      if (S.chopFirst === null) {
+        if (chopCandidate(i)) { S.chopFirst = i; render(); }
+        return;
+      }
+      if (S.chopFirst === i) { S.chopFirst = null; render(); return; }
+      var k = v.legal.indexOf(v.hand[S.chopFirst] + "+" + v.hand[i]);
+      if (k >= 0) pick(v.legal_actions[k]);
+      return;
+    }
+    var decision = v.decision && v.phase === "resolve" ? v.decision : null;
+    if (decision && decision.kind !== "chopsticks") return;
+    var j = v.legal.indexOf(v.hand[i]);
+    if (j >= 0) {
+      pick(v.legal_actions[j]);
+      S.sentIndex = i;
+      render();
+    }
+  }
+
+  // Collections grouped by type; a nigiri on a wasabi is shown with that wasabi.
+  function groups(col, onW) {
+    var out = [], byKey = {}, queue = [];
+    function isWasabi(t) { return t === "wasabi" || t === "special_order>wasabi"; }
+    function nigiriOf(t) {
+      var b = t.replace(/^special_order>/, "").replace(/\+wasabi$/, "");
+      return NIGIRI[b] ? b : null;
+    }
+    col.forEach(function (t, i) {
+      t = String(t);
+      if (isWasabi(t)) {
+        var g = { key: "wasabi#" + i, text: t, count: 1, indices: [i], on: null };
+        out.push(g);
+        queue.push(g);
+        return;
+      }
+      if (onW && onW[i] && nigiriOf(t)) {
+        var w = queue.shift();
+        if (w) { w.on = t; w.indices.push(i); w.key = "wasabi+" + t; return; }
+        var lone = { key: "on-wasabi+" + t, text: "wasabi", count: 1, indices: [i], on: t };
+        out.push(lone);
+        return;
+      }
+      if (byKey[t]) { byKey[t].count += 1; byKey[t].indices.push(i); return; }
+      byKey[t] = { key: t, text: t, count: 1, indices: [i], on: null };
+      out.push(byKey[t]);
+    });
+    // merge empty wasabis / identical wasabi pairs for a compact display
+    var merged = [], seen = {};
+    out.forEach(function (g) {
+      var k = g.on ? "W+" + g.on + "|" + g.text : g.text === "wasabi" || g.text === "special_order>wasabi" ? "W|" + g.text : "C|" + g.key;
+      if (seen[k]) { seen[k].count += g.count; seen[k].indices = seen[k].indices.concat(g.indices); return; }
+      seen[k] = g;
+      merged.push(g);
+    });
+    return merged;
+  }
+
+  function groupElement(g, fresh) {
+    var wrap = el("div", "group");
+    wrap.setAttribute("data-testid", "group");
+    wrap.setAttribute("data-card", g.on ? g.text + "+" + g.on : g.text);
+    wrap.setAttribute("data-count", String(g.count));
+    var card = C.element(g.text, { mini: true });
+    if (g.on) {
+      card.classList.add("with-nigiri");
+      var top = C.element(g.on, { mini: true });
+      top.classList.add("on-wasabi");
+      var stack = el("div", "stack");
+      stack.appendChild(card);
+      stack.appendChild(top);
+      wrap.appendChild(stack);
+      wrap.title = C.label(g.on) + " on " + C.label(g.text) + (g.count > 1 ? " ×" + g.count : "");
+    } else {
+      wrap.appendChild(card);
+      wrap.title = C.label(g.text) + (g.count > 1 ? " ×" + g.count : "");
+    }
+    var cap = el("span", "group-label", g.on ? C.label(g.on) + " on wasabi" : C.label(g.text));
+    wrap.appendChild(cap);
+    if (g.count > 1) wrap.appendChild(el("span", "count", "×" + g.count));
+    if (fresh && g.indices.some(function (i) { return fresh[i]; })) {
+      wrap.classList.add("fresh");
+      // a re-render continues the reveal animation instead of restarting it
+      wrap.style.animationDelay = -Math.max(0, Date.now() - (S.freshAt || Date.now())) + "ms";
+    }
+    return wrap;
+  }
+
+  function renderSeats() {
+    var box = $("seats");
+    box.textContent = "";
+    var t = S.table, v = S.view;
+    var n = t && t.seats ? t.seats.length : v ? v.players : 0;
+    if (!n) return;
+    var order = [];
+    var first = S.seat !== null ? S.seat : 0;
+    for (var k = 0; k < n; k++) order.push((first + k) % n);
+    var waiting = S.status === "playing" ? waitingSeats() : [];
+    var result = v && v.result ? v.result : null;
+    order.forEach(function (i) {
+      var s = t && t.seats ? t.seats[i] || {} : {};
+      var sec = el("section", "seat panel");
+      sec.setAttribute("data-testid", "seat");
+      sec.setAttribute("data-seat", String(i));
+      if (i === S.seat) { sec.setAttribute("data-me", "true"); sec.classList.add("me"); }
+      var picked = v && v.picked ? !!v.picked[i] : false;
+      sec.setAttribute("data-picked", picked ? "true" : "false");
+      sec.setAttribute("data-connected", s.connected || s.kind === "bot" ? "true" : "false");
+
+      var head = el("header", "seat-head");
+      var dot = el("span", "dot");
+      var connected = s.kind === "bot" || !!s.connected;
+      dot.classList.add(s.kind === "bot" ? "bot" : connected ? "online" : s.joined ? "away" : "empty");
+      dot.title = s.kind === "bot" ? "bot" : connected ? "connected" : s.joined ? "joined, not connected" : "not joined yet";
+      head.appendChild(dot);
+      var nm = el("span", "seat-name", seatName(i));
+      nm.setAttribute("data-testid", "seat-name");
+      head.appendChild(nm);
+      if (i === S.seat) head.appendChild(el("span", "badge you", "you"));
+      if (s.kind === "bot") head.appendChild(el("span", "badge bot", "bot"));
+      else if (!s.joined) head.appendChild(el("span", "badge", "not joined"));
+      else if (!connected) head.appendChild(el("span", "badge away", "away"));
+      if (S.status === "playing" && v) {
+        if (waiting.indexOf(i) >= 0) head.appendChild(el("span", "badge thinking", v.decision && v.phase === "resolve" ? "deciding…" : "picking…"));
+        else if (picked) head.appendChild(el("span", "badge picked", "✓ picked"));
+      }
+      if (result && result.winners && S.status === "finished" && result.winners.indexOf(i) >= 0) {
+        head.appendChild(el("span", "badge winner", "winner"));
+      }
+      sec.appendChild(head);
+
+      if (v) {
+        var meta = el("div", "seat-meta");
+        var total = result && result.totals ? result.totals[i] : 0;
+        var sc = el("span", "seat-score", "Score " + total);
+        sc.setAttribute("data-testid", "seat-score");
+        meta.appendChild(sc);
+        if (S.status === "playing" && v.hand_sizes) meta.appendChild(el("span", null, "Hand " + v.hand_sizes[i]));
+        if (edition() !== "party" && v.puddings) meta.appendChild(el("span", null, "Puddings " + v.puddings[i]));
+        sec.appendChild(meta);
+
+        var col = v.collections ? v.collections[i] || [] : [];
+        var cbox = el("div", "collection");
+        cbox.setAttribute("data-testid", "collection");
+        cbox.setAttribute("aria-label", seatName(i) + "'s cards");
+        var onW = v.on_wasabi ? v.on_wasabi[i] : null;
+        var fresh = S.fresh ? S.fresh[i] : null;
+        groups(col, onW).forEach(function (g) { cbox.appendChild(groupElement(g, fresh)); });
+        if (!col.length) cbox.appendChild(el("span", "empty", S.status === "playing" ? "no cards yet this round" : ""));
+        if (col.length || S.status === "playing") sec.appendChild(cbox);
+
+        var des = edition() === "party" && v.desserts ? v.desserts[i] || [] : [];
+        if (des.length) {
+          var dbox = el("div", "desserts");
+          dbox.setAttribute("data-testid", "desserts");
+          dbox.appendChild(el("span", "small-label", "Desserts kept:"));
+          groups(des, null).forEach(function (g) { dbox.appendChild(groupElement(g, null)); });
+          sec.appendChild(dbox);
+        }
+        if (S.revealed && S.revealed[i] && S.status === "playing") {
+          var rv = el("p", "revealed", "Just played: " + S.revealed[i].map(function (x) { return C.label(x); }).join(", "));
+          rv.setAttribute("data-testid", "revealed");
+          sec.appendChild(rv);
+        }
+      }
+      box.appendChild(sec);
+    });
+  }
+
+  function renderScores() {
+    var panel = $("scores");
+    var v = S.view;
+    var r = v && v.result ? v.result : null;
+    var finished = S.status === "finished";
+    if (!r || (!r.rounds.length && !finished)) { panel.hidden = true; return; }
+    panel.hidden = false;
+    var n = r.totals.length;
+    var party = edition() === "party";
+    var tbl = $("scoresheet");
+    tbl.textContent = "";
+    var cap = el("caption", null, finished ? "Final scores" : "Score sheet");
+    tbl.appendChild(cap);
+    var thead = el("thead"), hr = el("tr");
+    hr.appendChild(el("th", null, "Player"));
+    for (var k = 0; k < 3; k++) {
+      var rh = el("th", "num", "R");
+      rh.appendChild(el("span", "wide-only", "ound "));
+      rh.appendChild(document.createTextNode(String(k + 1)));
+      rh.title = "Round " + (k + 1);
+      hr.appendChild(rh);
+    }
+    hr.appendChild(el("th", "num", party ? "Desserts" : "Pudding"));
+    hr.appendChild(el("th", "num", "Total"));
+    thead.appendChild(hr);
+    tbl.appendChild(thead);
+    var body = el("tbody");
+    var winners = r.winners || [];
+    for (var s = 0; s < n; s++) {
+      var tr = el("tr");
+      tr.setAttribute("data-seat", String(s));
+      if (finished && winners.indexOf(s) >= 0) tr.className = "winner-row";
+      var th = el("th", null, seatName(s));
+      th.scope = "row";
+      tr.appendChild(th);
+      for (k = 0; k < 3; k++) {
+        var cell = el("td", "num", r.rounds[k] ? r.rounds[k][s] : "–");
+        cell.setAttribute("data-testid", "round-score");
+        tr.appendChild(cell);
+      }
+      var pud = party ? (r.dessert_cards ? r.dessert_cards[s] + " card" + (r.dessert_cards[s] === 1 ? "" : "s") : "") : (r.puddings ? plural(r.puddings[s], "pudding") : "");
+      var pc = el("td", "num", finished ? String(r.pudding[s]) : "–");
+      if (pud) pc.title = pud;
+      if (finished && pud) pc.appendChild(el("span", "sub", " (" + pud + ")"));
+      tr.appendChild(pc);
+      var tot = el("td", "num total", r.totals[s]);
+      tot.setAttribute("data-testid", "total");
+      tr.appendChild(tot);
+      body.appendChild(tr);
+    }
+    tbl.appendChild(body);
+
+    // Per round breakdown, newest open.
+    var bd = $("breakdowns");
+    var openBefore = {};
+    Array.prototype.forEach.call(bd.querySelectorAll("details"), function (d) { openBefore[d.getAttribute("data-round")] = d.open; });
+    bd.textContent = "";
+    var rounds = r.breakdown || [];
+    rounds.forEach(function (rnd, ri) {
+      var d = el("details", "breakdown");
+      d.setAttribute("data-testid", "breakdown");
+      d.setAttribute("data-round", String(ri + 1));
+      var newest = ri === rounds.length - 1;
+      d.open = openBefore.hasOwnProperty(String(ri + 1)) ? openBefore[String(ri + 1)] : newest && !finished;
+      d.appendChild(el("summary", null, "Round " + (ri + 1) + " scoring"));
+      var cats = [];
+      rnd.forEach(function (line) { Object.keys(line || {}).forEach(function (c) { if (cats.indexOf(c) < 0) cats.push(c); }); });
+      var wrap = el("div", "table-scroll");
+      var t2 = el("table", "breakdown-table");
+      var h = el("tr");
+      h.appendChild(el("th", null, ""));
+      for (var s2 = 0; s2 < rnd.length; s2++) h.appendChild(el("th", "num", seatName(s2)));
+      var th2 = el("thead");
+      th2.appendChild(h);
+      t2.appendChild(th2);
+      var b2 = el("tbody");
+      cats.forEach(function (c) {
+        var row = el("tr");
+        row.appendChild(el("th", null, categoryLabel(c)));
+        rnd.forEach(function (line) { row.appendChild(el("td", "num", line && line[c] !== undefined ? line[c] : 0)); });
+        b2.appendChild(row);
+      });
+      var sumRow = el("tr", "sum");
+      sumRow.appendChild(el("th", null, "Round total"));
+      for (var s3 = 0; s3 < rnd.length; s3++) sumRow.appendChild(el("td", "num", r.rounds[ri] ? r.rounds[ri][s3] : ""));
+      b2.appendChild(sumRow);
+      t2.appendChild(b2);
+      wrap.appendChild(t2);
+      d.appendChild(wrap);
+      bd.appendChild(d);
+    });
+
+    var w = $("winners");
+    w.hidden = !finished;
+    w.textContent = finished ? winnersText() : "";
+    var rec = panel.querySelector(".record");
+    rec.hidden = !finished;
+    var link = $("record-link");
+    link.href = "/api/tables/" + encodeURIComponent(S.id) + "/record";
+    link.setAttribute("download", "sushigo-" + S.id + ".json");
+  }
+
+  function currentDeadline() {
+    if (S.deadline !== null) return S.deadline;
+    // No deadline from the server but a move timer: count from when this decision arrived.
+    var timer = S.table && typeof S.table.timer === "number" ? S.table.timer : null;
+    if (timer === null) return null;
+    if (!S.localDeadline || S.localDeadline[0] !== S.stateSeq) S.localDeadline = [S.stateSeq, Date.now() / 1000 + timer];
+    return S.localDeadline[1];
+  }
+
+  function categoryLabel(c) {
+    var t = String(c).replace(/_/g, " ");
+    return t.charAt(0).toUpperCase() + t.slice(1);
+  }
+
+  function renderTimer() {
+    var t = $("timer");
+    var deadline = S.status === "playing" && canPick() ? currentDeadline() : null;
+    if (deadline === null) {
+      t.hidden = true;
+      return;
+    }
+    var left = Math.max(0, Math.round(deadline - Date.now() / 1000));
+    t.hidden = false;
+    t.textContent = "Time " + Math.floor(left / 60) + ":" + ("0" + (left % 60)).slice(-2);
+    t.classList.toggle("urgent", left <= 10);
+    t.setAttribute("aria-label", left + " seconds left to decide");
+  }
+
+  setInterval(function () {
+    renderTimer();
+    updateReconnectText();
+  }, 500);
+
+  window.addEventListener("hashchange", function () {
+    var tok = tokenFromHash();
+    if (tok !== S.token) location.reload();
+  });
+
+  if (!S.id) {
+    showError("No table in this address.");
+  } else {
+    render();
+    connect();
+  }
+  // for debugging in the console
+  window.sushigoTable = S;
+})();

@@ -1,0 +1,468 @@
+"""End-to-end tests of the browser pages (lobby and table) in headless Chromium.
+
+Each test drives the real pages served by a real ``sushigo serve`` process
+(the ``live_server`` fixture of ``conftest.py``) through Playwright, using
+the ``data-testid`` hooks documented at the top of ``static/table.js`` and
+``static/lobby.js``.  Debian's Chromium is launched by path; the module is
+skipped where it (or Playwright) is missing.  Nothing is downloaded.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import time
+from pathlib import Path
+from typing import Any, Callable, Iterator
+
+import pytest
+
+CHROMIUM = Path("/usr/bin/chromium")
+if not CHROMIUM.exists():
+    pytest.skip("/usr/bin/chromium is not installed", allow_module_level=True)
+sync_api = pytest.importorskip("playwright.sync_api")
+httpx = pytest.importorskip("httpx")
+
+from playwright.sync_api import Browser, BrowserContext, Page, sync_playwright  # noqa: E402
+
+pytestmark = pytest.mark.e2e
+
+ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+        "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+
+# Anything a seat may click now: a legal card of the hand or another legal action.
+ENABLED = ('[data-testid="hand"] [data-testid="card"][data-action]:enabled, '
+           '[data-testid="actions"] [data-testid="action"]:enabled')
+FINISHED = '[data-testid="winners"]:not([hidden])'
+GAME_TIMEOUT = 120.0
+
+
+# ------------------------------------------------------------------ fixtures
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=str(CHROMIUM), headless=True, args=ARGS)
+        try:
+            yield b
+        finally:
+            b.close()
+
+
+@pytest.fixture
+def context(browser: Browser) -> Iterator[BrowserContext]:
+    ctx = browser.new_context(viewport={"width": 1280, "height": 900}, accept_downloads=True)
+    try:
+        yield ctx
+    finally:
+        ctx.close()
+
+
+def watch_errors(page: Page) -> list[str]:
+    """Collect script errors and dialogs (an alert would mean injected script ran)."""
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(f"pageerror: {e}"))
+
+    def on_dialog(d: Any) -> None:
+        errors.append(f"dialog: {d.message}")
+        d.dismiss()
+
+    page.on("dialog", on_dialog)
+    return errors
+
+
+# ------------------------------------------------------------------ helpers
+
+
+def api_create(base: str, **body: Any) -> dict[str, Any]:
+    r = httpx.post(base + "/api/tables", json=body, timeout=10)
+    assert r.status_code == 201, r.text
+    created: dict[str, Any] = r.json()
+    return created
+
+
+def invites(base: str, created: dict[str, Any]) -> list[str]:
+    return [base + s["invite"] for s in created["seats"] if s["kind"] == "human"]
+
+
+def join(page: Page, url: str, name: str) -> None:
+    """Open an invite link and type a name into the name form."""
+    page.goto(url)
+    page.wait_for_selector('[data-testid="name-form"]:not([hidden])')
+    page.fill('[data-testid="name-input"]', name)
+    page.click('[data-testid="name-submit"]')
+    page.wait_for_selector('[data-testid="connection"][data-state="open"]')
+
+
+class ChopsticksFirst:
+    """The original game: take chopsticks when offered, then use them (two clicks, made
+    here: the call returns None), else pick the first legal card of the hand."""
+
+    def __init__(self) -> None:
+        self.pairs = 0
+
+    def __call__(self, page: Page, rng: random.Random) -> str | None:
+        toggle = page.locator('[data-testid="chopsticks-toggle"]')
+        if toggle.is_visible():
+            toggle.click()
+            first = page.locator('[data-testid="hand"] [data-testid="card"]:enabled').first
+            first.click()
+            assert first.get_attribute("aria-pressed") == "true"
+            second = page.locator(
+                '[data-testid="hand"] [data-testid="card"]:enabled:not([aria-pressed="true"])').first
+            second.click()
+            page.wait_for_selector('[data-testid="hand"] [aria-pressed="true"]', state="detached")
+            assert page.locator('[data-testid="error"]').is_hidden()
+            self.pairs += 1
+            return None
+        cards = page.locator('[data-testid="hand"] [data-testid="card"][data-action]:enabled')
+        chopsticks = cards.and_(page.locator('[data-card="chopsticks"]'))
+        pick = chopsticks.first if chopsticks.count() else cards.first
+        return pick.get_attribute("data-action") or ""
+
+
+def click_action(page: Page, action: str) -> None:
+    page.locator(
+        f'[data-testid="hand"] [data-testid="card"][data-action="{action}"]:enabled, '
+        f'[data-testid="actions"] [data-testid="action"][data-action="{action}"]:enabled'
+    ).first.click()
+
+
+def play_to_end(page: Page, choose: Callable[[Page, random.Random], str | None], seed: int = 0,
+                on_turn: Callable[[Page], None] | None = None) -> int:
+    """Make every decision of this page's seat until the game is over; returns the decisions made."""
+    rng = random.Random(seed)
+    made = 0
+    deadline = time.monotonic() + GAME_TIMEOUT
+    while time.monotonic() < deadline:
+        page.wait_for_selector(f"{FINISHED}, {ENABLED}", timeout=30_000)
+        if page.locator(FINISHED).count():
+            return made
+        if on_turn is not None:
+            on_turn(page)
+        action = choose(page, rng)
+        if action is not None:
+            click_action(page, action)
+        made += 1  # the page disables every choice until the server answers
+    raise AssertionError(f"the game did not finish in time: {describe([page])}")
+
+
+def describe(pages: list[Page]) -> list[dict[str, Any]]:
+    """What each page shows (for failure messages)."""
+    return [p.evaluate("""() => {
+        const t = id => (document.querySelector('[data-testid="' + id + '"]') || {}).textContent;
+        const S = window.sushigoTable || {};
+        return {status: t("status"), error: t("error"), round: t("round-info"), conn: t("connection"),
+                seq: S.seq, stateSeq: S.stateSeq, pickedAt: S.pickedAt,
+                legal: S.view && S.view.legal, committed: S.view && S.view.committed,
+                picked: S.view && S.view.picked};
+    }""") for p in pages]
+
+
+def sheet_totals(page: Page) -> list[int]:
+    cells = page.locator('[data-testid="scoresheet"] [data-testid="total"]')
+    return [int(t) for t in cells.all_text_contents()]
+
+
+def check_finished_page(page: Page, base: str, table_id: str) -> dict[str, Any]:
+    """The final score sheet and winners match the server's table summary."""
+    summary: dict[str, Any] = httpx.get(f"{base}/api/tables/{table_id}", timeout=10).json()
+    assert summary["status"] == "finished"
+    page.wait_for_selector('[data-testid="scoresheet"] [data-testid="total"]')
+    assert sheet_totals(page) == summary["totals"]
+    winners = page.locator('[data-testid="winners"]').text_content() or ""
+    names = [page.locator(f'[data-testid="scoresheet"] tr[data-seat="{w}"] th').text_content()
+             for w in summary["winners"]]
+    for name in names:
+        assert name and name in winners
+    assert page.locator('[data-testid="breakdown"]').count() == 3
+    return summary
+
+
+def download_record(page: Page) -> dict[str, Any]:
+    link = page.locator('[data-testid="record-link"]')
+    assert link.is_visible()
+    with page.expect_download() as info:
+        link.click()
+    path = info.value.path()
+    assert path is not None
+    record: dict[str, Any] = json.loads(Path(path).read_text(encoding="utf-8"))
+    return record
+
+
+def table_id_of(page: Page) -> str:
+    return page.url.split("/t/")[1].split("#")[0]
+
+
+# ------------------------------------------------------------------ tests
+
+
+def test_lobby_base_game_against_three_bots(live_server: str, context: BrowserContext) -> None:
+    """Create a table in the lobby form, play every turn by clicking cards, check scores and record."""
+    page = context.new_page()
+    errors = watch_errors(page)
+    page.goto(live_server + "/")
+    page.wait_for_selector('[data-testid="seat-kind"][data-seat="3"]')
+    page.check('[data-testid="edition-base"]')
+    page.select_option('[data-testid="players"]', "4")
+    page.select_option('[data-testid="seat-kind"][data-seat="0"]', "human")
+    for seat in (1, 2, 3):
+        page.select_option(f'[data-testid="seat-kind"][data-seat="{seat}"]', "bot:greedy")
+    page.click('summary:has-text("Seed")')
+    page.fill('[data-testid="seed"]', "11")
+    page.click('[data-testid="create-submit"]')
+    page.wait_for_selector('[data-testid="created"]:not([hidden])')
+    invite = page.locator('[data-testid="invite"][data-seat="0"] [data-testid="invite-url"]').input_value()
+    assert invite.startswith(live_server + "/t/") and "#seat=" in invite
+    assert page.locator('[data-testid="spectate-url"]').input_value().startswith(live_server + "/t/")
+    assert page.locator('[data-testid="play-button"]').text_content() == "Play as seat 1"
+    page.click('[data-testid="play-button"]')
+    page.wait_for_url("**/t/**")
+    assert page.url == invite
+    page.wait_for_selector('[data-testid="name-form"]:not([hidden])')
+    page.fill('[data-testid="name-input"]', "Ana")
+    page.press('[data-testid="name-input"]', "Enter")
+    page.wait_for_selector('[data-testid="hand"] [data-testid="card"][data-action]:enabled')
+    assert page.locator('[data-testid="seat"]').count() == 4
+    assert page.locator('[data-testid="seat"][data-me="true"] [data-testid="seat-name"]').text_content() == "Ana"
+    chooser = ChopsticksFirst()
+    made = play_to_end(page, chooser)
+    assert made == 24  # 8 cards x 3 rounds, one decision a turn (a chopsticks pair is one)
+    assert chooser.pairs >= 1
+    summary = check_finished_page(page, live_server, table_id_of(page))
+    assert "Game over" in (page.locator('[data-testid="status"]').text_content() or "")
+    record = download_record(page)
+    assert record["format"] == "sushigo-record/1"
+    assert record["result"]["totals"] == summary["totals"]
+    pairs = sum(len(turn[0]) == 2 for rnd in record["rounds"] for turn in rnd["turns"])
+    assert pairs == chooser.pairs
+    # the lobby lists the finished game with its totals and record link
+    page.goto(live_server + "/")
+    row = page.locator(f'[data-testid="table-row"][data-id="{summary["id"]}"]')
+    row.wait_for()
+    assert row.get_attribute("data-status") == "finished"
+    assert row.locator('[data-testid="record-link"]').count() == 1
+    assert "Ana" in (row.locator('[data-testid="totals"]').text_content() or "")
+    assert errors == []
+
+
+def test_two_humans_in_two_browsers(live_server: str, browser: Browser) -> None:
+    """Two players, each with their own invite link, play a whole game together (and a bot)."""
+    created = api_create(live_server, edition="base", players=3, seats=["human", "human", "bot:greedy"],
+                         pass_both_ways=True, seed=5)
+    urls = invites(live_server, created)
+    contexts = [browser.new_context(viewport={"width": 1000, "height": 800}) for _ in urls]
+    try:
+        pages = [c.new_page() for c in contexts]
+        errors = [watch_errors(p) for p in pages]
+        join(pages[0], urls[0], "Ana")
+        pages[0].wait_for_selector('[data-testid="status"]:has-text("Waiting for 1 player to join")')
+        join(pages[1], urls[1], "Bo")
+        rng = random.Random(3)
+        made = [0, 0]
+        deadline = time.monotonic() + GAME_TIMEOUT
+        while not all(p.locator(FINISHED).count() for p in pages):
+            assert time.monotonic() < deadline, f"the game did not finish in time: {describe(pages)}"
+            moved = False
+            for i, p in enumerate(pages):
+                choices = p.locator(ENABLED)
+                if choices.count():
+                    action = choices.nth(rng.randrange(choices.count())).get_attribute("data-action")
+                    click_action(p, action or "")
+                    made[i] += 1
+                    moved = True
+            if not moved:
+                pages[0].wait_for_timeout(30)
+        assert made == [27, 27]  # 9 cards x 3 rounds each
+        summary = check_finished_page(pages[0], live_server, created["id"])
+        assert sheet_totals(pages[1]) == summary["totals"]
+        for p in pages:
+            names = p.locator('[data-testid="seat-name"]').all_text_contents()
+            assert "Ana" in names and "Bo" in names
+        assert errors == [[], []]
+    finally:
+        for c in contexts:
+            c.close()
+
+
+SPECIAL_PREFIX = ("chopsticks", "spoon", "menu", "takeout_box", "special_order")
+
+
+def prefer_specials(page: Page, rng: random.Random) -> str:
+    """Play specials when there are any (so their decisions come up), use them, else anything."""
+    cards = page.locator('[data-testid="hand"] [data-testid="card"][data-action]:enabled')
+    actions = page.locator('[data-testid="actions"] [data-testid="action"]:enabled')
+    choices = [(c.get_attribute("data-card") or "", c.get_attribute("data-action") or "")
+               for c in cards.all()]
+    choices += [(a.get_attribute("data-text") or "", a.get_attribute("data-action") or "")
+                for a in actions.all()]
+    special = [a for t, a in choices if t.startswith(SPECIAL_PREFIX)]
+    using = [a for t, a in choices if t != "pass"]
+    if special and rng.random() < 0.8:
+        return rng.choice(special)
+    return rng.choice(using or [a for _, a in choices])
+
+
+@pytest.mark.parametrize("specials", [("chopsticks", "menu"), ("spoon", "takeout_box")])
+def test_party_custom_menu_decisions(live_server: str, context: BrowserContext,
+                                     specials: tuple[str, str]) -> None:
+    """A Party game on a custom menu made in the lobby form, with every kind of decision."""
+    page = context.new_page()
+    errors = watch_errors(page)
+    page.goto(live_server + "/")
+    page.check('[data-testid="edition-party"]')
+    page.select_option('[data-testid="players"]', "3")
+    page.select_option('[data-testid="menu"]', "custom")
+    slots = page.locator('[data-testid="custom-item"]')
+    wanted = ["uramaki", "tempura", "eel", "onigiri", specials[0], specials[1], "fruit"]
+    for i, item in enumerate(wanted):
+        slots.nth(i).select_option(item)
+    for seat in (1, 2):
+        page.select_option(f'[data-testid="seat-kind"][data-seat="{seat}"]', "bot:greedy")
+    page.click('summary:has-text("Seed")')
+    page.fill('[data-testid="seed"]', "3")
+    page.click('[data-testid="create-submit"]')
+    page.wait_for_selector('[data-testid="created"]:not([hidden])')
+    page.click('[data-testid="play-button"]')
+    page.wait_for_selector('[data-testid="name-form"]:not([hidden])')
+    page.fill('[data-testid="name-input"]', "Party Pat")
+    page.click('[data-testid="name-submit"]')
+    kinds: set[str] = set()
+
+    def note(p: Page) -> None:
+        d = p.locator('[data-testid="decision"]')
+        if d.is_visible():
+            text = d.text_content() or ""
+            for k in ("Chopsticks", "Spoon", "Menu", "Takeout box"):
+                if text.startswith("Your " + k):
+                    kinds.add(k)
+
+    made = play_to_end(page, prefer_specials, seed=1, on_turn=note)
+    assert made >= 30  # 10 cards x 3 rounds, plus decisions
+    summary = check_finished_page(page, live_server, table_id_of(page))
+    assert summary["edition"] == "party"
+    expected = {"chopsticks": "Chopsticks", "spoon": "Spoon", "menu": "Menu", "takeout_box": "Takeout box"}
+    assert kinds == {expected[s] for s in specials}
+    record = download_record(page)
+    assert record["format"] == "sushigo-record/1"
+    assert errors == []
+
+
+def test_phone_layout_and_touch(live_server: str, browser: Browser) -> None:
+    """360 px wide with touch: no horizontal scrolling, cards can be tapped."""
+    ctx = browser.new_context(viewport={"width": 360, "height": 740}, has_touch=True, is_mobile=True,
+                              device_scale_factor=2)
+    try:
+        page = ctx.new_page()
+        errors = watch_errors(page)
+        page.goto(live_server + "/")
+        page.wait_for_selector('[data-testid="seat-kind"]')
+        page.check('[data-testid="edition-party"]')
+        page.select_option('[data-testid="players"]', "8")
+        assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+        created = api_create(live_server, edition="party", players=5, menu="Master Menu",
+                             seats=["human"] + ["bot:greedy"] * 4, seed=9)
+        join(page, invites(live_server, created)[0], "Pho Ne")
+        for _ in range(4):
+            card = page.locator('[data-testid="hand"] [data-testid="card"][data-action]:enabled').first
+            card.wait_for()
+            assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+            turn = page.locator('[data-testid="round-info"]').text_content()
+            card.tap()
+            page.wait_for_function(
+                "t => document.querySelector('[data-testid=\"round-info\"]').textContent !== t"
+                " || !!document.querySelector('[data-testid=\"decision\"]:not([hidden])')",
+                arg=turn)
+            if page.locator('[data-testid="decision"]:not([hidden])').count():
+                page.locator('[data-testid="actions"] [data-testid="action"]:enabled').first.tap()
+        assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+        assert errors == []
+    finally:
+        ctx.close()
+
+
+def test_names_are_text_not_html(live_server: str, browser: Browser) -> None:
+    """Names made of HTML (at most 24 characters) are shown as text, at the table and in the lobby."""
+    evil = ["<svg onload=alert(1)>", "<img src=x onerror=f()>"]
+    created = api_create(live_server, edition="base", players=2, seats=["human", "human"])
+    contexts = [browser.new_context() for _ in evil]
+    try:
+        pages = [c.new_page() for c in contexts]
+        errors = [watch_errors(p) for p in pages]
+        for page, url, name in zip(pages, invites(live_server, created), evil):
+            join(page, url, name)
+        for page in pages:
+            page.wait_for_selector('[data-testid="hand"] [data-testid="card"]')
+            names = page.locator('[data-testid="seat-name"]').all_text_contents()
+            assert sorted(names) == sorted(evil)
+            assert page.locator("img, [onload], [onerror]").count() == 0
+            assert page.locator('[data-testid="scoresheet"]').count() == 1
+        lobby = pages[0]
+        lobby.goto(live_server + "/")
+        row = lobby.locator(f'[data-testid="table-row"][data-id="{created["id"]}"]')
+        row.wait_for()
+        assert all(name in (row.text_content() or "") for name in evil)
+        assert lobby.locator("img, [onload], [onerror]").count() == 0
+        assert errors == [[], []]
+    finally:
+        for c in contexts:
+            c.close()
+
+
+def test_reload_mid_game_continues(live_server: str, context: BrowserContext) -> None:
+    """After a reload the page rejoins its seat with the same hand and can go on picking."""
+    created = api_create(live_server, edition="base", players=3, seats=["human", "bot:greedy", "bot:greedy"],
+                         seed=21)
+    page = context.new_page()
+    errors = watch_errors(page)
+    join(page, invites(live_server, created)[0], "Re Load")
+    for turn in (1, 2):
+        page.wait_for_selector(f'[data-testid="round-info"]:has-text("turn {turn}")')
+        page.locator('[data-testid="hand"] [data-testid="card"][data-action]:enabled').first.click()
+    page.wait_for_selector('[data-testid="round-info"]:has-text("turn 3")')
+    page.wait_for_selector('[data-testid="hand"] [data-testid="card"][data-action]:enabled')
+    hand = page.locator('[data-testid="hand"] [data-testid="card"]').evaluate_all(
+        "els => els.map(e => e.dataset.card)")
+    mine = page.locator('[data-testid="seat"][data-me="true"] [data-testid="collection"]').text_content()
+    page.reload()
+    page.wait_for_selector('[data-testid="connection"][data-state="open"]')
+    page.wait_for_selector('[data-testid="hand"] [data-testid="card"][data-action]:enabled')
+    assert page.locator('[data-testid="name-form"]').is_hidden()
+    assert page.locator('[data-testid="hand"] [data-testid="card"]').evaluate_all(
+        "els => els.map(e => e.dataset.card)") == hand
+    assert page.locator('[data-testid="seat"][data-me="true"] [data-testid="collection"]').text_content() == mine
+    assert page.locator('[data-testid="seat"][data-me="true"] [data-testid="seat-name"]').text_content() == "Re Load"
+    # the keyboard: Enter on a focused card picks it; focus comes back to the hand for the next turn
+    page.locator('[data-testid="hand"] [data-testid="card"][data-action]:enabled').first.focus()
+    page.keyboard.press("Enter")
+    page.wait_for_selector('[data-testid="round-info"]:has-text("turn 4")')
+    page.wait_for_function(
+        "() => document.activeElement && document.activeElement.matches("
+        "'[data-testid=\"hand\"] [data-testid=\"card\"][data-action]:enabled')")
+    page.keyboard.press("Space")
+    page.wait_for_selector('[data-testid="round-info"]:has-text("turn 5")')
+    assert errors == []
+
+
+def test_errors_are_shown(live_server: str, context: BrowserContext) -> None:
+    """A refused table shows the server's one-line error; a wrong seat token is reported, not retried."""
+    page = context.new_page()
+    errors = watch_errors(page)
+    page.goto(live_server + "/")
+    page.check('[data-testid="edition-party"]')
+    page.select_option('[data-testid="players"]', "8")
+    page.select_option('[data-testid="menu"]', "Party Sampler")  # the Menu card is barred at 7-8
+    page.select_option('[data-testid="seat-kind"][data-seat="0"]', "human")
+    page.click('[data-testid="create-submit"]')
+    message = page.locator('[data-testid="lobby-error"]')
+    message.wait_for()
+    assert "Menu" in (message.text_content() or "")
+    assert page.locator('[data-testid="created"]').is_hidden()
+    created = api_create(live_server, edition="base", players=2, seats=["human", "bot:random"])
+    page.goto(f"{live_server}/t/{created['id']}#seat=not-a-real-token")
+    page.wait_for_selector('[data-testid="error"]:has-text("not valid")')
+    page.wait_for_timeout(1500)  # no reconnect loop
+    assert page.locator('[data-testid="connection"]').get_attribute("data-state") == "closed"
+    assert page.locator('[data-testid="name-form"]').is_hidden()
+    assert errors == []
