@@ -648,10 +648,12 @@ def test_binary_text_frame_is_read_as_json(lite: TestClient) -> None:
         until(ws, "pong")
 
 
-def test_unknown_table_socket_is_closed(lite: TestClient) -> None:
-    with pytest.raises(WebSocketDisconnect) as e:
-        with lite.websocket_connect(ws_path("no-such-table")):
-            pass
+def test_unknown_table_socket_gets_an_error_then_is_closed(lite: TestClient) -> None:
+    with lite.websocket_connect(ws_path("no-such-table")) as ws:
+        msg = ws.receive_json()
+        assert msg["type"] == "error" and msg["code"] == "no_table"
+        with pytest.raises(WebSocketDisconnect) as e:
+            ws.receive_json()
     assert e.value.code == 1008
 
 

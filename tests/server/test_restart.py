@@ -160,3 +160,42 @@ def test_sigkill_mid_game_loses_nothing(database: str) -> None:
                 s.close()
     finally:
         server.stop()
+
+
+def test_two_processes_share_one_database_by_shard(database: str) -> None:
+    """Two server processes on one database, each with its own shard: each
+    creates and runs its own tables, both list every table and serve every
+    finished record, and a socket for the other shard's table is refused."""
+    one = ServerProcess(database, "--shard", "a")
+    two = ServerProcess(database, "--shard", "b")
+    try:
+        body = {"edition": "base", "players": 2, "seats": ["human", "bot:greedy"], "seed": 4}
+        ids = {}
+        for server in (one, two):
+            created = httpx.post(server.url + "/api/tables", json=body, timeout=10).json()
+            ids[server.url] = (created["id"], created["seats"][0]["invite"].split("#seat=")[1])
+        assert ids[one.url][0].startswith("a") and ids[two.url][0].startswith("b")
+        for server in (one, two):
+            listed = {t["id"] for t in httpx.get(server.url + "/api/tables", timeout=10).json()["tables"]}
+            assert {ids[one.url][0], ids[two.url][0]} <= listed
+        rng = random.Random(1)
+        for server in (one, two):
+            tid, token = ids[server.url]
+            seat = Seat(server, tid, token, "Solo")
+            while seat.state["status"] != "finished":
+                seat.wait_turn()
+                if seat.can_pick():
+                    seat.pick(rng)
+            seat.close()
+        # the other process serves the record from the database
+        for server, other in ((one, two), (two, one)):
+            tid, _ = ids[server.url]
+            r = httpx.get(f"{other.url}/api/tables/{tid}/record", timeout=10)
+            assert r.status_code == 200 and replay(r.json()).is_over
+        # a live table's socket must be opened on its own process
+        created = httpx.post(one.url + "/api/tables", json=body, timeout=10).json()
+        with pytest.raises(AssertionError, match="wrong_process"):
+            Seat(two, created["id"], created["seats"][0]["invite"].split("#seat=")[1], "Lost")
+    finally:
+        one.stop()
+        two.stop()

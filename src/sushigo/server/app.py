@@ -251,7 +251,12 @@ def create_app(
             return
         table = service.get(table_id)
         if table is None:
-            await ws.close(code=1008, reason="no such table")
+            elsewhere = await service.summary(table_id[:64])
+            code, reason = (("no_table", "no such table") if elsewhere is None else
+                            ("wrong_process", "this table is served by another server process"))
+            await ws.accept()
+            await ws.send_text(error(code, reason))
+            await ws.close(code=1008, reason=reason)
             return
         sockets_per_address[addr] += 1
         try:

@@ -254,9 +254,11 @@
       render();
       return;
     }
-    if (code === "bad_token") {
+    if (code === "bad_token" || code === "no_table" || code === "wrong_process") {
       S.stop = true;
-      showError("This invite link is not valid for this table (" + text + ").");
+      showError(code === "bad_token"
+        ? "This invite link is not valid for this table (" + text + ")."
+        : "This table cannot be opened here (" + text + ").");
       if (S.ws) S.ws.close();
       render();
       return;
