@@ -1029,3 +1029,30 @@ def test_html_names_are_stored_verbatim(client: TestClient) -> None:
     assert listing[0]["seats"][0]["name"] == HTML_NAME
     stored = store_of(client).load(table_id=tid)[0].seats
     assert stored[0].name == HTML_NAME
+
+
+def test_finished_table_leaves_memory_and_can_still_be_watched(lite: TestClient) -> None:
+    """Once a finished table has no watcher it is dropped from memory; a new
+    socket revives it from the database and sees the same final state."""
+    created = create(lite, players=2, seats=["human", "bot:greedy"], seed=21)
+    (token,) = tokens(created)
+    tid = created["id"]
+    service = lite.app.state.service  # type: ignore[attr-defined]
+    with lite.websocket_connect(ws_path(tid)) as ws:
+        _, state = hello(ws, token, "Solo")
+        while state["status"] != "finished":
+            state = next_decision(ws, 0, state["seq"] - 1)
+            if state["status"] == "finished":
+                break
+            pick(ws, state["seq"], state["view"]["legal_actions"][0])
+            state = until(ws, "state", lambda m: m["seq"] > state["seq"] and (
+                m["status"] == "finished" or bool(m["view"]["legal_actions"])))
+        final = state
+    deadline = time.monotonic() + 5
+    while tid in service.tables and time.monotonic() < deadline:
+        time.sleep(0.02)
+    assert tid not in service.tables
+    with lite.websocket_connect(ws_path(tid)) as ws:
+        _, again = hello(ws, token)
+        assert again["status"] == "finished" and again["seq"] == final["seq"]
+        assert again["view"] == final["view"]

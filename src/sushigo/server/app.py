@@ -249,7 +249,7 @@ def create_app(
         if sockets_per_address[addr] >= limits.connections_per_address:
             await ws.close(code=1008, reason="too many connections from this address")
             return
-        table = service.get(table_id)
+        table = service.get(table_id) or await service.revive(table_id[:64])
         if table is None:
             elsewhere = await service.summary(table_id[:64])
             code, reason = (("no_table", "no such table") if elsewhere is None else

@@ -250,7 +250,7 @@ class Store:
 
     def load(self, *, unfinished_only: bool = False, table_id: str | None = None,
              prefix: str | None = None) -> list[LoadedTable]:
-        """Tables with their seats; unfinished ones also with their events in order."""
+        """Tables with their seats; unfinished ones (or the one ``table_id`` names) with their events in order."""
         with self.engine.connect() as conn:
             q = select(tables_t).order_by(tables_t.c.created)
             if unfinished_only:
@@ -267,7 +267,7 @@ class Store:
                 for s in conn.execute(select(seats_t).where(seats_t.c.table_id.in_(chunk))
                                       .order_by(seats_t.c.table_id, seats_t.c.seat)):
                     out[s.table_id].seats.append(SeatRow(s.seat, s.kind, s.bot, s.name, s.token_hash))
-                live = [i for i in chunk if out[i].row.status != "finished"]
+                live = [i for i in chunk if out[i].row.status != "finished" or table_id is not None]
                 if live:
                     for e in conn.execute(select(events_t).where(events_t.c.table_id.in_(live))
                                           .order_by(events_t.c.table_id, events_t.c.seq)):

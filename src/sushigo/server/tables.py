@@ -391,6 +391,23 @@ class TableService:
             if conn.seat is not None:
                 table.seats[conn.seat].connections -= 1
                 self.broadcast_seats(table)
+        if table.status == FINISHED and not table.connections and self.tables.get(table.id) is table:
+            del self.tables[table.id]  # it lives on in the database; revive() brings it back
+
+    async def revive(self, table_id: str) -> LiveTable | None:
+        """A finished table, read back from the database so that it can be watched again.
+
+        Any process may serve a finished table (nothing changes any more);
+        ``None`` if there is no such finished table.
+        """
+        items = await asyncio.to_thread(self.store.load, table_id=table_id)
+        if not items or items[0].row.status != FINISHED:
+            return None
+        if table_id in self.tables:
+            return self.tables[table_id]
+        table = self._restore(items[0])
+        self.tables[table_id] = table
+        return table
 
     def broadcast_seats(self, table: LiveTable) -> None:
         text = dump({"type": "seats", "seats": [s.to_json() for s in table.seats]})
