@@ -108,17 +108,18 @@ async def one_game(base: str, http: httpx.AsyncClient, stats: Stats, think: floa
     stats.games_done += 1
 
 
-async def run(base: str, games: int, think: float) -> tuple[Stats, float]:
+async def run(base: str, games: int, think: float) -> tuple[Stats, float, dict[str, Any]]:
     stats = Stats()
     async with httpx.AsyncClient(timeout=60) as http:
         start = time.perf_counter()
         results = await asyncio.gather(*(one_game(base, http, stats, think, i) for i in range(games)),
                                        return_exceptions=True)
         elapsed = time.perf_counter() - start
+        server = (await http.get(f"{base}/api/stats")).json()
     for res in results:
         if isinstance(res, BaseException):
             stats.errors.append(f"{type(res).__name__}: {res}")
-    return stats, elapsed
+    return stats, elapsed, server
 
 
 def start_server(db: str, profile: str | None) -> tuple[subprocess.Popen[str], str]:
@@ -157,7 +158,7 @@ def main() -> None:
         if base is None:
             proc, base = start_server(args.db or f"sqlite:///{os.path.join(tmp, 'load.db')}", args.profile)
         try:
-            stats, elapsed = asyncio.run(run(base, args.games, args.think))
+            stats, elapsed, server = asyncio.run(run(base, args.games, args.think))
         finally:
             if proc is not None:
                 proc.send_signal(signal.SIGINT)
@@ -172,6 +173,9 @@ def main() -> None:
     print(f"picks {stats.picks} ({stats.picks / elapsed:.0f}/s), turns measured {len(lat)}")
     print(f"last pick -> every client sees the reveal: p50 {pct(0.50):.1f} ms, p99 {pct(0.99):.1f} ms, "
           f"max {1000 * lat[-1] if lat else float('nan'):.1f} ms, mean {1000 * statistics.fmean(lat) if lat else float('nan'):.1f} ms")
+    batches = max(1, server["write_batches"])
+    print(f"server ({server['database']}): {server['decisions']} decisions stored in "
+          f"{server['write_batches']} transactions ({server['writes'] / batches:.1f} writes per commit)")
     for e in stats.errors[:5]:
         print("error:", e)
     if args.profile:

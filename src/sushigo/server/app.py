@@ -185,6 +185,18 @@ def create_app(
             "max_name": MAX_NAME,
         }
 
+    @app.get("/api/stats")
+    async def stats() -> dict[str, Any]:
+        """Counters of this process since it started (for operators and the load benchmark)."""
+        return {
+            "tables_in_memory": len(service.tables),
+            "connections": sum(len(t.connections) for t in service.tables.values()),
+            "decisions": service.picks,
+            "write_batches": service.writer.batches,
+            "writes": service.writer.ops,
+            "database": service.store.kind,
+        }
+
     @app.post("/api/tables", status_code=201, response_model=None)
     async def create_table(request: Request) -> dict[str, Any] | JSONResponse:
         addr = _address(request.client)
