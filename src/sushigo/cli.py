@@ -386,17 +386,20 @@ def serve_command(
     tables_per_hour: Annotated[int, typer.Option(min=1, help="Tables one address may create per hour.")] = 30,
     connections_per_address: Annotated[int, typer.Option(
         min=1, help="WebSockets one address may hold open.")] = 50,
+    trust_proxy: Annotated[Optional[str], typer.Option(
+        help="Addresses of reverse proxies whose X-Forwarded-For names the client (comma-separated).")] = None,
 ) -> None:
     """Run the online game server: lobby, browser tables, live play over WebSockets."""
     try:
         from sushigo.server.serve import ServeError, serve
     except ImportError as e:
         _fail(f"the server needs its extra: pip install 'sushigo[server]' ({e.name} is missing)")
-    if shard and not shard.replace("-", "").isalnum():
-        _fail("--shard must be letters and digits (it starts the ids of this process's tables)")
+    if shard and not (len(shard) == 1 and shard in "abcdefghijklmnopqrstuvwxyz0123456789"):
+        _fail("--shard must be one lower-case letter or digit (it starts the ids of this process's tables)")
     try:
         serve(host, port, db, allow_origins=tuple(allow_origin or ()), shard=shard,
-              tables_per_hour=tables_per_hour, connections_per_address=connections_per_address)
+              tables_per_hour=tables_per_hour, connections_per_address=connections_per_address,
+              trust_proxy=trust_proxy)
     except ServeError as e:
         _fail(str(e))
 

@@ -82,21 +82,12 @@ def _check(client: Any, tid: str, frames: dict[int | None, list[dict[str, Any]]]
     (loaded,) = service.store.load(table_id=tid)
     record = json.loads(service.store.record(tid))
     replayed = replay(record)
-    table = service.get(tid)
-    events = [(e.seat, e.action) for e in service.store.load(table_id=tid)[0].events] or None
-    if events is None:  # finished tables are loaded without events: read them directly
-        from sqlalchemy import select
-
-        from sushigo.server.store import events_t
-
-        with service.store.engine.connect() as conn:
-            events = [(r.seat, r.action) for r in conn.execute(
-                select(events_t).where(events_t.c.table_id == tid).order_by(events_t.c.seq))]
+    rules = replayed.rules
     # the game after each seq, rebuilt from the seed and the stored events
-    games = [new_game(table.rules, seed=loaded.row.seed)]
-    for seat, action in events:
+    games = [new_game(rules, seed=loaded.row.seed)]
+    for event in loaded.events:
         g = games[-1].clone()
-        g.commit(seat, action)
+        g.commit(event.seat, event.action)
         games.append(g)
     assert games[-1].result().totals == replayed.result().totals
     checked = 0
@@ -104,7 +95,7 @@ def _check(client: Any, tid: str, frames: dict[int | None, list[dict[str, Any]]]
         for msg in got:
             if msg["type"] == "progress":
                 assert set(msg) == {"v", "type", "seq", "picked"}
-                assert msg["picked"] == [games[msg["seq"]].has_committed(s) for s in range(table.rules.players)]
+                assert msg["picked"] == [games[msg["seq"]].has_committed(s) for s in range(rules.players)]
                 continue
             if msg["type"] != "state" or msg["view"] is None:
                 continue

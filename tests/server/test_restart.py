@@ -194,8 +194,9 @@ def test_two_processes_share_one_database_by_shard(database: str) -> None:
             assert r.status_code == 200 and replay(r.json()).is_over
         # a live table's socket must be opened on its own process
         created = httpx.post(one.url + "/api/tables", json=body, timeout=10).json()
-        with pytest.raises(AssertionError, match="wrong_process"):
-            Seat(two, created["id"], created["seats"][0]["invite"].split("#seat=")[1], "Lost")
+        with connect(f"{two.ws_url}/ws/tables/{created['id']}", open_timeout=10) as ws:
+            msg = json.loads(ws.recv(timeout=10))
+        assert msg["type"] == "error" and msg["code"] == "wrong_process"
     finally:
         one.stop()
         two.stop()

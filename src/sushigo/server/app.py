@@ -40,7 +40,7 @@ from sushigo.server.protocol import (
     parse_client,
     parse_create,
 )
-from sushigo.server.store import Store
+from sushigo.server.store import Store, StoreError
 from sushigo.server.tables import LiveTable, TableError, TableService
 
 log = logging.getLogger("sushigo.server")
@@ -214,12 +214,16 @@ def create_app(
             recent.popleft()
         if len(recent) >= limits.tables_per_hour:
             return fail(429, f"this address created {limits.tables_per_hour} tables in the last hour; try later")
+        recent.append(now)  # before the await: concurrent requests count too
         try:
             req = parse_create(body)
             table, tokens = await service.create(req)
         except (ProtocolError, TableError) as e:
+            recent.remove(now)
             return fail(400, str(e))
-        recent.append(now)
+        except StoreError as e:
+            recent.remove(now)
+            return fail(503, f"the table could not be stored: {e}")
         out_seats: list[dict[str, Any]] = []
         for s in table.seats:
             if s.kind == "human":
@@ -310,8 +314,13 @@ def create_app(
                     if isinstance(msg, Hello):
                         if joined:
                             raise ProtocolError("bad_message", "hello was already sent")
-                        await _hello(table, sock, msg)
+                        name = _hello_seat(table, sock, msg)
                         joined = True
+                        service.attach(table, sock)
+                        await service.settled(table)  # show only what is committed
+                        sock.send(service.state_message(table, sock.seat))
+                        if name is not None and sock.seat is not None:
+                            await service.rename(table, sock.seat, name)
                     elif not joined:
                         raise ProtocolError("hello_first", "send hello first")
                     elif isinstance(msg, Pick):
@@ -336,6 +345,8 @@ def create_app(
         finally:
             if joined:
                 service.detach(table, sock)
+            else:
+                service.forget_if_idle(table)
             pump.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await pump
@@ -343,7 +354,8 @@ def create_app(
                 with contextlib.suppress(Exception):
                     await ws.close(code=1013)
 
-    async def _hello(table: LiveTable, sock: _Socket, msg: Hello) -> None:
+    def _hello_seat(table: LiveTable, sock: _Socket, msg: Hello) -> str | None:
+        """Check a hello, take its seat and send ``welcome``; return the name to set, if any."""
         seat = None
         if msg.token is not None:
             seat = service.seat_of(table, msg.token)
@@ -353,9 +365,6 @@ def create_app(
         sock.seat = seat
         sock.send(dump({"type": "welcome", "table": table.id, "seat": seat, "seq": table.seq,
                         "protocol": PROTOCOL}))
-        service.attach(table, sock)
-        sock.send(service.state_message(table, seat))
-        if name is not None:
-            await service.rename(table, seat, name)  # type: ignore[arg-type]
+        return name
 
     return app

@@ -95,7 +95,7 @@ def parse_client(text: str | bytes) -> Hello | Pick | Rename | Ping:
         raise ProtocolError("too_large", f"message of {len(text)} characters (at most {MAX_MESSAGE})")
     try:
         data = json.loads(text)
-    except (ValueError, UnicodeDecodeError):
+    except (ValueError, UnicodeDecodeError, RecursionError):
         raise ProtocolError("bad_message", "not a JSON object") from None
     if not isinstance(data, dict):
         raise ProtocolError("bad_message", "not a JSON object")
@@ -167,7 +167,7 @@ def parse_create(body: bytes) -> CreateTable:
     """The create request in ``body``, or :class:`ProtocolError` (``bad_request``)."""
     try:
         data = json.loads(body)
-    except (ValueError, UnicodeDecodeError):
+    except (ValueError, UnicodeDecodeError, RecursionError):
         raise ProtocolError("bad_request", "the body is not JSON") from None
     if not isinstance(data, dict):
         raise ProtocolError("bad_request", "the body is not a JSON object")

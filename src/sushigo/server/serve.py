@@ -47,9 +47,14 @@ def serve(
     shard: str = "",
     tables_per_hour: int = 30,
     connections_per_address: int = 50,
+    trust_proxy: str | None = None,
     out: TextIO = sys.stdout,
 ) -> None:
-    """Start the server and block until it is stopped (Ctrl-C or SIGTERM)."""
+    """Start the server and block until it is stopped (Ctrl-C or SIGTERM).
+
+    ``trust_proxy``: addresses (comma-separated) of reverse proxies whose
+    ``X-Forwarded-For`` header names the client; by default none is trusted.
+    """
     import uvicorn
 
     from sushigo.server.app import Limits, create_app
@@ -67,7 +72,9 @@ def serve(
     config = uvicorn.Config(
         app, log_level="warning", ws_max_size=65536, ws_ping_interval=20, ws_ping_timeout=20,
         lifespan="on", timeout_graceful_shutdown=3, access_log=False,
-        ws_per_message_deflate=False,  # compressing ~3 KB frames costs more CPU than it saves on a LAN
+        ws_per_message_deflate=False,
+        # the per-address limits use the peer's address; X-Forwarded-For only from a proxy named here
+        proxy_headers=trust_proxy is not None, forwarded_allow_ips=trust_proxy or "",  # compressing ~3 KB frames costs more CPU than it saves on a LAN
     )
     server = uvicorn.Server(config)
     print(f"sushigo serving on http://{shown}:{real_port}/  (games in {store.engine.url.render_as_string()})",

@@ -26,6 +26,7 @@ from __future__ import annotations
 import asyncio
 import json
 import threading
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any, Iterable, Sequence, Union
 
@@ -40,6 +41,7 @@ from sqlalchemy import (
     Text,
     BigInteger,
     create_engine,
+    func,
     event,
     select,
     update,
@@ -257,8 +259,8 @@ class Store:
                 q = q.where(tables_t.c.status != "finished")
             if table_id is not None:
                 q = q.where(tables_t.c.id == table_id)
-            if prefix is not None:
-                q = q.where(tables_t.c.id.startswith(prefix, autoescape=True))
+            if prefix is not None:  # substr compares case-sensitively everywhere (LIKE does not in SQLite)
+                q = q.where(func.substr(tables_t.c.id, 1, len(prefix)) == prefix)
             out = {r.id: LoadedTable(_table_row(r), []) for r in conn.execute(q)}
             if not out:
                 return []
@@ -342,19 +344,27 @@ def _sqlite_pragmas(dbapi_conn: Any, _record: Any) -> None:
     cur.close()
 
 
+def _table_of(op: Op) -> str:
+    return op.row.id if isinstance(op, CreateTable) else op.table_id
+
+
 class Writer:
     """Group commit: queue writes from the event loop, commit them in batches
-    on one thread, resolve each caller's future once its batch is committed.
+    on one thread of its own, resolve each caller's future once its batch is
+    committed.
 
     A batch that fails is retried one operation at a time, so one bad write
-    fails only its own future.
+    fails only its own future, and every later write of the same table fails
+    too until :meth:`reset` (the table's stored events stay a gap-free prefix).
     """
 
     def __init__(self, store: Store, *, max_batch: int = 2000) -> None:
         self.store = store
         self.max_batch = max_batch
-        self._queue: asyncio.Queue[tuple[Op, asyncio.Future[None]]] = asyncio.Queue()
+        self._queue: asyncio.Queue[tuple[Op | None, asyncio.Future[None]]] = asyncio.Queue()
         self._task: asyncio.Task[None] | None = None
+        self._thread = ThreadPoolExecutor(1, thread_name_prefix="sushigo-writer")
+        self._failed: set[str] = set()
         self.batches = 0
         self.ops = 0
 
@@ -367,26 +377,47 @@ class Writer:
         self._queue.put_nowait((op, fut))
         return fut
 
+    async def barrier(self) -> None:
+        """Wait until everything queued before this call is committed or failed."""
+        fut: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self._queue.put_nowait((None, fut))
+        await fut
+
+    def reset(self, table_id: str) -> None:
+        """Accept writes of ``table_id`` again (after it was reloaded)."""
+        self._failed.discard(table_id)
+
     async def _run(self) -> None:
         loop = asyncio.get_running_loop()
         while True:
             batch = [await self._queue.get()]
             while len(batch) < self.max_batch and not self._queue.empty():
                 batch.append(self._queue.get_nowait())
-            ops = [op for op, _ in batch]
+            results: list[BaseException | None] = [None] * len(batch)
+            todo = []
+            for i, (op, _) in enumerate(batch):
+                if op is not None and _table_of(op) in self._failed:
+                    results[i] = StoreError("an earlier change of this table could not be stored")
+                elif op is not None:
+                    todo.append(i)
+            ops: list[Op] = [op for i in todo if (op := batch[i][0]) is not None]
             try:
-                await loop.run_in_executor(None, self.store.write, ops)
-                results: list[BaseException | None] = [None] * len(batch)
-            except SQLAlchemyError:
-                results = []
-                for op in ops:
+                if ops:
+                    await loop.run_in_executor(self._thread, self.store.write, ops)
+            except Exception:  # noqa: BLE001 - retried one by one to find the culprit
+                for i in todo:
+                    op = batch[i][0]
+                    assert op is not None
+                    if _table_of(op) in self._failed:
+                        results[i] = StoreError("an earlier change of this table could not be stored")
+                        continue
                     try:
-                        await loop.run_in_executor(None, self.store.write, [op])
-                        results.append(None)
-                    except SQLAlchemyError as e:
-                        results.append(StoreError(f"could not store the change: {_one_line(e)}"))
+                        await loop.run_in_executor(self._thread, self.store.write, [op])
+                    except Exception as e:  # noqa: BLE001 - reported to the caller
+                        self._failed.add(_table_of(op))
+                        results[i] = StoreError(f"could not store the change: {_one_line(e)}")
             self.batches += 1
-            self.ops += len(batch)
+            self.ops += len(ops)
             for (_, fut), err in zip(batch, results):
                 if fut.done():
                     continue
@@ -395,22 +426,12 @@ class Writer:
                 else:
                     fut.set_exception(err)
 
-    async def drain(self) -> None:
-        """Wait until everything queued so far is committed."""
-        if self._queue.empty():
-            return
-        await self.submit_barrier()
-
-    async def submit_barrier(self) -> None:
-        fut: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        self._queue.put_nowait((SetStatus("", ""), fut))  # a no-op update
-        await fut
-
     async def stop(self) -> None:
-        await self.drain()
         if self._task is not None:
+            await self.barrier()
             self._task.cancel()
             try:
                 await self._task
             except asyncio.CancelledError:
                 pass
+        self._thread.shutdown(wait=True)

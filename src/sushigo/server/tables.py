@@ -24,11 +24,12 @@ import random
 import re
 import secrets
 import time
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any, Final, Protocol
 
 from sushigo.actions import action_name
-from sushigo.bots import make_bot
+from sushigo.bots import make_bot, parse_bot_spec
 from sushigo.bots.base import Bot, view_for
 from sushigo.bots.greedy import GreedyBot
 from sushigo.editions import AnyGame, new_game
@@ -127,7 +128,11 @@ class LiveTable:
     """Bot seats whose task is running."""
     moved: bool = False
     """Something beyond a hidden pick changed since the last published state."""
+    reloading: bool = False
+    starting: bool = False
     result: dict[str, Any] | None = None
+    seeded: bool = False
+    """The creator chose the seed (and so may know the deal)."""
 
     @property
     def edition(self) -> str:
@@ -139,7 +144,7 @@ class LiveTable:
             "id": self.id, "edition": self.edition, "players": self.rules.players,
             "menu": _menu_label(self.rules), "options": self.rules.options(),
             "status": self.status, "created": self.created, "timer": self.timer,
-            "seats": [s.to_json() for s in self.seats], "seq": self.seq,
+            "seats": [s.to_json() for s in self.seats], "seq": self.seq, "seeded": self.seeded,
         }
         if self.result is not None:
             out["totals"] = self.result["totals"]
@@ -162,7 +167,7 @@ def summary_of(loaded: LoadedTable, live: LiveTable | None = None) -> dict[str, 
     out: dict[str, Any] = {
         "id": row.id, "edition": row.edition, "players": row.players,
         "menu": _menu_label(rules), "options": rules.options(), "status": row.status,
-        "created": row.created, "timer": row.timer,
+        "created": row.created, "timer": row.timer, "seeded": bool(row.rules.get("seeded")),
         "seats": [Seat(s.seat, s.kind, s.bot, s.name, None).to_json() | {"connected": s.kind == "bot"}
                   for s in loaded.seats],
     }
@@ -232,6 +237,11 @@ def _rules_from_request(req: CreateRequest) -> Rules:
         raise TableError("bad_request", text.replace("edition party", 'edition "party"')) from None
 
 
+BOT_LIMITS: Final[dict[str, float]] = {"time": 5.0, "iterations": 20000}
+"""The most a server bot may think per decision (seconds, search iterations):
+bots share two threads, and one table must not hold them for long."""
+
+
 def _bot_spec(entry: str, seat: int) -> str:
     spec = entry[4:].strip()
     if not spec:
@@ -239,9 +249,14 @@ def _bot_spec(entry: str, seat: int) -> str:
     if spec.lower().startswith("cmd:"):
         raise TableError("bad_request", f"seat {seat}: external programs cannot play on the server")
     try:
+        _, settings = parse_bot_spec(spec)
         make_bot(spec, seed=0)
     except ValueError as e:
         raise TableError("bad_request", f"seat {seat}: {e}") from None
+    for key, most in BOT_LIMITS.items():
+        value = settings.get(key)
+        if value is not None and not 0 < value <= most:
+            raise TableError("bad_request", f"seat {seat}: {key}={value:g} (on the server: more than 0, at most {most:g})")
     return spec
 
 
@@ -258,6 +273,8 @@ class TableService:
         self.store = store
         self.prefix = prefix
         self.writer = Writer(store)
+        self.bot_threads = ThreadPoolExecutor(2, thread_name_prefix="sushigo-bots")
+        """Search bots think here, never on the writer's thread or the event loop."""
         self.tables: dict[str, LiveTable] = {}
         self._tasks: set[asyncio.Task[Any]] = set()
         self.picks = 0
@@ -276,8 +293,22 @@ class TableService:
                 continue
             self.tables[table.id] = table
         self.writer.start()
+        for item in loaded:
+            if item.id in self.tables:
+                self._repair(self.tables[item.id], item)
         for table in self.tables.values():
             self._after_change(table)
+
+    def _repair(self, table: LiveTable, item: LoadedTable) -> None:
+        """Store what a failed write left out: the end of a game whose last event was
+        stored, or the start of a table whose every seat was named."""
+        if table.status == FINISHED and item.row.status != FINISHED:
+            record = record_dumps(to_record(table.game, meta=self._meta(table)))
+            self.writer.submit(SetStatus(table.id, FINISHED, time.time(), table.result, record))
+        elif table.status == WAITING and all(x.name is not None for x in table.seats if x.kind == "human"):
+            table.status = PLAYING  # named but not started: the start was not stored
+            table.moved = True
+            self.writer.submit(SetStatus(table.id, PLAYING))
 
     async def stop(self) -> None:
         for task in list(self._tasks):
@@ -288,6 +319,7 @@ class TableService:
             for bot in table.bots.values():
                 bot.close()
         await self.writer.stop()
+        self.bot_threads.shutdown(wait=False, cancel_futures=True)
 
     def _restore(self, item: LoadedTable) -> LiveTable:
         row = item.row
@@ -296,6 +328,7 @@ class TableService:
             id=row.id, created=row.created, rules=rules, seed=row.seed, timer=row.timer,
             status=row.status, seats=[Seat(s.seat, s.kind, s.bot, s.name, s.token_hash) for s in item.seats],
             game=new_game(rules, seed=row.seed), opened=[0] * rules.players,
+            seeded=bool(row.rules.get("seeded")),
         )
         self._make_bots(table)
         for ev in item.events:
@@ -334,11 +367,14 @@ class TableService:
         table = LiveTable(
             id=table_id, created=time.time(), rules=rules, seed=seed, timer=req.timer,
             status=WAITING, seats=seats, game=new_game(rules, seed=seed), opened=[0] * rules.players,
+            seeded=req.seed is not None,
         )
         self._make_bots(table)
         stored_rules: dict[str, Any] = {"options": rules.options()}
         if rules.is_party:
             stored_rules["menu"] = list(rules.menu)
+        if req.seed is not None:
+            stored_rules["seeded"] = True
         row = TableRow(table_id, table.created, rules.edition, rules.players, stored_rules, seed,
                        req.timer, WAITING)
         await self.writer.submit(CreateTable(row, [SeatRow(s.seat, s.kind, s.bot, s.name, s.token_hash)
@@ -359,23 +395,35 @@ class TableService:
         return found
 
     async def rename(self, table: LiveTable, seat: int, name: str) -> None:
-        """Name a human seat (stored); the game starts once every human seat has a name."""
+        """Name a human seat (stored first); the game starts once every human seat has a name."""
         s = table.seats[seat]
-        if s.name == name:
-            return
-        s.name = name
-        futures = [self.writer.submit(SetName(table.id, seat, name))]
-        starting = table.status == WAITING and all(x.name is not None for x in table.seats if x.kind == "human")
-        if starting:
-            table.status = PLAYING
-            table.moved = True
-            futures.append(self.writer.submit(SetStatus(table.id, PLAYING)))
-        await asyncio.gather(*futures)
-        if starting:
-            self._after_change(table)  # first: it sets the move timer's deadline that the state shows
-            self._publish(table)
-        else:
+        if s.name != name:
+            try:
+                await self.writer.submit(SetName(table.id, seat, name))
+            except StoreError:
+                raise TableError("server_error", "the name could not be stored; try again") from None
+            s.name = name
+        if not await self._start_if_ready(table):
             self.broadcast_seats(table)
+
+    async def _start_if_ready(self, table: LiveTable) -> bool:
+        """Start a waiting table whose human seats all have names (status stored first)."""
+        if table.status != WAITING or table.starting:
+            return False
+        if any(x.name is None for x in table.seats if x.kind == "human"):
+            return False
+        table.starting = True
+        try:
+            await self.writer.submit(SetStatus(table.id, PLAYING))
+        except StoreError:
+            raise TableError("server_error", "the game could not be started; try again") from None
+        finally:
+            table.starting = False
+        table.status = PLAYING
+        table.moved = True
+        self._after_change(table)
+        self._publish(table)
+        return True
 
     # ------------------------------------------------------------------ watchers
 
@@ -391,8 +439,20 @@ class TableService:
             if conn.seat is not None:
                 table.seats[conn.seat].connections -= 1
                 self.broadcast_seats(table)
+        self.forget_if_idle(table)
+
+    def forget_if_idle(self, table: LiveTable) -> None:
+        """Drop a finished table nobody watches from memory (the database keeps it; see :meth:`revive`)."""
         if table.status == FINISHED and not table.connections and self.tables.get(table.id) is table:
-            del self.tables[table.id]  # it lives on in the database; revive() brings it back
+            del self.tables[table.id]
+
+    async def settled(self, table: LiveTable, tries: int = 20) -> None:
+        """Wait until every decision the table shows in memory is committed (for a joining socket)."""
+        for _ in range(tries):
+            seq = table.seq
+            await self.writer.barrier()
+            if table.seq == seq:
+                return
 
     async def revive(self, table_id: str) -> LiveTable | None:
         """A finished table, read back from the database so that it can be watched again.
@@ -484,12 +544,12 @@ class TableService:
         seq = table.seq
         self.picks += 1
         self._clear_deadline(table, seat)
-        fut = self.writer.submit(AppendEvent(table.id, EventRow(seq, seat, action, by, time.time())))
+        futures = [self.writer.submit(AppendEvent(table.id, EventRow(seq, seat, action, by, time.time())))]
         if table.status == FINISHED:
             record = record_dumps(to_record(table.game, meta=self._meta(table)))
-            fut = self.writer.submit(SetStatus(table.id, FINISHED, time.time(), table.result, record))
+            futures.append(self.writer.submit(SetStatus(table.id, FINISHED, time.time(), table.result, record)))
         try:
-            await fut
+            await asyncio.gather(*futures)
         except StoreError as e:
             log.error("table %s: %s; reloading it from the database", table.id, e)
             await self._reload(table)
@@ -505,10 +565,20 @@ class TableService:
                 "date": time.strftime("%Y-%m-%d", time.gmtime(table.created))}
 
     async def _reload(self, table: LiveTable) -> None:
-        items = await asyncio.to_thread(self.store.load, table_id=table.id)
+        """Put the table back to what the database holds, after a write of it failed."""
+        if table.reloading:
+            return
+        table.reloading = True
+        try:
+            await self.writer.barrier()  # every queued write of this table has now failed or committed
+            self.writer.reset(table.id)
+            items = await asyncio.to_thread(self.store.load, table_id=table.id)
+        finally:
+            table.reloading = False
         if not items:
             return
         fresh = self._restore(items[0])
+        self._repair(fresh, items[0])
         table.game, table.seq, table.opened = fresh.game, fresh.seq, fresh.opened
         table.status, table.result, table.moved = fresh.status, fresh.result, True
         self._after_change(table)
@@ -543,10 +613,18 @@ class TableService:
         if table.deadlines.get(seat, (None,))[0] != opened:
             return
         table.deadlines.pop(seat, None)
+        self._spawn(self._timer_decides(table, seat, opened))
+
+    async def _timer_decides(self, table: LiveTable, seat: int, opened: int) -> None:
+        """The greedy bot decides for ``seat`` if the decision that timed out is still open.
+
+        Checked here, in the task, with no await before the decision is applied:
+        a pick the seat made meanwhile wins, and the timer never takes its next turn.
+        """
         if table.status != PLAYING or seat not in table.game.pending_seats or table.opened[seat] != opened:
             return
         action = GreedyBot(seed=table.seq).choose(view_for(table.game, seat, None))
-        self._spawn(self._decide_quietly(table, seat, action, "timer"))
+        await self._decide_quietly(table, seat, action, "timer")
 
     async def _decide_quietly(self, table: LiveTable, seat: int, action: int, by: str) -> None:
         try:
@@ -556,19 +634,23 @@ class TableService:
 
     async def _run_bot(self, table: LiveTable, seat: int) -> None:
         bot = table.bots[seat]
+        retry = False
         try:
             while table.status == PLAYING and seat in table.game.pending_seats:
-                game = table.game
+                game, opened = table.game, table.opened[seat]
                 view = view_for(game, seat, bot)
                 if getattr(bot, "wants_world", False):
-                    action = await asyncio.to_thread(bot.choose, view)
+                    loop = asyncio.get_running_loop()
+                    action = await loop.run_in_executor(self.bot_threads, bot.choose, view)
+                    if table.game is not game or table.opened[seat] != opened:
+                        continue  # the table was reloaded meanwhile: think again
                 else:
                     action = bot.choose(view)
-                if table.game is not game or seat not in game.pending_seats or not game.is_legal(seat, action):
-                    continue
+                if not game.is_legal(seat, action):
+                    raise ValueError(f"bot {bot.name} chose illegal action {action}")
                 await self._decide(table, seat, action, "bot")
-        except TableError:
-            pass
+        except TableError as e:
+            retry = e.code == "server_error"
         except Exception:  # a bot bug must not stop the table: play a random legal action
             log.exception("bot at table %s seat %d failed", table.id, seat)
             legal = table.game.legal_actions(seat)
@@ -576,6 +658,8 @@ class TableService:
                 await self._decide_quietly(table, seat, random.Random(table.seq).choice(legal), "bot")
         finally:
             table.busy.discard(seat)
+        if retry:  # its pick was not stored and the table reloaded: try again shortly
+            asyncio.get_running_loop().call_later(1.0, self._after_change, table)
 
     def _spawn(self, coro: Any) -> None:
         task = asyncio.get_running_loop().create_task(coro)
