@@ -314,10 +314,14 @@ def create_app(
                     if isinstance(msg, Hello):
                         if joined:
                             raise ProtocolError("bad_message", "hello was already sent")
-                        name = _hello_seat(table, sock, msg)
+                        seat, name = _hello_seat(table, msg)
+                        await service.settled(table)  # show only what is committed
+                        # from here on no await until the state is queued: welcome, then state, first
+                        sock.seat = seat
+                        sock.send(dump({"type": "welcome", "table": table.id, "seat": seat,
+                                        "seq": table.seq, "protocol": PROTOCOL}))
                         joined = True
                         service.attach(table, sock)
-                        await service.settled(table)  # show only what is committed
                         sock.send(service.state_message(table, sock.seat))
                         if name is not None and sock.seat is not None:
                             await service.rename(table, sock.seat, name)
@@ -354,17 +358,14 @@ def create_app(
                 with contextlib.suppress(Exception):
                     await ws.close(code=1013)
 
-    def _hello_seat(table: LiveTable, sock: _Socket, msg: Hello) -> str | None:
-        """Check a hello, take its seat and send ``welcome``; return the name to set, if any."""
+    def _hello_seat(table: LiveTable, msg: Hello) -> tuple[int | None, str | None]:
+        """The seat a hello takes (``None``: spectator) and the name it sets, if any."""
         seat = None
         if msg.token is not None:
             seat = service.seat_of(table, msg.token)
             if seat is None:
                 raise ProtocolError("bad_token", "this seat token does not belong to this table")
         name = clean_name(msg.name) if msg.name is not None and seat is not None else None
-        sock.seat = seat
-        sock.send(dump({"type": "welcome", "table": table.id, "seat": seat, "seq": table.seq,
-                        "protocol": PROTOCOL}))
-        return name
+        return seat, name
 
     return app

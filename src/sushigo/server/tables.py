@@ -549,8 +549,11 @@ class TableService:
             record = record_dumps(to_record(table.game, meta=self._meta(table)))
             futures.append(self.writer.submit(SetStatus(table.id, FINISHED, time.time(), table.result, record)))
         try:
-            await asyncio.gather(*futures)
+            for fut in futures:  # in commit order; a gather would cost more on this hot path
+                await fut
         except StoreError as e:
+            for fut in futures:  # the later ones fail too (same table): retrieve their errors
+                fut.add_done_callback(_retrieve)
             log.error("table %s: %s; reloading it from the database", table.id, e)
             await self._reload(table)
             raise TableError("server_error", "the pick could not be stored; the table was reloaded") from None
@@ -683,5 +686,7 @@ class TableService:
         return await asyncio.to_thread(self.store.record, table_id)
 
 
-def json_line(obj: Any) -> str:
-    return json.dumps(obj, separators=(",", ":"))
+def _retrieve(fut: asyncio.Future[None]) -> None:
+    if not fut.cancelled():
+        fut.exception()
+
