@@ -41,6 +41,11 @@ class BenchApi(str, Enum):
     playout = "playout"
 
 
+class BenchEngine(str, Enum):
+    python = "python"
+    batch = "batch"
+
+
 class BenchEdition(str, Enum):
     base = "base"
     party = "party"
@@ -147,10 +152,18 @@ def bench_command(
         typer.Option("--menu", "-m", help="Party menu: an official name or 7 items separated by commas "
                      "(default: Sushi Go!)."),
     ] = None,
+    engine: Annotated[
+        BenchEngine, typer.Option("--engine", help="python (the engine) or batch (numpy, B games in lockstep).")
+    ] = BenchEngine.python,
+    batch_size: Annotated[int, typer.Option("--batch-size", min=1, help="Games per batch (--engine batch).")] = 10_000,
 ) -> None:
     """Play random legal games with the engine in one process; last line: games per second."""
     from sushigo.bench import profile_bench, run_bench
     from sushigo.rules import MAX_PLAYERS, Rules, RulesError
+
+    if engine is BenchEngine.batch:
+        _bench_batch(players, games, seed, batch_size, repeat, edition)
+        return
 
     if edition is BenchEdition.party:
         menu = menu if menu is not None else "Sushi Go!"
@@ -174,6 +187,30 @@ def bench_command(
             f"{players} players, {what}{result.games} games, {result.picks} picks, api {api.value}, "
             f"in {result.seconds:.3f} s (Python {sys.version.split()[0]})"
         )
+    print(f"{statistics.median(runs):.1f} games/s")
+
+
+def _bench_batch(players: int, games: int, seed: Optional[int], batch_size: int, repeat: int,
+                 edition: BenchEdition) -> None:
+    import resource
+
+    from sushigo.rules import MAX_PLAYERS
+
+    if edition is not BenchEdition.base:
+        _fail("--engine batch plays the original game only (no --edition party)", EXIT_USAGE)
+    if players > MAX_PLAYERS:
+        _fail(f"the base game is for 2-{MAX_PLAYERS} players, not {players}", EXIT_USAGE)
+    try:
+        from sushigo.batch import run_batch_bench
+    except ImportError as e:
+        _fail(f"--engine batch needs numpy: pip install 'sushigo[rl]' ({e.name} is missing)")
+    runs = []
+    for _ in range(repeat):
+        done, seconds, state = run_batch_bench(players, games, seed, batch_size)
+        runs.append(done / seconds)
+        rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+        print(f"{players} players, {done} games, engine batch, batch size {min(batch_size, games)}, "
+              f"in {seconds:.3f} s; arrays of one batch {state / 2**20:.1f} MiB, peak RSS {rss:.0f} MiB")
     print(f"{statistics.median(runs):.1f} games/s")
 
 

@@ -1,0 +1,99 @@
+"""The batch engine against the engine: same deals and picks, same games."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+
+np = pytest.importorskip("numpy")
+
+from sushigo.batch import NUM_ACTIONS, BatchGame, maki_awards, pudding_awards  # noqa: E402
+from sushigo.cards import DECK_COUNT_LIST, Card  # noqa: E402
+from sushigo.game import Game  # noqa: E402
+from sushigo.rules import Rules  # noqa: E402
+from sushigo.scoring import maki_awards as maki_one  # noqa: E402
+from sushigo.scoring import pudding_awards as pudding_one  # noqa: E402
+
+
+@pytest.mark.parametrize("players,pass_both_ways", [(2, False), (3, True), (4, False), (5, True)])
+def test_ten_thousand_batch_games_equal_the_engines(players: int, pass_both_ways: bool) -> None:
+    """2,500 games per table size (10,000 in all): every legal mask, every total
+    and every winner equal the engine's for the same deals and picks."""
+    rules = Rules(players, pass_both_ways=pass_both_ways)
+    games = 2500
+    batch = BatchGame(rules, games, seed=players)
+    rng = np.random.default_rng(players)
+    engines = [Game(rules, auto_deal=False) for _ in range(games)]
+    while not batch.is_over:
+        if batch.turn == 1:
+            for g, game in enumerate(engines):
+                game.deal([[int(c) for c in batch.dealt[g, s]] for s in range(players)])
+        mask = batch.legal_mask()
+        if batch.turn in (1, 2, rules.hand_size - 1):  # masks: a sample of turns, every game
+            for g in range(0, games, 5):
+                for s in range(players):
+                    assert list(mask[g, s]) == engines[g].legal_action_mask(s)
+        actions = batch.random_actions(rng)
+        assert mask.reshape(-1, NUM_ACTIONS)[np.arange(actions.size), actions.reshape(-1)].all()
+        batch.step(actions)
+        for g, game in enumerate(engines):
+            game.play([int(a) for a in actions[g]])
+    totals, winners = batch.totals(), batch.winners()
+    for g, game in enumerate(engines):
+        result = game.result()
+        assert list(result.totals) == [int(t) for t in totals[g]]
+        assert list(result.winners) == [int(s) for s in np.flatnonzero(winners[g])]
+        assert [list(r) for r in result.rounds] == [[int(x) for x in batch.round_scores[r, g]] for r in range(3)]
+
+
+def test_random_actions_are_uniform_over_the_legal_actions() -> None:
+    """Many copies of one position with chopsticks in a collection: every legal
+    action (pairs included) is drawn about equally often, no illegal one ever."""
+    copies = 30000
+    deck = np.repeat(np.arange(12, dtype=np.int8), DECK_COUNT_LIST)
+    order = np.random.default_rng(3).permutation(deck)
+    chop = int(np.flatnonzero(order == int(Card.CHOPSTICKS))[0])
+    order[[0, chop]] = order[[chop, 0]]  # seat 0 is dealt chopsticks first
+    batch = BatchGame(3, copies, deals=np.tile(order, (copies, 1)))
+    first = np.zeros((copies, 3), dtype=np.int16)
+    first[:, 0] = int(Card.CHOPSTICKS)
+    first[:, 1:] = batch.random_actions(np.random.default_rng(0))[0, 1:]  # the same picks everywhere
+    batch.step(first)
+    legal = np.flatnonzero(batch.legal_mask()[0, 0])
+    assert (legal >= 12).any()  # pairs are legal now
+    drawn = batch.random_actions(np.random.default_rng(1))[:, 0]
+    counts = np.bincount(drawn, minlength=NUM_ACTIONS)
+    assert set(np.flatnonzero(counts)) == set(legal)
+    expected = copies / legal.size
+    assert np.abs(counts[legal] - expected).max() < 5 * np.sqrt(expected)
+
+
+def test_vector_awards_equal_the_scalar_rules() -> None:
+    rng = np.random.default_rng(5)
+    for players in (2, 3, 4, 5):
+        icons = rng.integers(0, 6, size=(4000, players))
+        pudd = rng.integers(0, 4, size=(4000, players))
+        assert (maki_awards(icons) == np.array([maki_one(list(r)) for r in icons])).all()
+        assert (pudding_awards(pudd) == np.array([pudding_one(list(r)) for r in pudd])).all()
+
+
+def test_an_illegal_action_is_refused_with_game_and_seat() -> None:
+    batch = BatchGame(2, 3, seed=1)
+    actions = batch.random_actions(np.random.default_rng(0))
+    held = batch.hands[1, 1]
+    actions[1, 1] = int(np.flatnonzero(held == 0)[0])
+    with pytest.raises(ValueError, match="game 1, seat 1"):
+        batch.step(actions)
+    actions[1, 1] = 12 + 12 * 0 + 1  # a pair without chopsticks
+    with pytest.raises(ValueError, match="illegal action"):
+        batch.step(actions)
+
+
+def test_bench_command_prints_games_per_second_last() -> None:
+    out = subprocess.run([sys.executable, "-m", "sushigo", "bench", "--engine", "batch", "--players", "4",
+                          "--games", "3000", "--batch-size", "1000"], capture_output=True, text=True, check=True)
+    last = out.stdout.strip().splitlines()[-1]
+    assert last.endswith(" games/s") and float(last.split()[0]) > 0
+    assert "3000 games" in out.stdout and "MiB" in out.stdout
