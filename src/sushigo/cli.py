@@ -44,6 +44,7 @@ class BenchApi(str, Enum):
 class BenchEngine(str, Enum):
     python = "python"
     batch = "batch"
+    compiled = "compiled"
 
 
 class BenchEdition(str, Enum):
@@ -153,7 +154,8 @@ def bench_command(
                      "(default: Sushi Go!)."),
     ] = None,
     engine: Annotated[
-        BenchEngine, typer.Option("--engine", help="python (the engine) or batch (numpy, B games in lockstep).")
+        BenchEngine, typer.Option("--engine", help="python (the engine), batch (numpy, B games in lockstep) "
+                                  "or compiled (numba, whole games on every core).")
     ] = BenchEngine.python,
     batch_size: Annotated[int, typer.Option("--batch-size", min=1, help="Games per batch (--engine batch).")] = 10_000,
 ) -> None:
@@ -161,8 +163,8 @@ def bench_command(
     from sushigo.bench import profile_bench, run_bench
     from sushigo.rules import MAX_PLAYERS, Rules, RulesError
 
-    if engine is BenchEngine.batch:
-        _bench_batch(players, games, seed, batch_size, repeat, edition)
+    if engine is not BenchEngine.python:
+        _bench_batch(players, games, seed, batch_size, repeat, edition, compiled=engine is BenchEngine.compiled)
         return
 
     if edition is BenchEdition.party:
@@ -191,20 +193,40 @@ def bench_command(
 
 
 def _bench_batch(players: int, games: int, seed: Optional[int], batch_size: int, repeat: int,
-                 edition: BenchEdition) -> None:
+                 edition: BenchEdition, *, compiled: bool) -> None:
     import resource
+    import time
 
     from sushigo.rules import MAX_PLAYERS
 
+    name = "compiled" if compiled else "batch"
     if edition is not BenchEdition.base:
-        _fail("--engine batch plays the original game only (no --edition party)", EXIT_USAGE)
+        _fail(f"--engine {name} plays the original game only (no --edition party)", EXIT_USAGE)
     if players > MAX_PLAYERS:
         _fail(f"the base game is for 2-{MAX_PLAYERS} players, not {players}", EXIT_USAGE)
     try:
         from sushigo.batch import run_batch_bench
+        if compiled:
+            from sushigo.batch_kernel import random_games
+
+            random_games(players, 1, 0)  # compile (or load the cached machine code) before timing
     except ImportError as e:
-        _fail(f"--engine batch needs numpy: pip install 'sushigo[rl]' ({e.name} is missing)")
+        extra = "fast" if compiled else "rl"
+        _fail(f"--engine {name} needs {e.name}: pip install 'sushigo[{extra}]'")
     runs = []
+    if compiled:
+        import numba
+
+        for _ in range(repeat):
+            start = time.perf_counter()
+            random_games(players, games, seed or 0)
+            seconds = time.perf_counter() - start
+            runs.append(games / seconds)
+            rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+            print(f"{players} players, {games} games, engine compiled ({numba.get_num_threads()} threads), "
+                  f"in {seconds:.3f} s; results {games * players * 9 / 2**20:.1f} MiB, peak RSS {rss:.0f} MiB")
+        print(f"{statistics.median(runs):.1f} games/s")
+        return
     for _ in range(repeat):
         done, seconds, state = run_batch_bench(players, games, seed, batch_size)
         runs.append(done / seconds)
