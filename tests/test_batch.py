@@ -91,12 +91,15 @@ def test_an_illegal_action_is_refused_with_game_and_seat() -> None:
         batch.step(actions)
 
 
-def test_bench_command_prints_games_per_second_last() -> None:
-    out = subprocess.run([sys.executable, "-m", "sushigo", "bench", "--engine", "batch", "--players", "4",
+@pytest.mark.parametrize("engine,what", [("numpy", "lockstep"), ("batch", "compiled")])
+def test_bench_command_prints_games_per_second_last(engine: str, what: str) -> None:
+    if engine == "batch":
+        pytest.importorskip("numba")
+    out = subprocess.run([sys.executable, "-m", "sushigo", "bench", "--engine", engine, "--players", "4",
                           "--games", "3000", "--batch-size", "1000"], capture_output=True, text=True, check=True)
     last = out.stdout.strip().splitlines()[-1]
     assert last.endswith(" games/s") and float(last.split()[0]) > 0
-    assert "3000 games" in out.stdout and "MiB" in out.stdout
+    assert "3000 games" in out.stdout and "MiB" in out.stdout and what in out.stdout
 
 
 @pytest.mark.parametrize("players,pass_both_ways", [(2, False), (3, True), (4, False), (5, True)])

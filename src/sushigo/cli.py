@@ -44,7 +44,7 @@ class BenchApi(str, Enum):
 class BenchEngine(str, Enum):
     python = "python"
     batch = "batch"
-    compiled = "compiled"
+    numpy = "numpy"
 
 
 class BenchEdition(str, Enum):
@@ -154,8 +154,8 @@ def bench_command(
                      "(default: Sushi Go!)."),
     ] = None,
     engine: Annotated[
-        BenchEngine, typer.Option("--engine", help="python (the engine), batch (numpy, B games in lockstep) "
-                                  "or compiled (numba, whole games on every core).")
+        BenchEngine, typer.Option("--engine", help="python (the engine); batch (whole games compiled with numba "
+                                  "on every core, or numpy lockstep without numba); numpy (lockstep, B games).")
     ] = BenchEngine.python,
     batch_size: Annotated[int, typer.Option("--batch-size", min=1, help="Games per batch (--engine batch).")] = 10_000,
 ) -> None:
@@ -164,7 +164,7 @@ def bench_command(
     from sushigo.rules import MAX_PLAYERS, Rules, RulesError
 
     if engine is not BenchEngine.python:
-        _bench_batch(players, games, seed, batch_size, repeat, edition, compiled=engine is BenchEngine.compiled)
+        _bench_batch(players, games, seed, batch_size, repeat, edition, compiled=engine is BenchEngine.batch)
         return
 
     if edition is BenchEdition.party:
@@ -199,20 +199,23 @@ def _bench_batch(players: int, games: int, seed: Optional[int], batch_size: int,
 
     from sushigo.rules import MAX_PLAYERS
 
-    name = "compiled" if compiled else "batch"
+    name = "batch" if compiled else "numpy"
     if edition is not BenchEdition.base:
         _fail(f"--engine {name} plays the original game only (no --edition party)", EXIT_USAGE)
     if players > MAX_PLAYERS:
         _fail(f"the base game is for 2-{MAX_PLAYERS} players, not {players}", EXIT_USAGE)
     try:
         from sushigo.batch import run_batch_bench
-        if compiled:
+    except ImportError as e:
+        _fail(f"--engine {name} needs {e.name}: pip install 'sushigo[rl]'")
+    if compiled:
+        try:
             from sushigo.batch_kernel import random_games
 
             random_games(players, 1, 0)  # compile (or load the cached machine code) before timing
-    except ImportError as e:
-        extra = "fast" if compiled else "rl"
-        _fail(f"--engine {name} needs {e.name}: pip install 'sushigo[{extra}]'")
+        except ImportError:
+            compiled = False  # no numba: the numpy lockstep engine
+            print("numba is not installed (pip install 'sushigo[fast]'): using the numpy lockstep engine")
     runs = []
     if compiled:
         import numba
@@ -223,7 +226,7 @@ def _bench_batch(players: int, games: int, seed: Optional[int], batch_size: int,
             seconds = time.perf_counter() - start
             runs.append(games / seconds)
             rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-            print(f"{players} players, {games} games, engine compiled ({numba.get_num_threads()} threads), "
+            print(f"{players} players, {games} games, engine batch (compiled, {numba.get_num_threads()} threads), "
                   f"in {seconds:.3f} s; results {games * players * 9 / 2**20:.1f} MiB, peak RSS {rss:.0f} MiB")
         print(f"{statistics.median(runs):.1f} games/s")
         return
@@ -231,7 +234,7 @@ def _bench_batch(players: int, games: int, seed: Optional[int], batch_size: int,
         done, seconds, state = run_batch_bench(players, games, seed, batch_size)
         runs.append(done / seconds)
         rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-        print(f"{players} players, {done} games, engine batch, batch size {min(batch_size, games)}, "
+        print(f"{players} players, {done} games, engine numpy (lockstep, batch size {min(batch_size, games)}), "
               f"in {seconds:.3f} s; arrays of one batch {state / 2**20:.1f} MiB, peak RSS {rss:.0f} MiB")
     print(f"{statistics.median(runs):.1f} games/s")
 
