@@ -22,7 +22,7 @@ pytest.importorskip("fastapi")
 
 from fastapi.testclient import TestClient  # noqa: E402
 
-from sushigo.server.app import Limits, create_app  # noqa: E402
+from sushigo.server.app import create_app  # noqa: E402
 from sushigo.server.store import Store, metadata  # noqa: E402
 
 PG_URL = os.environ.get("SUSHIGO_TEST_PG_URL")
@@ -65,7 +65,7 @@ def client(db_url: str) -> Iterator[TestClient]:
 @pytest.fixture
 def lite_client(sqlite_url: str) -> Iterator[TestClient]:
     """An app on SQLite only (for tests of the transport, not of storage)."""
-    with make_client(sqlite_url, limits=Limits()) as c:
+    with make_client(sqlite_url) as c:
         yield c
 
 

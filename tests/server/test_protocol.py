@@ -309,12 +309,6 @@ def check_finished(client: TestClient, table_id: str, final: Msg, players: int) 
 
 
 @pytest.fixture
-def lite(sqlite_url: str) -> Iterator[TestClient]:
-    with make_client(sqlite_url) as c:
-        yield c
-
-
-@pytest.fixture
 def fast(db_url: str) -> Iterator[TestClient]:
     """Like ``client`` (SQLite and PostgreSQL) without the message rate limit: a
     test plays far faster than 20 messages a second, a person does not."""
@@ -454,16 +448,16 @@ def test_two_humans_progress_and_acks(fast: TestClient) -> None:
 # --------------------------------------------------------------------------- 4. refusals
 
 
-def test_pick_before_start_is_not_started(lite: TestClient) -> None:
-    created = create(lite, players=3, seats=["human", "human", "bot:greedy"], seed=1)
+def test_pick_before_start_is_not_started(lite_client: TestClient) -> None:
+    created = create(lite_client, players=3, seats=["human", "human", "bot:greedy"], seed=1)
     ta, tb = tokens(created)
-    with lite.websocket_connect(ws_path(created["id"])) as a:
+    with lite_client.websocket_connect(ws_path(created["id"])) as a:
         _, state = hello(a, ta, "Ana")
         assert state["status"] == "waiting" and state["view"] is None
         pick(a, 0, 0)
         assert error_code(a) == "not_started"
         still_alive(a)
-        with lite.websocket_connect(ws_path(created["id"])) as b:
+        with lite_client.websocket_connect(ws_path(created["id"])) as b:
             hello(b, tb, "Bo")
             s = until(a, "state", lambda m: m["status"] == "playing")
             action = s["view"]["legal_actions"][0]
@@ -472,10 +466,10 @@ def test_pick_before_start_is_not_started(lite: TestClient) -> None:
             assert ack["action"] == action
 
 
-def test_stale_and_ahead_picks(lite: TestClient) -> None:
-    created = create(lite, players=3, seats=["human", "bot:greedy", "bot:greedy"], seed=2)
+def test_stale_and_ahead_picks(lite_client: TestClient) -> None:
+    created = create(lite_client, players=3, seats=["human", "bot:greedy", "bot:greedy"], seed=2)
     (token,) = tokens(created)
-    with lite.websocket_connect(ws_path(created["id"])) as ws:
+    with lite_client.websocket_connect(ws_path(created["id"])) as ws:
         _, s0 = hello(ws, token, "Ana")
         if s0["status"] != "playing":
             s0 = until(ws, "state", lambda m: m["status"] == "playing")
@@ -499,11 +493,11 @@ def test_stale_and_ahead_picks(lite: TestClient) -> None:
         assert until(ws, "ack")["action"] == s1["view"]["legal_actions"][-1]
 
 
-def test_already_picked_illegal_and_spectator(lite: TestClient) -> None:
-    created = create(lite, players=2, seats=["human", "human"], seed=3)
+def test_already_picked_illegal_and_spectator(lite_client: TestClient) -> None:
+    created = create(lite_client, players=2, seats=["human", "human"], seed=3)
     ta, tb = tokens(created)
     tid = created["id"]
-    with lite.websocket_connect(ws_path(tid)) as a, lite.websocket_connect(ws_path(tid)) as b:
+    with lite_client.websocket_connect(ws_path(tid)) as a, lite_client.websocket_connect(ws_path(tid)) as b:
         hello(a, ta, "Ana")
         hello(b, tb, "Bo")
         sa = until(a, "state", lambda m: m["status"] == "playing")
@@ -520,7 +514,7 @@ def test_already_picked_illegal_and_spectator(lite: TestClient) -> None:
         assert error_code(a) == "already_picked"
         pick(a, sa["seq"] + 1, legal[-1])
         assert error_code(a) == "already_picked"
-        with lite.websocket_connect(ws_path(tid)) as spectator:
+        with lite_client.websocket_connect(ws_path(tid)) as spectator:
             _, ss = hello(spectator)
             check_state(ss, None)
             pick(spectator, ss["seq"], legal[0])
@@ -537,10 +531,10 @@ def test_already_picked_illegal_and_spectator(lite: TestClient) -> None:
         assert len(s2["view"]["collections"][0]) == 1 and s2["view"]["committed"] is None
 
 
-def test_hello_refusals(lite: TestClient) -> None:
-    created = create(lite, players=2, seats=["human", "bot:greedy"], seed=4)
+def test_hello_refusals(lite_client: TestClient) -> None:
+    created = create(lite_client, players=2, seats=["human", "bot:greedy"], seed=4)
     (token,) = tokens(created)
-    with lite.websocket_connect(ws_path(created["id"])) as ws:
+    with lite_client.websocket_connect(ws_path(created["id"])) as ws:
         send(ws, type="ping")
         assert error_code(ws) == "hello_first"
         pick(ws, 0, 0)
@@ -571,7 +565,7 @@ def test_hello_refusals(lite: TestClient) -> None:
         pick(ws, s["seq"], s["view"]["legal_actions"][0])
         assert until(ws, "ack")["action"] == s["view"]["legal_actions"][0]
     # a spectator cannot name itself
-    with lite.websocket_connect(ws_path(created["id"])) as spectator:
+    with lite_client.websocket_connect(ws_path(created["id"])) as spectator:
         hello(spectator)
         send(spectator, type="name", name="Eve")
         assert error_code(spectator) == "bad_name"
@@ -604,10 +598,10 @@ BAD_MESSAGES: list[tuple[str, str]] = [
 ]
 
 
-def test_bad_messages_are_refused_and_the_game_goes_on(lite: TestClient) -> None:
-    created = create(lite, players=2, seats=["human", "bot:greedy"], seed=5)
+def test_bad_messages_are_refused_and_the_game_goes_on(lite_client: TestClient) -> None:
+    created = create(lite_client, players=2, seats=["human", "bot:greedy"], seed=5)
     (token,) = tokens(created)
-    with lite.websocket_connect(ws_path(created["id"])) as ws:
+    with lite_client.websocket_connect(ws_path(created["id"])) as ws:
         # before hello too: a bad message is refused for what it is
         ws.send_text('{"v": 1, "type": "ping", "x": 0}')
         assert error_code(ws) == "bad_message"
@@ -638,18 +632,18 @@ def test_bad_messages_are_refused_and_the_game_goes_on(lite: TestClient) -> None
         assert got["state"]["view"]["turn"] == 2
 
 
-def test_binary_text_frame_is_read_as_json(lite: TestClient) -> None:
+def test_binary_text_frame_is_read_as_json(lite_client: TestClient) -> None:
     """The server reads a binary frame holding UTF-8 JSON like a text frame
     (``docs/server.md`` does not say; this pins the current behaviour)."""
-    created = create(lite, players=2, seats=["human", "bot:greedy"], seed=6)
-    with lite.websocket_connect(ws_path(created["id"])) as ws:
+    created = create(lite_client, players=2, seats=["human", "bot:greedy"], seed=6)
+    with lite_client.websocket_connect(ws_path(created["id"])) as ws:
         hello(ws)
         ws.send_bytes(b'{"v": 1, "type": "ping"}')
         until(ws, "pong")
 
 
-def test_unknown_table_socket_gets_an_error_then_is_closed(lite: TestClient) -> None:
-    with lite.websocket_connect(ws_path("no-such-table")) as ws:
+def test_unknown_table_socket_gets_an_error_then_is_closed(lite_client: TestClient) -> None:
+    with lite_client.websocket_connect(ws_path("no-such-table")) as ws:
         msg = ws.receive_json()
         assert msg["type"] == "error" and msg["code"] == "no_table"
         with pytest.raises(WebSocketDisconnect) as e:
@@ -657,15 +651,15 @@ def test_unknown_table_socket_gets_an_error_then_is_closed(lite: TestClient) -> 
     assert e.value.code == 1008
 
 
-def test_one_seat_on_two_sockets(lite: TestClient) -> None:
+def test_one_seat_on_two_sockets(lite_client: TestClient) -> None:
     """Two tabs of one seat: both see the game, a pick from one is refused from the other."""
-    created = create(lite, players=2, seats=["human", "human"], seed=12)
+    created = create(lite_client, players=2, seats=["human", "human"], seed=12)
     tid = created["id"]
     ta, tb = tokens(created)
-    with lite.websocket_connect(ws_path(tid)) as a1, lite.websocket_connect(ws_path(tid)) as a2:
+    with lite_client.websocket_connect(ws_path(tid)) as a1, lite_client.websocket_connect(ws_path(tid)) as a2:
         hello(a1, ta, "Ana")
         hello(a2, ta)
-        with lite.websocket_connect(ws_path(tid)) as b:
+        with lite_client.websocket_connect(ws_path(tid)) as b:
             hello(b, tb, "Bo")
             s1 = until(a1, "state", lambda m: m["status"] == "playing")
             s2 = until(a2, "state", lambda m: m["status"] == "playing")
@@ -680,16 +674,16 @@ def test_one_seat_on_two_sockets(lite: TestClient) -> None:
         seats = until(a1, "seats", lambda m: m["seats"][1]["name"] == "Bo" and not m["seats"][1]["connected"])
         assert seats["seats"][0]["connected"]
     # the second tab leaving keeps the seat connected while the first is open
-    with lite.websocket_connect(ws_path(tid)) as a3:
+    with lite_client.websocket_connect(ws_path(tid)) as a3:
         hello(a3, ta)
-        with lite.websocket_connect(ws_path(tid)) as a4:
+        with lite_client.websocket_connect(ws_path(tid)) as a4:
             hello(a4, ta)
-        assert lite.get(f"/api/tables/{tid}").json()["seats"][0]["connected"] is True
-    assert lite.get(f"/api/tables/{tid}").json()["seats"][0]["connected"] is False
+        assert lite_client.get(f"/api/tables/{tid}").json()["seats"][0]["connected"] is True
+    assert lite_client.get(f"/api/tables/{tid}").json()["seats"][0]["connected"] is False
 
 
-def test_options(lite: TestClient) -> None:
-    options = lite.get("/api/options").json()
+def test_options(lite_client: TestClient) -> None:
+    options = lite_client.get("/api/options").json()
     assert options["protocol"] == "sushigo-ws/1"
     assert options["max_name"] == 24
     assert options["editions"] == {"base": [2, 5], "party": [2, 8]}
@@ -872,14 +866,14 @@ def test_origin_check(sqlite_url: str) -> None:
                 still_alive(ws)
 
 
-def test_origin_default_app_refuses_foreign(lite: TestClient) -> None:
-    created = create(lite, players=2, seats=["human", "bot:greedy"])
+def test_origin_default_app_refuses_foreign(lite_client: TestClient) -> None:
+    created = create(lite_client, players=2, seats=["human", "bot:greedy"])
     path = ws_path(created["id"])
     with pytest.raises(WebSocketDisconnect) as e:
-        with lite.websocket_connect(path, headers={"Origin": "http://friend.example"}):
+        with lite_client.websocket_connect(path, headers={"Origin": "http://friend.example"}):
             pass
     assert e.value.code == 1008
-    with lite.websocket_connect(path, headers={"Origin": "http://testserver"}) as ws:
+    with lite_client.websocket_connect(path, headers={"Origin": "http://testserver"}) as ws:
         hello(ws)
 
 
@@ -915,19 +909,19 @@ CREATE_ERRORS: list[tuple[Any, str]] = [
 ]
 
 
-def test_create_errors(lite: TestClient) -> None:
+def test_create_errors(lite_client: TestClient) -> None:
     for body, mention in CREATE_ERRORS:
         if isinstance(body, bytes):
-            r = lite.post("/api/tables", content=body, headers={"content-type": "application/json"})
+            r = lite_client.post("/api/tables", content=body, headers={"content-type": "application/json"})
         else:
-            r = lite.post("/api/tables", json=body)
+            r = lite_client.post("/api/tables", json=body)
         assert r.status_code == 400, (body, r.status_code, r.text)
         answer = r.json()
         assert set(answer) == {"error"}, answer
         message = answer["error"]
         assert isinstance(message, str) and message and "\n" not in message, answer
         assert mention in message.lower(), (body, message)
-    assert lite.get("/api/tables").json() == {"tables": []}
+    assert lite_client.get("/api/tables").json() == {"tables": []}
 
 
 def test_missing_and_unfinished_tables(client: TestClient) -> None:
@@ -987,10 +981,10 @@ def test_move_timer_decides_for_an_idle_human(client: TestClient) -> None:
     assert [e.by for e in events if e.seat == 1] == ["bot"] * len([e for e in events if e.seat == 1])
 
 
-def test_published_states_carry_the_deadline(lite: TestClient) -> None:
-    created = create(lite, players=2, seats=["human", "bot:greedy"], seed=9, timer=2)
+def test_published_states_carry_the_deadline(lite_client: TestClient) -> None:
+    created = create(lite_client, players=2, seats=["human", "bot:greedy"], seed=9, timer=2)
     (token,) = tokens(created)
-    with lite.websocket_connect(ws_path(created["id"])) as ws:
+    with lite_client.websocket_connect(ws_path(created["id"])) as ws:
         hello(ws, token, "Idle")
         s = until(ws, "state", lambda m: m["status"] == "playing")
         assert s["deadline"] is not None, "the first state of the game has no deadline"
@@ -1031,14 +1025,14 @@ def test_html_names_are_stored_verbatim(client: TestClient) -> None:
     assert stored[0].name == HTML_NAME
 
 
-def test_finished_table_leaves_memory_and_can_still_be_watched(lite: TestClient) -> None:
+def test_finished_table_leaves_memory_and_can_still_be_watched(lite_client: TestClient) -> None:
     """Once a finished table has no watcher it is dropped from memory; a new
     socket revives it from the database and sees the same final state."""
-    created = create(lite, players=2, seats=["human", "bot:greedy"], seed=21)
+    created = create(lite_client, players=2, seats=["human", "bot:greedy"], seed=21)
     (token,) = tokens(created)
     tid = created["id"]
-    service = lite.app.state.service  # type: ignore[attr-defined]
-    with lite.websocket_connect(ws_path(tid)) as ws:
+    service = lite_client.app.state.service  # type: ignore[attr-defined]
+    with lite_client.websocket_connect(ws_path(tid)) as ws:
         _, state = hello(ws, token, "Solo")
         while state["status"] != "finished":
             state = next_decision(ws, 0, state["seq"] - 1)
@@ -1052,7 +1046,7 @@ def test_finished_table_leaves_memory_and_can_still_be_watched(lite: TestClient)
     while tid in service.tables and time.monotonic() < deadline:
         time.sleep(0.02)
     assert tid not in service.tables
-    with lite.websocket_connect(ws_path(tid)) as ws:
+    with lite_client.websocket_connect(ws_path(tid)) as ws:
         _, again = hello(ws, token)
         assert again["status"] == "finished" and again["seq"] == final["seq"]
         assert again["view"] == final["view"]

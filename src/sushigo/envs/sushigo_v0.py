@@ -168,7 +168,6 @@ class raw_parallel_env(ParallelEnv[str, dict[str, Any], int]):  # type: ignore[m
             return self._end_illegally(offenders)
         for seat in pending:
             game.commit(seat, int(actions[self.possible_agents[seat]]))
-        n = len(self.possible_agents)
         over = game.is_over
         rewards = {a: 0.0 for a in self.agents}
         infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
@@ -183,7 +182,6 @@ class raw_parallel_env(ParallelEnv[str, dict[str, Any], int]):  # type: ignore[m
         truncs = {a: False for a in self.agents}
         if over:
             self.agents = []
-        assert n == len(self.possible_agents)
         return obs, rewards, terms, truncs, infos
 
     def _end_illegally(self, offenders: list[str]) -> tuple[

@@ -25,7 +25,7 @@ from __future__ import annotations
 import random
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, Sequence
 
 from sushigo.game import Phase
 from sushigo.party.actions import PASS, party_action_name, played_card
@@ -129,7 +129,8 @@ class PartySeatView:
         }
 
 
-def _played(col: list[Played]) -> tuple[PlayedCard, ...]:
+def played_cards(col: Sequence[Played]) -> tuple[PlayedCard, ...]:
+    """A collection as the views show it: each card with whether it sits on a face-up wasabi."""
     return tuple(PlayedCard(p.card, p.kind, p.turn, on) for p, on in zip(col, on_face_up_wasabi(col)))
 
 
@@ -213,7 +214,7 @@ def party_seat_view(game: PartyGame, seat: int | None, *, world: bool = False) -
         legal_actions=() if seat is None else tuple(game.legal_actions(seat)),
         committed=None if seat is None else game.committed_action(seat),
         decision=d,
-        collections=tuple(_played(col) for col in game.collections),
+        collections=tuple(played_cards(col) for col in game.collections),
         desserts=tuple(tuple(PartyCard(c) for c in ds) for ds in game.desserts),
         hand_sizes=tuple(len(h) for h in game.hands),
         picked=tuple(game.has_committed(s) for s in range(n)),

@@ -18,7 +18,6 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import hmac
-import json
 import logging
 import random
 import re
@@ -26,7 +25,7 @@ import secrets
 import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from typing import Any, Final, Protocol
+from typing import Any, Final, Protocol, Sequence
 
 from sushigo.actions import action_name
 from sushigo.bots import make_bot, parse_bot_spec
@@ -34,10 +33,9 @@ from sushigo.bots.base import Bot, view_for
 from sushigo.bots.greedy import GreedyBot
 from sushigo.editions import AnyGame, new_game
 from sushigo.flags import FlagError, rules_from_flags
-from sushigo.game import Game
-from sushigo.party.game import PartyGame, on_face_up_wasabi
+from sushigo.party.game import PartyGame
 from sushigo.party.menus import menu_name
-from sushigo.party.view import PlayedCard, party_seat_view, party_spectator_view
+from sushigo.party.view import party_seat_view, party_spectator_view, played_cards
 from sushigo.record import dumps as record_dumps
 from sushigo.record import to_record
 from sushigo.rules import Rules, RulesError
@@ -139,42 +137,33 @@ class LiveTable:
         return self.rules.edition
 
     def summary(self) -> dict[str, Any]:
-        """The table as the lobby lists it (public)."""
-        out: dict[str, Any] = {
-            "id": self.id, "edition": self.edition, "players": self.rules.players,
-            "menu": _menu_label(self.rules), "options": self.rules.options(),
-            "status": self.status, "created": self.created, "timer": self.timer,
-            "seats": [s.to_json() for s in self.seats], "seq": self.seq, "seeded": self.seeded,
-        }
-        if self.result is not None:
-            out["totals"] = self.result["totals"]
-            out["winners"] = self.result["winners"]
+        """The table as the lobby lists it (public), with its current ``seq``."""
+        out = _summary(self.id, self.rules, self.status, self.created, self.timer, self.seeded,
+                       self.seats, self.result)
+        out["seq"] = self.seq
         return out
 
 
-def _menu_label(rules: Rules) -> str | list[str] | None:
-    if not rules.is_party:
-        return None
-    return menu_name(rules.menu) or list(rules.menu)
-
-
-def summary_of(loaded: LoadedTable, live: LiveTable | None = None) -> dict[str, Any]:
-    """A summary from stored rows (a table this process does not hold in memory)."""
-    if live is not None:
-        return live.summary()
-    row = loaded.row
-    rules = _rules_of(row)
+def _summary(table_id: str, rules: Rules, status: str, created: float, timer: int | None, seeded: bool,
+             seats: list[Seat], result: dict[str, Any] | None) -> dict[str, Any]:
     out: dict[str, Any] = {
-        "id": row.id, "edition": row.edition, "players": row.players,
-        "menu": _menu_label(rules), "options": rules.options(), "status": row.status,
-        "created": row.created, "timer": row.timer, "seeded": bool(row.rules.get("seeded")),
-        "seats": [Seat(s.seat, s.kind, s.bot, s.name, None).to_json() | {"connected": s.kind == "bot"}
-                  for s in loaded.seats],
+        "id": table_id, "edition": rules.edition, "players": rules.players,
+        "menu": (menu_name(rules.menu) or list(rules.menu)) if rules.is_party else None,
+        "options": rules.options(), "status": status, "created": created, "timer": timer,
+        "seeded": seeded, "seats": [s.to_json() for s in seats],
     }
-    if row.result is not None:
-        out["totals"] = row.result["totals"]
-        out["winners"] = row.result["winners"]
+    if result is not None:
+        out["totals"] = result["totals"]
+        out["winners"] = result["winners"]
     return out
+
+
+def summary_of(loaded: LoadedTable) -> dict[str, Any]:
+    """A summary from stored rows (a table this process does not hold in memory)."""
+    row = loaded.row
+    seats = [Seat(s.seat, s.kind, s.bot, s.name, None) for s in loaded.seats]
+    return _summary(row.id, _rules_of(row), row.status, row.created, row.timer,
+                    bool(row.rules.get("seeded")), seats, row.result)
 
 
 def _rules_of(row: TableRow) -> Rules:
@@ -193,10 +182,7 @@ def view_payload(game: AnyGame, seat: int | None) -> dict[str, Any]:
         out = v.to_json()
         out["edition"] = "base"
         out["legal"] = [action_name(a) for a in v.legal_actions]
-        out["on_wasabi"] = [
-            [i in pairs for i in range(len(col))]
-            for col, pairs in ((c, wasabi_pairs(c)) for c in v.collections)
-        ]
+        out["on_wasabi"] = _on_wasabi(v.collections)
     out["last_round"] = _last_round(game)
     if seat is not None:
         out["pass_to"] = (seat + game.pass_step) % game.players
@@ -210,14 +196,17 @@ def _last_round(game: AnyGame) -> dict[str, Any] | None:
     if done == 0:
         return None
     if isinstance(game, PartyGame):
-        cols = [[PlayedCard(p.card, p.kind, p.turn, on) for p, on in zip(col, on_face_up_wasabi(col))]
-                for col in game.round_collections(done)]
+        cols = [played_cards(col) for col in game.round_collections(done)]
         return {"round": done, "collections": [[p.text for p in col] for col in cols],
                 "on_wasabi": [[p.on_wasabi for p in col] for col in cols]}
     base = game.round_collections(done)
     return {"round": done, "collections": [[c.name_in_records for c in col] for col in base],
-            "on_wasabi": [[i in pairs for i in range(len(col))]
-                          for col, pairs in ((c, wasabi_pairs(c)) for c in base)]}
+            "on_wasabi": _on_wasabi(base)}
+
+
+def _on_wasabi(collections: Sequence[Sequence[int]]) -> list[list[bool]]:
+    """Per base-game collection card: is it a nigiri on a wasabi."""
+    return [[i in pairs for i in range(len(col))] for col, pairs in ((c, wasabi_pairs(c)) for c in collections)]
 
 
 def _rules_from_request(req: CreateRequest) -> Rules:
@@ -674,7 +663,8 @@ class TableService:
     async def listing(self, limit: int = 200) -> list[dict[str, Any]]:
         """Summaries of the newest tables (from the database, so every process's tables show)."""
         loaded = await asyncio.to_thread(self.store.summaries, limit)
-        return [summary_of(item, self.tables.get(item.id)) for item in loaded]
+        return [self.tables[item.id].summary() if item.id in self.tables else summary_of(item)
+                for item in loaded]
 
     async def summary(self, table_id: str) -> dict[str, Any] | None:
         if table_id in self.tables:
