@@ -122,3 +122,46 @@ def test_compiled_random_games_equal_the_engines(players: int, pass_both_ways: b
         assert list(result.winners) == [int(s) for s in np.flatnonzero(out["winners"][g])]
     again = random_games(players, 500, seed=players, pass_both_ways=pass_both_ways)
     assert (again["totals"] == out["totals"]).all()  # seeded: the same games again
+
+
+@pytest.mark.parametrize("players,pass_both_ways", [(2, False), (3, True), (4, False), (5, True)])
+def test_batch_observations_equal_the_encoded_views(players: int, pass_both_ways: bool) -> None:
+    """Every seat's observation at every turn of 300 games per table size (and
+    after the last reveal) equals the engine's view encoded by the environments;
+    the padded layout holds the same numbers at ``padded_positions``."""
+    from sushigo.envs.observation import encode
+    from sushigo.observation import observation_size, padded_positions
+    from sushigo.view import seat_view
+
+    rules = Rules(players, pass_both_ways=pass_both_ways)
+    games = 300
+    batch = BatchGame(rules, games, seed=10 + players)
+    rng = np.random.default_rng(players)
+    engines = [Game(rules, auto_deal=False) for _ in range(games)]
+    positions = padded_positions(players)
+    public_chopsticks_seen = 0
+    while True:
+        if batch.turn == 1 and not batch.is_over:
+            for g, game in enumerate(engines):
+                game.deal([[int(c) for c in batch.dealt[g, s]] for s in range(players)])
+        obs = batch.observations()
+        padded = batch.observations(padded=True)
+        assert obs.shape == (games, players, observation_size(players)) and obs.dtype == np.float32
+        assert padded.shape == (games, players, observation_size(5))
+        assert (padded[:, :, positions] == obs).all()
+        assert np.delete(padded, positions, axis=2).sum() == 0
+        for g, game in enumerate(engines):
+            for s in range(players):
+                view = seat_view(game, s)
+                expected = encode(view)
+                assert (obs[g, s] == expected).all(), (g, s, batch.round, batch.turn, np.flatnonzero(obs[g, s] != expected))
+                public_chopsticks_seen += sum(
+                    1 for k in range(players) if view.known_hands[k] is None and view.known_cards[k])
+        if batch.is_over:
+            break
+        actions = batch.random_actions(rng)
+        batch.step(actions)
+        for g, game in enumerate(engines):
+            game.play([int(a) for a in actions[g]])
+    if players >= 4:  # (with 2 or 3 players every hand is known before chopsticks can return)
+        assert public_chopsticks_seen > 0  # chopsticks put back into unseen hands were exercised

@@ -26,6 +26,7 @@ from typing import Any, Final
 import numpy as np
 
 from sushigo.cards import DECK_COUNT_LIST, MAKI_ICONS, NIGIRI_POINTS, NUM_CARD_TYPES, Card
+from sushigo.observation import observation_size, padded_positions
 from sushigo.rules import Rules
 from sushigo.scoring import DUMPLING_POINTS
 
@@ -71,6 +72,9 @@ class BatchGame:
         self.nigiri = np.zeros((b, n), dtype=np.int16)
         self.puddings = np.zeros((b, n), dtype=np.int16)
         self.round_scores = np.zeros((3, b, n), dtype=np.int16)
+        self.public_chopsticks = np.zeros((b, n), dtype=np.int8)
+        """Chopsticks put back into the hand each seat holds (public: they left a
+        collection) and not taken out since, ``[B, N]``."""
         self.round = 1
         self.turn = 1
         self.is_over = False
@@ -91,6 +95,7 @@ class BatchGame:
         self.collections[:] = 0
         self.free_wasabi[:] = 0
         self.nigiri[:] = 0
+        self.public_chopsticks[:] = 0
 
     def legal_mask(self) -> Array:
         """``bool[B, N, 156]``: the legal actions of every seat in every game."""
@@ -164,12 +169,17 @@ class BatchGame:
         second = np.where(pair, second, -1)
         self._place(first, np.ones(actions.size, dtype=bool))
         self._place(second, pair)
+        public = self.public_chopsticks.reshape(-1)
+        for taken in (first == _CHOP, second == _CHOP):  # a picked chopsticks may be a public one
+            public -= (taken & (public > 0)).astype(np.int8)
         if pair.any():  # the chopsticks used go back into the hand that is passed on
             bi, si = self._bi[pair], self._si[pair]
             self.collections[bi, si, _CHOP] -= 1
             self.hands[bi, si, _CHOP] += 1
+            public += pair.astype(np.int8)
         step = self.rules.pass_step(self.round)
         self.hands = np.roll(self.hands, step, axis=1)
+        self.public_chopsticks = np.roll(self.public_chopsticks, step, axis=1)
         if self.turn == self.hand_size:
             self._end_round()
         else:
@@ -202,11 +212,57 @@ class BatchGame:
         self.turn = 1
         self._deal()
 
+    def observations(self, *, padded: bool = False) -> Array:
+        """``float32[B, N, D]``: every seat's observation, as
+        :func:`sushigo.observation.features` lays it out for the engine's view
+        (``D = observation_size(N)``).  ``padded=True`` places it in the layout of
+        a 5-player table (:func:`sushigo.observation.padded_positions`, ``D = 161``),
+        which one network can read at every table size.
+
+        >>> batch = BatchGame(3, 2, seed=0)
+        >>> batch.observations().shape, batch.observations(padded=True).shape
+        ((2, 3, 102), (2, 3, 161))
+        """
+        b, n, h = self.games, self.players, self.hand_size
+        rot = (np.arange(n)[:, None] + np.arange(n)[None, :]) % n  # [observer, position] -> seat
+        hands = self.hands.astype(np.float32)
+        over = self.is_over
+        step = self.rules.pass_step(self.round)
+        seen = (step * np.arange(n)) % n <= self.turn - 1  # positions whose hand passed through the observer
+        known = np.where(seen[None, None, :, None], hands[:, rot],
+                         np.where(np.arange(C) == _CHOP, self.public_chopsticks[:, rot, None], 0))
+        finished = self.round - 1 + int(over)
+        scores = self.round_scores[:finished].sum(axis=0, dtype=np.float32) / 10.0
+        puddings = self.puddings + (0 if over else self.collections[:, :, _PUDDING])
+        rounds = np.zeros(3, dtype=np.float32)
+        rounds[min(self.round, 3) - 1] = 1.0
+        parts = [
+            hands,
+            self.collections[:, rot].reshape(b, n, n * C),
+            self.free_wasabi[:, rot],
+            puddings[:, rot],
+            scores[:, rot],
+            np.broadcast_to(rounds, (b, n, 3)),
+            np.full((b, n, 1), (self.turn + int(over)) / h),
+            hands.sum(axis=2)[:, rot] / h,
+            known.reshape(b, n, n * C),
+            np.zeros((b, n, n)),  # picks are made all at once: no hidden pick is committed yet
+        ]
+        obs = np.concatenate([np.asarray(p, dtype=np.float32) for p in parts], axis=2)
+        if over:  # as the engine's view after the game: no hand or collection, all in the scores
+            obs[:, :, :C + n * C + n] = 0.0
+        if not padded:
+            return obs
+        out = np.zeros((b, n, observation_size(5)), dtype=np.float32)
+        out[:, :, padded_positions(n)] = obs
+        return out
+
     @property
     def nbytes(self) -> int:
         """Bytes held by the batch's arrays (decks, hands, collections, scores)."""
         arrays = (self.deck, self.hands, self.collections, self.free_wasabi, self.nigiri,
-                  self.puddings, self.round_scores, self.dealt, self._bi, self._si)
+                  self.puddings, self.round_scores, self.dealt, self._bi, self._si,
+                  self.public_chopsticks)
         return int(sum(a.nbytes for a in arrays))
 
     # ------------------------------------------------------------------ results
