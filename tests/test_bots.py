@@ -36,7 +36,7 @@ C = Card
 
 
 def test_registry_names_and_make_bot() -> None:
-    assert set(BOTS) == {"random", "greedy", "ismcts", "flatmc"}
+    assert set(BOTS) == {"random", "greedy", "ismcts", "flatmc", "learned"}
     assert isinstance(make_bot("random", 1), RandomBot)
     assert isinstance(make_bot(" Greedy ", None), GreedyBot)
     for name in BOTS:

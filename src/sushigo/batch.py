@@ -221,7 +221,7 @@ class BatchGame:
 
         >>> batch = BatchGame(3, 2, seed=0)
         >>> batch.observations().shape, batch.observations(padded=True).shape
-        ((2, 3, 102), (2, 3, 161))
+        ((2, 3, 103), (2, 3, 161))
         """
         b, n, h = self.games, self.players, self.hand_size
         rot = (np.arange(n)[:, None] + np.arange(n)[None, :]) % n  # [observer, position] -> seat

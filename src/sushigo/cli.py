@@ -253,7 +253,7 @@ def play_command(
         int, typer.Option("--humans", "-H", min=0, max=8, help="Human seats (pass-and-play when more than one).")
     ] = 1,
     bot: Annotated[
-        list[str], typer.Option("--bot", "-b", help="Bot for the other seats: greedy, random, ismcts[:time=S], flatmc or cmd:COMMAND (repeat per seat).")
+        list[str], typer.Option("--bot", "-b", help="Bot for the other seats: greedy, random, ismcts[:time=S], flatmc, learned or cmd:COMMAND (repeat per seat).")
     ] = ["greedy"],
     name: Annotated[list[str], typer.Option("--name", "-n", help="Name of a human player (repeat).")] = [],
     seed: Annotated[Optional[int], typer.Option("--seed", "-s", help="Seed for the shuffle and the bots.")] = None,

@@ -5,7 +5,8 @@ one action at a time with :meth:`Bot.choose`, given only its seat's view:
 a :class:`~sushigo.view.SeatView` in the base game (action ids of
 :mod:`sushigo.actions`) or a :class:`~sushigo.party.view.PartySeatView` in
 Sushi Go Party! (action ids of :mod:`sushigo.party.actions`).  Every built-in
-bot plays both editions.  Search bots (``ismcts``, ``flatmc``) set
+bot plays both editions (``learned``, a network trained on the original game,
+plays Party by greedy's judgement).  Search bots (``ismcts``, ``flatmc``) set
 :attr:`Bot.wants_world`: drivers build their views with :func:`view_for`,
 which adds the seat's information set as a game to sample from.
 A spec may carry settings (``ismcts:time=0.2``); ``cmd:COMMAND`` runs an
@@ -14,7 +15,7 @@ external bot (:mod:`sushigo.bots.external`, protocol ``sushigo-bot/1``).
 >>> from sushigo import Game
 >>> from sushigo.view import seat_view
 >>> sorted(BOTS)
-['flatmc', 'greedy', 'ismcts', 'random']
+['flatmc', 'greedy', 'ismcts', 'learned', 'random']
 >>> game = Game(4, seed=2)
 >>> bot = make_bot("greedy", seed=7)
 >>> bot.name, bot.choose(seat_view(game, 1)) in game.legal_actions(1)
@@ -22,7 +23,7 @@ external bot (:mod:`sushigo.bots.external`, protocol ``sushigo-bot/1``).
 >>> make_bot("clever", seed=None)
 Traceback (most recent call last):
     ...
-ValueError: unknown bot 'clever' (choose from: flatmc, greedy, ismcts, random, or cmd:COMMAND)
+ValueError: unknown bot 'clever' (choose from: flatmc, greedy, ismcts, learned, random, or cmd:COMMAND)
 """
 
 from __future__ import annotations
@@ -40,6 +41,7 @@ from sushigo.bots.base import (
 )
 from sushigo.bots.greedy import GreedyBot
 from sushigo.bots.ismcts import FlatMCBot, ISMCTSBot
+from sushigo.bots.learned import LearnedBot
 from sushigo.bots.party_greedy import PartyGreedyBot
 from sushigo.bots.random_bot import RandomBot
 
@@ -48,6 +50,7 @@ BOTS: Final[dict[str, type[Bot]]] = {
     GreedyBot.name: GreedyBot,
     ISMCTSBot.name: ISMCTSBot,
     FlatMCBot.name: FlatMCBot,
+    LearnedBot.name: LearnedBot,
 }
 """The built-in bots by name."""
 
@@ -130,6 +133,7 @@ __all__ = [
     "FlatMCBot",
     "GreedyBot",
     "ISMCTSBot",
+    "LearnedBot",
     "NoLegalActionError",
     "PartyGreedyBot",
     "Player",

@@ -23,7 +23,7 @@
 
   var C = window.SushiCards;
   var FALLBACK = {
-    bots: ["flatmc", "greedy", "ismcts", "random"],
+    bots: ["flatmc", "greedy", "ismcts", "learned", "random"],
     menus: {
       "My First Meal": ["maki", "tempura", "sashimi", "miso_soup", "wasabi", "tea", "green_tea_ice_cream"],
       "Sushi Go!": ["maki", "tempura", "sashimi", "dumpling", "chopsticks", "wasabi", "pudding"],

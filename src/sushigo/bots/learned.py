@@ -1,0 +1,210 @@
+"""The ``learned`` bot: a small neural policy trained by reinforcement learning.
+
+The network (``examples/train_learned.py`` trains it with PPO on the batch
+engine, :mod:`sushigo.envs.vector`) reads :func:`network_input`: the seat's
+observation (:mod:`sushigo.observation`) placed in the layout of a 5-player
+table, plus the table size one-hot, so one network plays 2-5 players.  It
+outputs a score for each of the 156 actions; the bot plays the best legal one
+(``learned:temperature=T`` samples with softmax temperature ``T`` instead).
+
+It runs on the standard library: the weights ship as
+``sushigo/bots/data/learned.json`` (format ``sushigo-policy/1``: float32 as
+base64, with how they were trained), evaluated in plain Python in about a
+millisecond per pick.  :meth:`Policy.logits_batch` evaluates many inputs at
+once with numpy, for batch environments.  The network knows the original game
+only: given a Sushi Go Party! view the bot plays by the Party judgement of
+:mod:`sushigo.bots.party_greedy`, as ``greedy`` does.
+
+>>> from sushigo import Game
+>>> from sushigo.view import seat_view
+>>> game = Game(4, seed=2)
+>>> bot = LearnedBot(seed=0)
+>>> bot.choose(seat_view(game, 1)) in game.legal_actions(1)
+True
+"""
+
+from __future__ import annotations
+
+import base64
+import functools
+import json
+import math
+import operator
+import sys
+from array import array
+from importlib import resources
+from pathlib import Path
+from typing import Any, ClassVar, Final, Sequence
+
+from sushigo.actions import NUM_ACTIONS, Action
+from sushigo.bots.base import AnyView, Bot, legal_actions_of
+from sushigo.observation import MAX_PLAYERS, features, observation_size, padded_positions
+from sushigo.party.view import PartySeatView
+from sushigo.view import SeatView
+
+FORMAT: Final = "sushigo-policy/1"
+"""The ``format`` of a policy file."""
+
+INPUT_SIZE: Final = observation_size(MAX_PLAYERS["base"]) + 4
+"""Length of :func:`network_input`: the 5-player observation layout and the table size one-hot."""
+
+
+def network_input(view: SeatView) -> list[float]:
+    """The network's input for a base-game seat view (see the module docstring).
+
+    >>> from sushigo import Game
+    >>> from sushigo.view import seat_view
+    >>> x = network_input(seat_view(Game(3, seed=0), 0))
+    >>> len(x), x[-4:]
+    (165, [0.0, 1.0, 0.0, 0.0])
+    """
+    obs = features(view)
+    out = [0.0] * INPUT_SIZE
+    for at, value in zip(padded_positions(view.players), obs):
+        out[at] = value
+    out[INPUT_SIZE - 4 + view.players - 2] = 1.0
+    return out
+
+
+def _floats(text: str) -> list[float]:
+    values = array("f")
+    values.frombytes(base64.b64decode(text))
+    if sys.byteorder != "little":
+        values.byteswap()
+    return values.tolist()
+
+
+class Policy:
+    """A multilayer perceptron (ReLU between layers) read from a ``sushigo-policy/1`` file.
+
+    ``layers`` are (weights, biases), weights as rows of the output units.
+    """
+
+    def __init__(self, layers: Sequence[tuple[list[list[float]], list[float]]],
+                 meta: dict[str, Any] | None = None) -> None:
+        if not layers:
+            raise ValueError("a policy needs at least one layer")
+        self.layers = [(list(map(list, w)), list(b)) for w, b in layers]
+        self.meta = meta or {}
+        """What the file says of how the policy was trained."""
+        for (w, b), (w2, _) in zip(self.layers, self.layers[1:]):
+            if len(w) != len(b) or any(len(row) != len(w) for row in w2):
+                raise ValueError("the policy's layer sizes do not fit together")
+        if len(self.layers[0][0][0]) != INPUT_SIZE or len(self.layers[-1][0]) != NUM_ACTIONS:
+            raise ValueError(f"a policy maps {INPUT_SIZE} inputs to {NUM_ACTIONS} action scores")
+        first = self.layers[0][0]
+        self._columns = [list(col) for col in zip(*first)]  # the first layer by input, for sparse inputs
+        self._arrays: list[tuple[Any, Any]] | None = None
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Policy:
+        """A policy from the JSON of a policy file (raises ``ValueError`` if it is not one)."""
+        if not isinstance(data, dict) or data.get("format") != FORMAT:
+            raise ValueError(f"not a {FORMAT} file")
+        layers = []
+        try:
+            for layer in data["layers"]:
+                rows, cols = (int(x) for x in layer["shape"])
+                flat = _floats(layer["weights"])
+                bias = _floats(layer["bias"])
+                if len(flat) != rows * cols or len(bias) != rows:
+                    raise ValueError("a layer's data does not match its shape")
+                layers.append(([flat[r * cols:(r + 1) * cols] for r in range(rows)], bias))
+        except (KeyError, TypeError, ValueError) as exc:
+            raise ValueError(f"bad {FORMAT} file: {exc}") from None
+        return cls(layers, {k: v for k, v in data.items() if k not in ("format", "layers")})
+
+    @classmethod
+    def load(cls, path: str | Path | None = None) -> Policy:
+        """The policy in ``path``, or the one shipped with sushigo."""
+        if path is None:
+            text = resources.files("sushigo.bots").joinpath("data/learned.json").read_text()
+        else:
+            text = Path(path).read_text()
+        return cls.from_json(json.loads(text))
+
+    def logits(self, x: Sequence[float], actions: Sequence[int] | None = None) -> list[float]:
+        """The network's action scores for input ``x`` (only ``actions``' when given)."""
+        (_, b1), *rest = self.layers
+        h = list(b1)
+        for value, column in zip(x, self._columns):  # the inputs are mostly zeros
+            if value:
+                h = [a + value * c for a, c in zip(h, column)]
+        if not rest:
+            return h if actions is None else [h[a] for a in actions]
+        for w, b in rest[:-1]:
+            h = [v if v > 0.0 else 0.0 for v in h]
+            h = [sum(map(operator.mul, row, h), bias) for row, bias in zip(w, b)]
+        w, b = rest[-1]
+        h = [v if v > 0.0 else 0.0 for v in h]
+        rows = range(len(w)) if actions is None else actions
+        return [sum(map(operator.mul, w[a], h), b[a]) for a in rows]
+
+    def logits_batch(self, x: Any) -> Any:
+        """Action scores for a ``[B, 165]`` array of inputs, with numpy (float32)."""
+        import numpy as np
+
+        if self._arrays is None:
+            self._arrays = [(np.asarray(w, dtype=np.float32).T.copy(), np.asarray(b, dtype=np.float32))
+                            for w, b in self.layers]
+        h = np.asarray(x, dtype=np.float32)
+        for i, (w, b) in enumerate(self._arrays):
+            h = (np.maximum(h, 0.0) if i else h) @ w + b
+        return h
+
+
+@functools.cache
+def shipped_policy() -> Policy:
+    """The policy that ships with sushigo (loaded once)."""
+    return Policy.load()
+
+
+@functools.lru_cache(maxsize=16)
+def _policy_file(path: str) -> Policy:
+    try:
+        return Policy.load(path)
+    except OSError as exc:
+        raise ValueError(f"cannot read policy file {path}: {exc.strerror or exc}") from None
+    except json.JSONDecodeError as exc:
+        raise ValueError(f"policy file {path} is not JSON: {exc.msg} (line {exc.lineno})") from None
+
+
+class LearnedBot(Bot):
+    """Plays the best legal action of the shipped network (see the module docstring).
+
+    Args:
+        seed: seed of the bot's generator (used with a temperature, and in Party).
+        temperature: 0 (default) plays the best action; above 0 samples from
+            the softmax of the scores divided by it.
+        file: a ``sushigo-policy/1`` file to play instead of the shipped
+            policy (your own training run: ``learned:file=run/learned.json``).
+        policy: a loaded :class:`Policy` to play (wins over ``file``).
+    """
+
+    name: ClassVar[str] = "learned"
+    settings: ClassVar[dict[str, type]] = {"temperature": float, "file": str}
+
+    def __init__(self, seed: int | None = None, *, temperature: float = 0.0, file: str | None = None,
+                 policy: Policy | None = None) -> None:
+        super().__init__(seed)
+        if not temperature >= 0.0 or math.isinf(temperature):
+            raise ValueError(f"temperature must be a finite number >= 0, not {temperature}")
+        self.temperature = temperature
+        if policy is None:
+            policy = _policy_file(str(Path(file).resolve())) if file else shipped_policy()
+        self.policy = policy
+
+    def choose(self, view: AnyView) -> Action:
+        if isinstance(view, PartySeatView):
+            from sushigo.bots.party_greedy import choose_best
+
+            return choose_best(view, self)
+        actions = legal_actions_of(view)
+        if len(actions) == 1:
+            return actions[0]
+        scores = self.policy.logits(network_input(view), actions)
+        if self.temperature == 0.0:
+            return actions[max(range(len(actions)), key=scores.__getitem__)]
+        top = max(scores)
+        weights = [math.exp((s - top) / self.temperature) for s in scores]
+        return self.rng.choices(actions, weights=weights)[0]
