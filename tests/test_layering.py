@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-CORE = ["cards", "rules", "scoring", "actions", "game", "view", "record", "bench"]
+CORE = ["cards", "rules", "scoring", "actions", "game", "view", "record", "bench", "observation"]
 SRC = Path(__file__).resolve().parent.parent / "src" / "sushigo"
 
 
@@ -24,6 +24,18 @@ def test_core_imports_only_the_standard_library() -> None:
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == ""
+
+
+def test_the_learned_bot_plays_on_the_standard_library() -> None:
+    """The shipped network is evaluated in plain Python: no numpy needed to seat it."""
+    code = (
+        "import sys\n"
+        "from sushigo.bots import make_bot, play_game\n"
+        "game = play_game([make_bot('learned', 0), make_bot('random', 1)], seed=1)\n"
+        "print(game.is_over, 'numpy' in sys.modules)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.split() == ["True", "False"]
 
 
 def test_package_passes_mypy_strict() -> None:
