@@ -322,6 +322,7 @@ def fast(db_url: str) -> Iterator[TestClient]:
 @pytest.mark.parametrize("players, seats, options, seed", [
     (3, ["human", "bot:greedy", "bot:greedy"], {}, 11),
     (4, ["bot:greedy", "human", "bot:random", "bot:greedy"], {"pass_both_ways": True}, 5),
+    (4, ["human", "bot:learned", "bot:learned:temperature=0.5", "bot:greedy"], {}, 11),
 ])
 def test_full_base_game(fast: TestClient, players: int, seats: list[str],
                         options: dict[str, Any], seed: int) -> None:

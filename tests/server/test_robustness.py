@@ -100,6 +100,12 @@ def test_server_bots_think_within_limits(lite_client: TestClient, spec: str) -> 
     assert r.status_code == 400 and "at most" in r.json()["error"]
 
 
+def test_server_bots_cannot_read_server_files(lite_client: TestClient) -> None:
+    for path in ("/etc/passwd", "src/sushigo/bots/data/learned.json"):
+        r = lite_client.post("/api/tables", json={"players": 2, "seats": ["human", f"bot:learned:file={path}"]})
+        assert r.status_code == 400 and r.json()["error"] == "seat 1: bots cannot load files on the server"
+
+
 def test_deeply_nested_json_is_a_bad_message(lite_client: TestClient) -> None:
     created = create(lite_client, players=2, seats=["human", "bot:greedy"])
     nested = "[" * 2000 + "]" * 2000

@@ -239,6 +239,8 @@ def _bot_spec(entry: str, seat: int) -> str:
         raise TableError("bad_request", f"seat {seat}: external programs cannot play on the server")
     try:
         _, settings = parse_bot_spec(spec)
+        if "file" in settings:  # a path on the server's disk: not for web clients to name
+            raise ValueError("bots cannot load files on the server")
         make_bot(spec, seed=0)
     except ValueError as e:
         raise TableError("bad_request", f"seat {seat}: {e}") from None
