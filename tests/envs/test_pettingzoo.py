@@ -20,7 +20,7 @@ import sushigo.envs.gym_env  # noqa: E402,F401  (registers SushiGo-v0)
 from sushigo.editions import new_game  # noqa: E402
 from sushigo.envs import sushigo_v0  # noqa: E402
 from sushigo.envs.observation import encode, kinds  # noqa: E402
-from sushigo.envs.sushigo_v0 import final_rewards  # noqa: E402
+from sushigo.envs.rewards import final_rewards  # noqa: E402
 from sushigo.record import replay  # noqa: E402
 from sushigo.view import seat_view  # noqa: E402
 

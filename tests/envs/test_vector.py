@@ -16,7 +16,7 @@ from gymnasium import spaces  # noqa: E402
 from gymnasium.vector import AutoresetMode  # noqa: E402
 
 from sushigo.envs.observation import encode  # noqa: E402
-from sushigo.envs.sushigo_v0 import final_rewards  # noqa: E402
+from sushigo.envs.rewards import final_rewards  # noqa: E402
 from sushigo.envs.vector import BatchEnv, SushiGoVectorEnv, batch_rewards, random_policy  # noqa: E402
 from sushigo.game import Game  # noqa: E402
 from sushigo.observation import observation_size, padded_positions  # noqa: E402

@@ -30,7 +30,8 @@ from gymnasium import spaces
 
 from sushigo.bots import make_bot
 from sushigo.bots.base import Player, view_for
-from sushigo.envs.sushigo_v0 import final_rewards, raw_parallel_env
+from sushigo.envs.rewards import final_rewards
+from sushigo.envs.sushigo_v0 import raw_parallel_env
 from sushigo.record import to_record
 
 

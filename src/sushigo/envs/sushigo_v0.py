@@ -48,6 +48,7 @@ from pettingzoo.utils.conversions import parallel_to_aec
 from sushigo.actions import NUM_ACTIONS
 from sushigo.editions import AnyGame, new_game
 from sushigo.envs.observation import encode, observation_size
+from sushigo.envs.rewards import REWARDS, final_rewards
 from sushigo.flags import rules_from_flags
 from sushigo.game import IllegalActionError
 from sushigo.party.actions import PARTY_NUM_ACTIONS
@@ -56,32 +57,6 @@ from sushigo.party.view import party_seat_view
 from sushigo.record import to_record
 from sushigo.rules import Rules
 from sushigo.view import seat_view
-
-REWARDS: Final = ("margin", "win", "rank")
-
-
-def final_rewards(totals: list[int] | tuple[int, ...], winners: list[int] | tuple[int, ...],
-                  kind: str) -> list[float]:
-    """The end-of-game reward of every seat.
-
-    >>> final_rewards([30, 20, 10], [0], "margin"), final_rewards([30, 20, 10], [0], "rank")
-    ([15.0, 0.0, -15.0], [1.0, 0.0, -1.0])
-    """
-    n = len(totals)
-    if kind == "margin":
-        return [t - (sum(totals) - t) / (n - 1) for t in totals]
-    if kind == "win":
-        return [1.0 / len(winners) if s in winners else 0.0 for s in range(n)]
-    if kind == "rank":
-        out = []
-        for t in totals:
-            better = sum(1 for u in totals if u > t)
-            ties = sum(1 for u in totals if u == t) - 1
-            rank = better + ties / 2  # 0 = first
-            out.append(1.0 - 2.0 * rank / (n - 1))
-        return out
-    raise ValueError(f"reward must be one of {', '.join(REWARDS)}, not {kind!r}")
-
 
 class raw_parallel_env(ParallelEnv[str, dict[str, Any], int]):  # type: ignore[misc]
     """The parallel environment (see the module docstring for its contract)."""

@@ -40,7 +40,7 @@ from gymnasium import spaces
 from gymnasium.vector import AutoresetMode, VectorEnv
 
 from sushigo.batch import NUM_ACTIONS, BatchGame
-from sushigo.envs.sushigo_v0 import REWARDS
+from sushigo.envs.rewards import REWARDS
 from sushigo.observation import observation_size
 from sushigo.rules import Rules
 
@@ -50,7 +50,7 @@ BatchPolicy = Callable[[Array, Array], Array]
 
 
 def batch_rewards(totals: Array, winners: Array, kind: str) -> Array:
-    """:func:`sushigo.envs.sushigo_v0.final_rewards` over ``[B, N]`` totals and winner flags.
+    """:func:`sushigo.envs.rewards.final_rewards` over ``[B, N]`` totals and winner flags.
 
     >>> batch_rewards(np.array([[30, 20, 10]]), np.array([[True, False, False]]), "rank").tolist()
     [[1.0, 0.0, -1.0]]
@@ -204,7 +204,8 @@ class SushiGoVectorEnv(VectorEnv[Any, Any, Any]):
 
     def _reset_rng(self, seed: int | None) -> None:
         if seed is not None or not self._opponents:
-            self._np_random = np.random.default_rng(seed)
+            # the random opponents' stream, apart from the decks' (seeded with ``seed`` itself)
+            self._np_random = np.random.default_rng(None if seed is None else [seed, 1])
             self._opponents = [random_policy(self._np_random) if isinstance(s, str) else s
                                for s in self._specs]
 
