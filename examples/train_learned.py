@@ -106,7 +106,7 @@ def win_rate(policy: Policy, opponent: str, games: int) -> float:
 def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--minutes", type=float, default=30.0, help="stop after this long (default 30)")
-    ap.add_argument("--iterations", type=int, default=100_000, help="or after this many iterations")
+    ap.add_argument("--iterations", type=int, default=100_000, help="or after this many (more) iterations")
     ap.add_argument("--envs", type=int, default=256, help="games per iteration (default 256)")
     ap.add_argument("--hidden", default="128,128", help="hidden layer widths (default 128,128)")
     ap.add_argument("--lr", type=float, default=3e-4)
@@ -120,31 +120,48 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--out", type=Path, default=Path("learned.json"), help="policy file to write")
     ap.add_argument("--log", type=Path, default=Path("learned_curve.csv"))
     ap.add_argument("--curve", type=Path, default=Path("learned_curve.png"))
+    ap.add_argument("--checkpoint", type=Path, help="save the whole training state here at every evaluation")
+    ap.add_argument("--resume", type=Path, help="continue from a --checkpoint file (its --hidden wins)")
     args = ap.parse_args(argv)
 
     torch.manual_seed(args.seed)
     torch.set_num_threads(args.threads)
     rng = np.random.default_rng(args.seed)
     hidden = tuple(int(h) for h in args.hidden.split(","))
+    saved: dict[str, Any] = torch.load(args.resume, weights_only=False) if args.resume else {}
+    hidden = tuple(saved.get("hidden", hidden))
     net = Net(hidden)
     opt = torch.optim.Adam(net.parameters(), lr=args.lr, eps=1e-5)
     pool: list[Net] = [copy.deepcopy(net)]
+    if saved:
+        net.load_state_dict(saved["net"])
+        opt.load_state_dict(saved["opt"])
+        pool = []
+        for state in saved["pool"]:
+            member = Net(hidden)
+            member.load_state_dict(state)
+            pool.append(member)
+        rng = saved["rng"]
     sizes, size_weights = np.array([2, 3, 4, 5]), np.array([0.15, 0.2, 0.4, 0.25])
     envs = {int(n): BatchEnv(int(n), args.envs, padded=True, seed=args.seed * 10 + int(n)) for n in sizes}
-    rows: list[dict[str, float]] = []
-    games_played = 0
+    rows: list[dict[str, float]] = saved.get("rows", [])
+    games_played = int(saved.get("games", 0))
+    minutes_before = rows[-1]["minutes"] if rows else 0.0
     start = time.perf_counter()
+
+    def minutes() -> float:
+        return minutes_before + (time.perf_counter() - start) / 60
 
     def evaluate(iteration: int) -> None:
         meta = {"trained": {"iterations": iteration, "games": games_played,
-                            "minutes": round((time.perf_counter() - start) / 60, 1),
+                            "minutes": round(minutes(), 1),
                             "hidden": list(hidden), "seed": args.seed,
                             "script": "examples/train_learned.py"}}
         doc = export(net, meta)
         args.out.write_text(json.dumps(doc))
         policy = Policy.from_json(doc)
         row = {"iteration": iteration, "games": games_played,
-               "minutes": (time.perf_counter() - start) / 60,
+               "minutes": minutes(),
                "vs_random": win_rate(policy, "random", args.eval_games),
                "vs_greedy": win_rate(policy, "greedy", args.eval_games)}
         rows.append(row)
@@ -153,12 +170,18 @@ def main(argv: list[str] | None = None) -> None:
             writer.writeheader()
             writer.writerows(rows)
         plot(rows, args.curve)
+        if args.checkpoint:
+            torch.save({"net": net.state_dict(), "opt": opt.state_dict(), "hidden": list(hidden),
+                        "pool": [m.state_dict() for m in pool], "rows": rows, "games": games_played,
+                        "iteration": iteration, "rng": rng}, args.checkpoint)
         print(f"iteration {iteration}: {games_played} games, {row['minutes']:.1f} min, "
               f"win rate vs random {row['vs_random']:.1%}, vs greedy {row['vs_greedy']:.1%}", flush=True)
 
-    it = 0
-    evaluate(0)
-    while it < args.iterations and time.perf_counter() - start < args.minutes * 60:
+    it = int(saved.get("iteration", 0))
+    if not saved:
+        evaluate(0)
+    last = it + args.iterations
+    while it < last and time.perf_counter() - start < args.minutes * 60:
         it += 1
         n = int(rng.choice(sizes, p=size_weights))
         env = envs[n]
