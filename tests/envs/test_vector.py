@@ -470,3 +470,49 @@ def test_vector_env_same_seed_same_trajectories() -> None:
     then_a, then_b = trajectory(a, None), trajectory(b, None)
     assert all((x == y).all() for x, y in zip(then_a, then_b))
     assert not (then_a[0] == trajectory(SushiGoVectorEnv(num_envs=16, num_players=2), 7)[0]).all()
+
+
+@pytest.mark.parametrize("players,padded", [(2, False), (4, True), (5, False)])
+def test_learned_opponents_play_as_the_learned_bot(players: int, padded: bool) -> None:
+    """``learned_policy`` picks, for every seat of 16 games at every turn, the
+    action the ``learned`` bot picks from the engine's view (or, at a float32
+    near-tie, one whose plain-Python score is within 1e-3 of the best)."""
+    from sushigo.bots.learned import LearnedBot, network_input, shipped_policy
+    from sushigo.envs.vector import learned_policy
+    from sushigo.game import Game
+    from sushigo.view import seat_view
+
+    env = BatchEnv(players, 16, padded=padded, seed=players)
+    obs, mask = env.reset()
+    act = learned_policy(players, padded=padded)
+    bot, policy = LearnedBot(seed=0), shipped_policy()
+    engines = [Game(env.rules, auto_deal=False) for _ in range(16)]
+    done, same, total = False, 0, 0
+    while not done:
+        if env.game.turn == 1:
+            for g, game in enumerate(engines):
+                game.deal([[int(c) for c in env.game.dealt[g, s]] for s in range(players)])
+        actions = np.stack([act(obs[:, s], mask[:, s]) for s in range(players)], axis=1)
+        for g, game in enumerate(engines):
+            for s in range(players):
+                view = seat_view(game, s)
+                mine = bot.choose(view)
+                total += 1
+                same += mine == actions[g, s]
+                if mine != actions[g, s]:
+                    legal = list(view.legal_actions)
+                    scores = dict(zip(legal, policy.logits(network_input(view), legal)))
+                    assert scores[int(actions[g, s])] >= scores[mine] - 1e-3
+            game.play([int(a) for a in actions[g]])
+        obs, mask, _, done, _ = env.step(actions)
+    assert same >= 0.99 * total
+
+
+def test_a_vector_env_against_learned_opponents() -> None:
+    env = SushiGoVectorEnv(64, 4, opponents=["learned", "learned", "random"])
+    env.reset(seed=3)
+    for _ in range(24):
+        _, rewards, terminated, _, info = env.step(env.sample_legal())
+    assert terminated.all()
+    # a random seat among two learned bots and a random one finishes below the table's mean
+    assert rewards.mean() < 0

@@ -9,11 +9,12 @@ layout of :mod:`sushigo.observation`) and the actions the engine's 156 ids.
   population training): ``reset() -> (obs[B, N, D], mask[B, N, 156])``,
   ``step(actions[B, N]) -> (obs, mask, rewards[B, N], done, info)``.
 - :class:`SushiGoVectorEnv`: a ``gymnasium.vector.VectorEnv`` of one learning
-  seat per game, the other seats played in batch by ``"random"`` or by
+  seat per game, the other seats played in batch by ``"random"``,
+  ``"learned"`` (the ``learned`` bot's network) or by
   policy functions ``f(obs[B, D], mask[B, 156]) -> actions[B]`` (a frozen copy
   of the learner, say).  It resets every game in the step that ends them
   (``autoreset_mode`` ``SAME_STEP``: the last observations are in
-  ``info["final_obs"]``).  The built-in bots play seat by seat on the engine:
+  ``info["final_obs"]``).  The other built-in bots play seat by seat on the engine:
   train against them with :class:`sushigo.envs.gym_env.SushiGoEnv` under
   ``gymnasium.vector.AsyncVectorEnv``.
 
@@ -41,7 +42,8 @@ from gymnasium.vector import AutoresetMode, VectorEnv
 
 from sushigo.batch import NUM_ACTIONS, BatchGame
 from sushigo.envs.rewards import REWARDS
-from sushigo.observation import observation_size
+from sushigo.bots.learned import INPUT_SIZE, Policy, shipped_policy
+from sushigo.observation import observation_size, padded_positions
 from sushigo.rules import Rules
 
 Array = np.ndarray[Any, Any]
@@ -78,6 +80,27 @@ def random_policy(rng: np.random.Generator) -> BatchPolicy:
     def act(obs: Array, mask: Array) -> Array:
         weights = rng.random(mask.shape) * mask
         picked: Array = weights.argmax(axis=1)
+        return picked
+
+    return act
+
+
+def learned_policy(players: int, *, padded: bool = False, policy: Policy | None = None) -> BatchPolicy:
+    """The ``learned`` bot as a batch policy: its network's best legal action for every row.
+
+    ``players`` and ``padded`` describe the observations it will get (those
+    of a :class:`BatchEnv` with the same settings); ``policy`` defaults to the
+    shipped one.  It plays as :class:`sushigo.bots.learned.LearnedBot` does,
+    in float32 (a near-tie may fall the other way).
+    """
+    net = policy if policy is not None else shipped_policy()
+    columns = np.arange(observation_size(5)) if padded else np.array(padded_positions(players))
+
+    def act(obs: Array, mask: Array) -> Array:
+        x = np.zeros((obs.shape[0], INPUT_SIZE), dtype=np.float32)
+        x[:, columns] = obs
+        x[:, INPUT_SIZE - 4 + players - 2] = 1.0
+        picked: Array = np.where(mask, net.logits_batch(x), -np.inf).argmax(axis=1)
         return picked
 
     return act
@@ -146,7 +169,8 @@ class SushiGoVectorEnv(VectorEnv[Any, Any, Any]):
         num_envs: games in the batch, B.
         num_players: 2-5.
         opponents: ``num_players - 1`` batch policies for the other seats in
-            seat order: ``"random"`` or functions ``f(obs[B, D], mask[B, 156]) -> actions[B]``
+            seat order: ``"random"``, ``"learned"`` (the shipped network, :func:`learned_policy`)
+            or functions ``f(obs[B, D], mask[B, 156]) -> actions[B]``
             (they get their own seats' observations, in the same layout).
         seat: the learning seat (default 0).
         reward, padded: as :class:`BatchEnv`.
@@ -177,10 +201,10 @@ class SushiGoVectorEnv(VectorEnv[Any, Any, Any]):
         if len(specs) != n - 1:
             raise ValueError(f"{n - 1} opponents needed for {n} players, got {len(specs)}")
         for spec in specs:
-            if isinstance(spec, str) and spec != "random":
+            if isinstance(spec, str) and spec not in ("random", "learned"):
                 raise ValueError(
-                    f"vector-env opponents are 'random' or batch policy functions, not {spec!r}; "
-                    "play the built-in bots with sushigo.envs.gym_env.SushiGoEnv")
+                    f"vector-env opponents are 'random', 'learned' or batch policy functions, not {spec!r}; "
+                    "play the other built-in bots with sushigo.envs.gym_env.SushiGoEnv")
         self._specs = specs
         self._opponents: list[BatchPolicy] = []
         self.seat = seat
@@ -206,8 +230,11 @@ class SushiGoVectorEnv(VectorEnv[Any, Any, Any]):
         if seed is not None or not self._opponents:
             # the random opponents' stream, apart from the decks' (seeded with ``seed`` itself)
             self._np_random = np.random.default_rng(None if seed is None else [seed, 1])
-            self._opponents = [random_policy(self._np_random) if isinstance(s, str) else s
-                               for s in self._specs]
+            n, padded = self._batch.players, self._batch.padded
+            self._opponents = [
+                s if not isinstance(s, str)
+                else random_policy(self._np_random) if s == "random" else learned_policy(n, padded=padded)
+                for s in self._specs]
 
     def action_masks(self) -> Array:
         """``bool[B, 156]``: the learning seat's legal actions in every game."""
