@@ -1,7 +1,10 @@
 """Train the ``learned`` bot: PPO on the batch engine, self-play against a pool.
 
     pip install -e '.[train]'        # torch (CPU is enough), numpy, gymnasium, matplotlib
-    python examples/train_learned.py --minutes 30 --out src/sushigo/bots/data/learned.json
+    python examples/train_learned.py --minutes 40 --out learned.json
+
+(the defaults are the settings of the shipped policy; seat the result with
+``learned:file=learned.json``, or copy it over ``src/sushigo/bots/data/learned.json``).
 
 One network plays every table size (2-5 players): its input is the seat's
 observation in the 5-player layout plus the table size
@@ -108,12 +111,12 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--minutes", type=float, default=30.0, help="stop after this long (default 30)")
     ap.add_argument("--iterations", type=int, default=100_000, help="or after this many (more) iterations")
     ap.add_argument("--envs", type=int, default=256, help="games per iteration (default 256)")
-    ap.add_argument("--hidden", default="128,128", help="hidden layer widths (default 128,128)")
+    ap.add_argument("--hidden", default="256,128", help="hidden layer widths (default 256,128)")
     ap.add_argument("--lr", type=float, default=3e-4)
     ap.add_argument("--epochs", type=int, default=4)
     ap.add_argument("--minibatch", type=int, default=4096)
     ap.add_argument("--entropy", type=float, default=0.01)
-    ap.add_argument("--eval-every", type=int, default=100, help="iterations between evaluations")
+    ap.add_argument("--eval-every", type=int, default=50, help="iterations between evaluations (default 50)")
     ap.add_argument("--eval-games", type=int, default=200, help="games per evaluation and opponent")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--threads", type=int, default=2, help="torch threads (default 2)")
@@ -121,7 +124,9 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--log", type=Path, default=Path("learned_curve.csv"))
     ap.add_argument("--curve", type=Path, default=Path("learned_curve.png"))
     ap.add_argument("--checkpoint", type=Path, help="save the whole training state here at every evaluation")
-    ap.add_argument("--resume", type=Path, help="continue from a --checkpoint file (its --hidden wins)")
+    ap.add_argument("--resume", type=Path,
+                    help="continue from a --checkpoint file (its --hidden wins; a checkpoint is a pickle: "
+                         "resume only from files you made)")
     args = ap.parse_args(argv)
 
     torch.manual_seed(args.seed)
@@ -142,8 +147,13 @@ def main(argv: list[str] | None = None) -> None:
             member.load_state_dict(state)
             pool.append(member)
         rng = saved["rng"]
+        torch.set_rng_state(saved["torch_rng"])
+        for group in opt.param_groups:  # --lr applies to the rest of the run
+            group["lr"] = args.lr
     sizes, size_weights = np.array([2, 3, 4, 5]), np.array([0.15, 0.2, 0.4, 0.25])
     envs = {int(n): BatchEnv(int(n), args.envs, padded=True, seed=args.seed * 10 + int(n)) for n in sizes}
+    for n, state in saved.get("env_rngs", {}).items():  # the decks go on where they stopped
+        envs[n].rng.bit_generator.state = state
     rows: list[dict[str, float]] = saved.get("rows", [])
     games_played = int(saved.get("games", 0))
     minutes_before = rows[-1]["minutes"] if rows else 0.0
@@ -173,7 +183,9 @@ def main(argv: list[str] | None = None) -> None:
         if args.checkpoint:
             torch.save({"net": net.state_dict(), "opt": opt.state_dict(), "hidden": list(hidden),
                         "pool": [m.state_dict() for m in pool], "rows": rows, "games": games_played,
-                        "iteration": iteration, "rng": rng}, args.checkpoint)
+                        "iteration": iteration, "rng": rng, "torch_rng": torch.get_rng_state(),
+                        "env_rngs": {n: env.rng.bit_generator.state for n, env in envs.items()}},
+                       args.checkpoint)
         print(f"iteration {iteration}: {games_played} games, {row['minutes']:.1f} min, "
               f"win rate vs random {row['vs_random']:.1%}, vs greedy {row['vs_greedy']:.1%}", flush=True)
 

@@ -108,11 +108,21 @@ def test_a_policy_file_round_trips_and_computes_a_relu_network() -> None:
     assert policy.logits(x) == pytest.approx(expected, rel=1e-4, abs=1e-4)  # float32 weights
 
 
+_NAN = base64.b64encode(b"\x00\x00\xc0\x7f").decode()  # one float32 NaN
+
+
 @pytest.mark.parametrize("doc,message", [
     ({"format": "other"}, "not a sushigo-policy/1 file"),
     ({"format": FORMAT, "layers": [{"shape": [2, 3], "weights": "", "bias": ""}]}, "does not match its shape"),
     ({"format": FORMAT, "layers": [{"weights": ""}]}, "bad sushigo-policy/1 file"),
     ({"format": FORMAT, "layers": []}, "at least one layer"),
+    ({"format": FORMAT, "layers": [{"shape": [0, 165], "weights": "", "bias": ""}]}, "layer size must be"),
+    ({"format": FORMAT, "layers": [{"shape": [1e400, 1], "weights": "", "bias": ""}]}, "layer size must be"),
+    ({"format": FORMAT, "layers": [{"shape": [256.9, 1], "weights": "", "bias": ""}]}, "layer size must be"),
+    ({"format": FORMAT, "layers": [{"shape": [1, 1], "weights": "not base64!", "bias": ""}]}, "not base64"),
+    ({"format": FORMAT, "layers": [{"shape": [1, 1], "weights": _NAN, "bias": _NAN}]}, "finite"),
+    ({"format": FORMAT, "layers": [{"shape": [1, 1], "weights": 5, "bias": ""}]}, "base64 text"),
+    ({"format": FORMAT, "activation": "tanh", "layers": []}, "only ReLU"),
 ])
 def test_bad_policy_files_are_refused_in_one_line(doc: dict, message: str) -> None:  # type: ignore[type-arg]
     with pytest.raises(ValueError, match=message) as info:
@@ -124,6 +134,11 @@ def test_a_policy_that_does_not_fit_the_input_is_refused(tmp_path: Path) -> None
     rng = random.Random(1)
     with pytest.raises(ValueError, match="165 inputs to 156"):
         Policy([_layer(156, 10, rng)])
+    w, b = _layer(156, INPUT_SIZE, rng)
+    with pytest.raises(ValueError, match="as many biases as weight rows"):
+        Policy([(w, b[:-1])])
+    with pytest.raises(ValueError, match="do not fit together"):
+        Policy([_layer(6, INPUT_SIZE, rng), _layer(156, 7, rng)])
     path = tmp_path / "p.json"
     path.write_text("{}")
     with pytest.raises(ValueError, match="not a sushigo-policy/1 file"):
@@ -155,6 +170,19 @@ def test_best_action_play_is_deterministic_and_legal_and_sampling_follows_the_se
         warm = [play_game([LearnedBot(seed=s, temperature=1.0) for s in range(players)], seed=7).result().totals
                 for _ in range(2)]
         assert warm[0] == warm[1]
+
+
+def test_the_bot_decides_the_same_before_and_after_others_commit() -> None:
+    """Seats that commit one at a time (terminal, server) show ``picked`` flags;
+    the network was trained on simultaneous picks and does not read them."""
+    for seed in range(20):
+        game = Game(4, seed=seed)
+        while not game.is_over:
+            before = [network_input(seat_view(game, s)) for s in range(4)]
+            for s in range(4):
+                view = seat_view(game, s)
+                assert network_input(view) == before[s]
+                game.commit(s, LearnedBot(seed=0).choose(view))
 
 
 def test_the_learned_bot_plays_party_by_greedys_judgement() -> None:
@@ -201,6 +229,14 @@ def test_the_bot_plays_a_policy_file_named_in_its_spec(tmp_path: Path) -> None:
         with pytest.raises(ValueError, match=message) as info:
             make_bot(spec, 1)
         assert "\n" not in str(info.value)
+    (tmp_path / "binary.json").write_bytes(b"\xff\xfe\x00garbage")
+    with pytest.raises(ValueError, match="binary.json is not text"):
+        make_bot(f"learned:file={tmp_path / 'binary.json'}", 1)
+    # a file trained again is read again (the cache follows the file)
+    doc = json.loads(mine.read_text())
+    doc["trained"]["games"] = 12345
+    mine.write_text(json.dumps(doc))
+    assert make_bot(f"learned:file={mine}", 1).policy.meta["trained"]["games"] == 12345
     proc = subprocess.run(
         [sys.executable, "-m", "sushigo", "tournament", f"learned:file={tmp_path / 'missing.json'}", "random",
          "-g", "2", "-w", "1", "-q"], capture_output=True, text=True, timeout=120)

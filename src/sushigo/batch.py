@@ -150,9 +150,12 @@ class BatchGame:
         """
         if self.is_over:
             raise ValueError("the games are over")
-        actions = np.asarray(actions, dtype=np.int64).reshape(-1)
-        if actions.size != self.games * self.players:
-            raise ValueError(f"expected {self.games} x {self.players} actions")
+        actions = np.asarray(actions)
+        if actions.shape != (self.games, self.players):
+            raise ValueError(f"expected actions of shape ({self.games}, {self.players}), got {actions.shape}")
+        if actions.dtype.kind not in "iu":
+            raise ValueError(f"actions must be integers, not {actions.dtype}")
+        actions = actions.astype(np.int64).reshape(-1)
         inside = (actions >= 0) & (actions < NUM_ACTIONS)
         pair = actions >= C
         first = np.where(pair, (actions - C) // C, actions) % C

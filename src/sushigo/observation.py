@@ -27,7 +27,8 @@ turn               1           turn ÷ hand size
 hand sizes         N           cards in each seat's hand ÷ hand size
 known hands        N x K       cards known to be in each seat's hand now: the
                                hands this seat has seen this round (position 0
-                               repeats the own hand)
+                               repeats the own hand); of a hand not seen yet,
+                               the chopsticks put back into it
 picked             N           1 where a seat has committed its hidden pick
 decision (Party)   5           one-hot: none, chopsticks, spoon, menu, takeout box
 =================  ==========  ===============================================
@@ -63,6 +64,8 @@ MAX_PLAYERS: Final = {"base": 5, "party": 8}
 
 def kinds(edition: str) -> int:
     """``K``: card kinds in an observation of this edition (``'base'`` or ``'party'``)."""
+    if edition not in MAX_PLAYERS:
+        raise ValueError(f"edition must be 'base' or 'party', not {edition!r}")
     return NUM_CARD_TYPES if edition == "base" else NUM_PARTY_IDS + 1
 
 
@@ -91,6 +94,8 @@ def padded_positions(players: int, edition: str = "base") -> list[int]:
     (74, [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12], 72)
     """
     big = MAX_PLAYERS[edition]
+    if not 2 <= players <= big:
+        raise ValueError(f"the {edition} layout has 2 to {big} seats, not {players}")
     out: list[int] = []
     at = 0
     for (seats, width), (big_seats, _) in zip(_blocks(players, edition), _blocks(big, edition)):

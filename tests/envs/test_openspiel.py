@@ -211,3 +211,17 @@ def test_strings_and_observers() -> None:
     observer.set_from(state, 1)
     assert list(observer.dict) == ["observation"]
     assert np.array_equal(observer.tensor, np.asarray(features(seat_view(state.engine, 1)), np.float32))
+
+
+def test_the_order_cards_are_drawn_in_is_not_part_of_the_information_state() -> None:
+    states = []
+    for order in (1, -1):
+        state = so.load_game(players=2).new_initial_state()
+        hand = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9][::order]
+        rest = [9, 9, 10, 10, 11, 11, 0, 0, 1, 1]
+        for card in hand + rest:
+            state.apply_action(card)
+        states.append(state)
+    assert states[0].information_state_string(0) == states[1].information_state_string(0)
+    with pytest.raises(ValueError, match="ask legal_actions\\(player\\) for each seat"):
+        states[0].legal_actions()

@@ -516,3 +516,41 @@ def test_a_vector_env_against_learned_opponents() -> None:
     assert terminated.all()
     # a random seat among two learned bots and a random one finishes below the table's mean
     assert rewards.mean() < 0
+
+
+def test_actions_of_the_wrong_type_or_shape_are_refused_in_one_line() -> None:
+    env = BatchEnv(3, 4, seed=0)
+    _, mask = env.reset()
+    good = env.game.random_actions(env.rng).astype(np.int64)
+    for bad, message in [(good.astype(float), "must be integers"), (good.reshape(-1), "shape"),
+                         (good.T, "shape"), (good.astype(str), "must be integers")]:
+        with pytest.raises(ValueError, match=message) as info:
+            env.step(bad)
+        assert "\n" not in str(info.value)
+    venv = SushiGoVectorEnv(4, 3)
+    venv.reset(seed=0)
+    legal = venv.sample_legal()
+    for bad, message in [(legal.astype(float), "must be integers"), (legal.reshape(2, 2), "shape"),
+                         (legal[:3], "shape"), (np.array(["a"] * 4), "must be integers")]:
+        with pytest.raises(ValueError, match=message):
+            venv.step(bad)
+    with pytest.raises(ValueError, match="'random', 'learned' or a function, not 1"):
+        SushiGoVectorEnv(4, 3, opponents=[1, "random"])  # type: ignore[list-item]
+
+
+def test_reading_the_seed_keeps_the_generator_and_final_info_follows_gymnasium() -> None:
+    picks = []
+    for read_seed in (False, True):
+        venv = SushiGoVectorEnv(4, 3)
+        venv.reset(seed=0)
+        if read_seed:
+            assert venv.np_random_seed == 0
+        picks.append(venv.sample_legal().tolist())
+    assert picks[0] == picks[1]
+    venv = SushiGoVectorEnv(8, 2)
+    venv.reset(seed=1)
+    for _ in range(3 * 10):
+        _, _, terminated, _, info = venv.step(venv.sample_legal())
+    assert terminated.all() and info["_final_info"].all() and info["_final_obs"].all()
+    assert (info["final_info"]["scores"] == info["scores"]).all()
+    assert (info["final_info"]["winners"] == info["winners"]).all()

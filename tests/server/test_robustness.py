@@ -100,6 +100,14 @@ def test_server_bots_think_within_limits(lite_client: TestClient, spec: str) -> 
     assert r.status_code == 400 and "at most" in r.json()["error"]
 
 
+def test_every_bot_setting_is_classed_as_safe_or_not_for_the_server() -> None:
+    """A new bot setting must be added to SERVER_SETTINGS on purpose (or stay off the server)."""
+    from sushigo.bots import BOTS
+    from sushigo.server.tables import SERVER_SETTINGS
+
+    assert {key for cls in BOTS.values() for key in cls.settings} - {"file"} == SERVER_SETTINGS
+
+
 def test_server_bots_cannot_read_server_files(lite_client: TestClient) -> None:
     for path in ("/etc/passwd", "src/sushigo/bots/data/learned.json"):
         r = lite_client.post("/api/tables", json={"players": 2, "seats": ["human", f"bot:learned:file={path}"]})

@@ -48,9 +48,17 @@ FORMAT: Final = "sushigo-policy/1"
 INPUT_SIZE: Final = observation_size(MAX_PLAYERS["base"]) + 4
 """Length of :func:`network_input`: the 5-player observation layout and the table size one-hot."""
 
+_PICKED: Final = range(INPUT_SIZE - 4 - MAX_PLAYERS["base"], INPUT_SIZE - 4)
+"""The ``picked`` block of the padded layout (left at 0, see :func:`network_input`)."""
+
 
 def network_input(view: SeatView) -> list[float]:
     """The network's input for a base-game seat view (see the module docstring).
+
+    The ``picked`` block stays 0: the network was trained on simultaneous
+    picks, where every seat decides before anyone has committed, so the bot
+    decides the same whether it is asked first or last (in the terminal and
+    at the server seats commit one at a time).
 
     >>> from sushigo import Game
     >>> from sushigo.view import seat_view
@@ -62,16 +70,35 @@ def network_input(view: SeatView) -> list[float]:
     out = [0.0] * INPUT_SIZE
     for at, value in zip(padded_positions(view.players), obs):
         out[at] = value
+    for at in _PICKED:
+        out[at] = 0.0
     out[INPUT_SIZE - 4 + view.players - 2] = 1.0
     return out
 
 
 def _floats(text: str) -> list[float]:
+    if not isinstance(text, str):
+        raise ValueError("weights must be base64 text")
+    try:
+        raw = base64.b64decode(text, validate=True)
+    except (ValueError, TypeError):
+        raise ValueError("weights are not base64 text") from None
     values = array("f")
-    values.frombytes(base64.b64decode(text))
+    if len(raw) % values.itemsize:
+        raise ValueError("weights are not whole float32 numbers")
+    values.frombytes(raw)
     if sys.byteorder != "little":
         values.byteswap()
-    return values.tolist()
+    out = values.tolist()
+    if not all(map(math.isfinite, out)):
+        raise ValueError("weights must be finite numbers")
+    return out
+
+
+def _size(value: Any) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 < value <= 1 << 20:
+        raise ValueError(f"a layer size must be a whole number from 1 to {1 << 20}, not {value!r}")
+    return value
 
 
 class Policy:
@@ -87,8 +114,11 @@ class Policy:
         self.layers = [(list(map(list, w)), list(b)) for w, b in layers]
         self.meta = meta or {}
         """What the file says of how the policy was trained."""
-        for (w, b), (w2, _) in zip(self.layers, self.layers[1:]):
-            if len(w) != len(b) or any(len(row) != len(w) for row in w2):
+        for w, b in self.layers:
+            if not w or len(w) != len(b) or any(len(row) != len(w[0]) for row in w):
+                raise ValueError("each layer needs as many biases as weight rows, all rows alike")
+        for (w, _), (w2, _) in zip(self.layers, self.layers[1:]):
+            if len(w2[0]) != len(w):
                 raise ValueError("the policy's layer sizes do not fit together")
         if len(self.layers[0][0][0]) != INPUT_SIZE or len(self.layers[-1][0]) != NUM_ACTIONS:
             raise ValueError(f"a policy maps {INPUT_SIZE} inputs to {NUM_ACTIONS} action scores")
@@ -101,10 +131,12 @@ class Policy:
         """A policy from the JSON of a policy file (raises ``ValueError`` if it is not one)."""
         if not isinstance(data, dict) or data.get("format") != FORMAT:
             raise ValueError(f"not a {FORMAT} file")
+        if data.get("activation", "relu") != "relu":
+            raise ValueError(f"only ReLU networks are supported, not {data.get('activation')!r}")
         layers = []
         try:
             for layer in data["layers"]:
-                rows, cols = (int(x) for x in layer["shape"])
+                rows, cols = (_size(x) for x in layer["shape"])
                 flat = _floats(layer["weights"])
                 bias = _floats(layer["bias"])
                 if len(flat) != rows * cols or len(bias) != rows:
@@ -159,14 +191,27 @@ def shipped_policy() -> Policy:
     return Policy.load()
 
 
-@functools.lru_cache(maxsize=16)
 def _policy_file(path: str) -> Policy:
+    try:
+        stat = Path(path).stat()
+    except OSError as exc:
+        raise ValueError(f"cannot read policy file {path}: {exc.strerror or exc}") from None
+    return _load_policy_file(path, stat.st_mtime_ns, stat.st_size)
+
+
+@functools.lru_cache(maxsize=16)
+def _load_policy_file(path: str, mtime_ns: int, size: int) -> Policy:
+    """The policy in ``path`` (cached while the file stays the same)."""
     try:
         return Policy.load(path)
     except OSError as exc:
         raise ValueError(f"cannot read policy file {path}: {exc.strerror or exc}") from None
+    except UnicodeDecodeError:
+        raise ValueError(f"policy file {path} is not text") from None
     except json.JSONDecodeError as exc:
         raise ValueError(f"policy file {path} is not JSON: {exc.msg} (line {exc.lineno})") from None
+    except ValueError as exc:
+        raise ValueError(f"policy file {path}: {exc}") from None
 
 
 class LearnedBot(Bot):

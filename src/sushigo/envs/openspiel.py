@@ -218,6 +218,8 @@ class SushiGoState(_StateBase):  # type: ignore[misc]
         return int(pyspiel.PlayerId.SIMULTANEOUS)
 
     def _legal_actions(self, player: int) -> list[int]:
+        if not 0 <= player < self.engine.players:
+            raise ValueError("every seat picks at once here: ask legal_actions(player) for each seat")
         return self.engine.legal_actions(player)
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
@@ -347,7 +349,8 @@ def information_state_string(game: Game, seat: int) -> str:
         for t in range(len(turns) + 1):
             if not hands[seat]:
                 break
-            line = f"r{r}t{t + 1} hand={','.join(CARD_NAMES[c] for c in hands[seat])}"
+            # sorted: a hand is a set of cards, the order they were drawn in is not seen
+            line = f"r{r}t{t + 1} hand={','.join(CARD_NAMES[c] for c in sorted(hands[seat]))}"
             if t == len(turns):
                 lines.append(line)
                 break

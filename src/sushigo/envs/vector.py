@@ -14,7 +14,8 @@ layout of :mod:`sushigo.observation`) and the actions the engine's 156 ids.
   policy functions ``f(obs[B, D], mask[B, 156]) -> actions[B]`` (a frozen copy
   of the learner, say).  It resets every game in the step that ends them
   (``autoreset_mode`` ``SAME_STEP``: the last observations are in
-  ``info["final_obs"]``).  The other built-in bots play seat by seat on the engine:
+  ``info["final_obs"]``, the scores and winners in ``info["final_info"]``
+  as gymnasium's own vector envs put them, and at the top level too).  The other built-in bots play seat by seat on the engine:
   train against them with :class:`sushigo.envs.gym_env.SushiGoEnv` under
   ``gymnasium.vector.AsyncVectorEnv``.
 
@@ -201,6 +202,8 @@ class SushiGoVectorEnv(VectorEnv[Any, Any, Any]):
         if len(specs) != n - 1:
             raise ValueError(f"{n - 1} opponents needed for {n} players, got {len(specs)}")
         for spec in specs:
+            if not isinstance(spec, str) and not callable(spec):
+                raise ValueError(f"an opponent is 'random', 'learned' or a function, not {spec!r}")
             if isinstance(spec, str) and spec not in ("random", "learned"):
                 raise ValueError(
                     f"vector-env opponents are 'random', 'learned' or batch policy functions, not {spec!r}; "
@@ -230,6 +233,7 @@ class SushiGoVectorEnv(VectorEnv[Any, Any, Any]):
         if seed is not None or not self._opponents:
             # the random opponents' stream, apart from the decks' (seeded with ``seed`` itself)
             self._np_random = np.random.default_rng(None if seed is None else [seed, 1])
+            self._np_random_seed = -1 if seed is None else seed
             n, padded = self._batch.players, self._batch.padded
             self._opponents = [
                 s if not isinstance(s, str)
@@ -253,10 +257,12 @@ class SushiGoVectorEnv(VectorEnv[Any, Any, Any]):
         """
         if not self._opponents:
             raise ValueError("call reset() before step()")
-        actions = np.asarray(actions).reshape(-1)
+        actions = np.asarray(actions)
         b, n = self.num_envs, self._batch.players
-        if actions.size != b:
-            raise ValueError(f"expected {b} actions, got {actions.size}")
+        if actions.shape != (b,):
+            raise ValueError(f"expected {b} actions (shape ({b},)), got shape {actions.shape}")
+        if actions.dtype.kind not in "iu":
+            raise ValueError(f"actions must be integers, not {actions.dtype}")
         legal = self._mask[np.arange(b), self.seat, np.clip(actions, 0, NUM_ACTIONS - 1)]
         legal &= (actions >= 0) & (actions < NUM_ACTIONS)
         if not legal.all():
@@ -270,9 +276,11 @@ class SushiGoVectorEnv(VectorEnv[Any, Any, Any]):
         obs, mask, rewards, done, info = self._batch.step(joint)
         out_info: dict[str, Any] = {}
         if done:
+            every = np.ones(b, dtype=bool)
+            final = {"scores": info["scores"], "winners": info["winners"], "_scores": every, "_winners": every}
             out_info = {"scores": info["scores"], "winners": info["winners"],
-                        "final_obs": obs[:, self.seat].copy(),
-                        "_final_obs": np.ones(b, dtype=bool)}
+                        "final_obs": obs[:, self.seat].copy(), "_final_obs": every,
+                        "final_info": final, "_final_info": every}
             obs, mask = self._batch.reset()
         self._obs, self._mask = obs, mask
         out_info["action_mask"] = mask[:, self.seat].copy()

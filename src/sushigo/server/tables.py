@@ -230,6 +230,9 @@ BOT_LIMITS: Final[dict[str, float]] = {"time": 5.0, "iterations": 20000}
 """The most a server bot may think per decision (seconds, search iterations):
 bots share two threads, and one table must not hold them for long."""
 
+SERVER_SETTINGS: Final = frozenset({"iterations", "time", "c", "policy", "epsilon", "temperature"})
+"""The bot settings web clients may give (no paths: ``learned:file=`` would read the server's disk)."""
+
 
 def _bot_spec(entry: str, seat: int) -> str:
     spec = entry[4:].strip()
@@ -239,8 +242,11 @@ def _bot_spec(entry: str, seat: int) -> str:
         raise TableError("bad_request", f"seat {seat}: external programs cannot play on the server")
     try:
         _, settings = parse_bot_spec(spec)
-        if "file" in settings:  # a path on the server's disk: not for web clients to name
+        refused = sorted(set(settings) - SERVER_SETTINGS)
+        if "file" in refused:
             raise ValueError("bots cannot load files on the server")
+        if refused:
+            raise ValueError(f"setting {refused[0]!r} cannot be used on the server")
         make_bot(spec, seed=0)
     except ValueError as e:
         raise TableError("bad_request", f"seat {seat}: {e}") from None
