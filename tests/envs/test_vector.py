@@ -554,3 +554,20 @@ def test_reading_the_seed_keeps_the_generator_and_final_info_follows_gymnasium()
     assert terminated.all() and info["_final_info"].all() and info["_final_obs"].all()
     assert (info["final_info"]["scores"] == info["scores"]).all()
     assert (info["final_info"]["winners"] == info["winners"]).all()
+
+
+def test_make_vec_gives_the_batch_env_or_a_vector_of_single_envs() -> None:
+    import gymnasium
+
+    import sushigo.envs.gym_env  # noqa: F401  (registers SushiGo-v0)
+
+    batch = gymnasium.make_vec("SushiGo-v0", num_envs=8, num_players=3, opponents=["learned", "random"])
+    assert isinstance(batch, SushiGoVectorEnv) and batch.num_envs == 8
+    obs, info = batch.reset(seed=0)
+    assert obs.shape == (8, 103) and info["action_mask"].shape == (8, 156)
+    sync = gymnasium.make_vec("SushiGo-v0", num_envs=2, vectorization_mode="sync", num_players=3,
+                              opponents=["greedy", "random"])
+    obs, info = sync.reset(seed=0)
+    assert obs.shape == (2, 103) and info["action_mask"].shape == (2, 156)
+    with pytest.raises(ValueError, match="not 'greedy'"):
+        gymnasium.make_vec("SushiGo-v0", num_envs=2, num_players=3, opponents=["greedy", "random"])

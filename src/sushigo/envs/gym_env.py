@@ -138,4 +138,5 @@ class SushiGoEnv(gymnasium.Env[Any, int]):
 
 
 
-gymnasium.register(id="SushiGo-v0", entry_point="sushigo.envs.gym_env:SushiGoEnv")
+gymnasium.register(id="SushiGo-v0", entry_point="sushigo.envs.gym_env:SushiGoEnv",
+                   vector_entry_point="sushigo.envs.vector:SushiGoVectorEnv")
