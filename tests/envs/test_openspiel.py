@@ -225,3 +225,22 @@ def test_the_order_cards_are_drawn_in_is_not_part_of_the_information_state() -> 
     assert states[0].information_state_string(0) == states[1].information_state_string(0)
     with pytest.raises(ValueError, match="ask legal_actions\\(player\\) for each seat"):
         states[0].legal_actions()
+
+
+def test_openspiels_rl_environment_plays_it() -> None:
+    """OpenSpiel's RL loop (chance sampled inside, every seat acting at once)
+    plays whole games; the final rewards are the engine's margins."""
+    from open_spiel.python import rl_environment
+
+    env = rl_environment.Environment("python_sushigo", players=3)
+    assert env.observation_spec()["info_state"] == (observation_size(3),)
+    rng = random.Random(0)
+    for _ in range(3):
+        ts = env.reset()
+        steps = 0
+        while not ts.last():
+            ts = env.step([rng.choice(ts.observations["legal_actions"][p]) for p in range(3)])
+            steps += 1
+        assert steps == 27
+        result = env.get_state.engine.result()
+        assert ts.rewards == so.final_rewards(result.totals, result.winners, "margin")
