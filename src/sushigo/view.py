@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Sequence
 
 from sushigo.actions import Action, card_ids
 from sushigo.cards import DECK_COUNT_LIST, NUM_CARD_TYPES, Card, count_cards
@@ -135,8 +135,19 @@ def round_hands(game: Game) -> list[list[list[int]]]:
     if not game._history or game.phase is Phase.DEAL or game.is_over:
         return []
     dealt, turns = game._history[-1]
-    n = game.players
-    step = game.pass_step
+    return replay_hands(dealt, turns, game.pass_step)
+
+
+def replay_hands(dealt: Sequence[Sequence[int]], turns: Sequence[Sequence[int]], step: int
+                 ) -> list[list[list[int]]]:
+    """``hands[t][s]`` of one round from its deal and its turns' actions (seat
+    order), passing ``step`` seats a turn: ``len(turns) + 1`` entries, the last
+    being the hands after the last turn played.
+
+    >>> replay_hands([[0, 1], [2, 3]], [[0, 3]], 1)
+    [[[0, 1], [2, 3]], [[2], [1]]]
+    """
+    n = len(dealt)
     hands = [list(h) for h in dealt]
     out = [[h[:] for h in hands]]
     for actions in turns:

@@ -67,13 +67,13 @@ import json
 import random
 from typing import Any, Final, Sequence
 
-from sushigo.actions import NUM_ACTIONS, action_name, card_ids
-from sushigo.cards import CARD_NAMES, NUM_CARD_TYPES, Card, count_cards
+from sushigo.actions import NUM_ACTIONS, action_name
+from sushigo.cards import CARD_NAMES, NUM_CARD_TYPES, count_cards
 from sushigo.envs.rewards import REWARDS, final_rewards
 from sushigo.game import Game, Phase
 from sushigo.observation import features, observation_size
 from sushigo.rules import MAX_PLAYERS, MIN_PLAYERS, NUM_ROUNDS, Rules
-from sushigo.view import seat_view
+from sushigo.view import replay_hands, seat_view
 
 try:
     import pyspiel
@@ -88,7 +88,6 @@ DEFAULT_PARAMS: Final[dict[str, Any]] = {
     "reward": "margin",
 }
 _INSTALL_HINT: Final = "the OpenSpiel game needs open_spiel: pip install 'sushigo[openspiel]'"
-_CHOPSTICKS: Final = int(Card.CHOPSTICKS)
 
 
 def _require_pyspiel() -> Any:
@@ -342,27 +341,15 @@ def information_state_string(game: Game, seat: int) -> str:
     ``r<round>t<turn> hand=<hand held> picks=<every seat's pick>`` (picks once revealed).
     """
     lines = [f"seat {seat} of {game.players}"]
-    n = game.players
     for r, (dealt, turns) in enumerate(game.history(), 1):
-        step = game.rules.pass_step(r)
-        hands = [list(h) for h in dealt]
-        for t in range(len(turns) + 1):
+        for t, hands in enumerate(replay_hands(dealt, turns, game.rules.pass_step(r))):
             if not hands[seat]:
                 break
             # sorted: a hand is a set of cards, the order they were drawn in is not seen
             line = f"r{r}t{t + 1} hand={','.join(CARD_NAMES[c] for c in sorted(hands[seat]))}"
-            if t == len(turns):
-                lines.append(line)
-                break
-            actions = turns[t]
-            lines.append(line + " picks=" + ",".join(action_name(a) for a in actions))
-            for s in range(n):
-                picked = card_ids(actions[s])
-                for c in picked:
-                    hands[s].remove(c)
-                if len(picked) == 2:
-                    hands[s].append(_CHOPSTICKS)
-            hands = [hands[(s - step) % n] for s in range(n)]
+            if t < len(turns):
+                line += " picks=" + ",".join(action_name(a) for a in turns[t])
+            lines.append(line)
     return "\n".join(lines)
 
 
