@@ -42,7 +42,7 @@ from torch import nn
 from sushigo.batch import NUM_ACTIONS
 from sushigo.bots import make_bot, play_game
 from sushigo.bots.learned import FORMAT, INPUT_SIZE, LearnedBot, Policy
-from sushigo.envs.vector import BatchEnv
+from sushigo.envs.vector import BatchEnv, network_inputs, random_policy
 
 LEARNER, POOL, RANDOM = 0, 1, 2
 
@@ -81,13 +81,6 @@ def export(net: Net, meta: dict[str, Any]) -> dict[str, Any]:
         "layers": [{"shape": list(m.weight.shape), "weights": b64(m.weight), "bias": b64(m.bias)}
                    for m in linears],
     }
-
-
-def inputs(obs: np.ndarray, players: int) -> np.ndarray:
-    """Padded observations ``[..., 161]`` plus the table-size one-hot."""
-    onehot = np.zeros(obs.shape[:-1] + (4,), dtype=np.float32)
-    onehot[..., players - 2] = 1.0
-    return np.concatenate([obs, onehot], axis=-1)
 
 
 def masked_logits(logits: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
@@ -207,7 +200,7 @@ def main(argv: list[str] | None = None) -> None:
         done = False
         rewards = np.zeros((b, n), dtype=np.float32)
         while not done:
-            x = torch.from_numpy(inputs(obs, n).reshape(b * n, -1))
+            x = torch.from_numpy(network_inputs(obs, n, padded=True).reshape(b * n, -1))
             m = torch.from_numpy(mask.reshape(b * n, -1))
             with torch.no_grad():
                 logits, value = net(x)
@@ -216,7 +209,7 @@ def main(argv: list[str] | None = None) -> None:
                 logp = dist.log_prob(act)
                 rival_logits, _ = rival(x)
                 rival_act = torch.distributions.Categorical(logits=masked_logits(rival_logits, m)).sample()
-            random_act = (rng.random(mask.shape) * mask).reshape(b * n, -1).argmax(axis=1)
+            random_act = random_policy(rng)(x.numpy(), mask.reshape(b * n, -1))
             flat_who = who.reshape(-1)
             actions = np.where(flat_who == LEARNER, act.numpy(),
                                np.where(flat_who == POOL, rival_act.numpy(), random_act))

@@ -95,16 +95,28 @@ def learned_policy(players: int, *, padded: bool = False, policy: Policy | None 
     in float32 (a near-tie may fall the other way).
     """
     net = policy if policy is not None else shipped_policy()
-    columns = np.arange(observation_size(5)) if padded else np.array(padded_positions(players))
 
     def act(obs: Array, mask: Array) -> Array:
-        x = np.zeros((obs.shape[0], INPUT_SIZE), dtype=np.float32)
-        x[:, columns] = obs
-        x[:, INPUT_SIZE - 4 + players - 2] = 1.0
-        picked: Array = np.where(mask, net.logits_batch(x), -np.inf).argmax(axis=1)
+        scores = net.logits_batch(network_inputs(obs, players, padded=padded))
+        picked: Array = np.where(mask, scores, -np.inf).argmax(axis=1)
         return picked
 
     return act
+
+
+def network_inputs(obs: Array, players: int, *, padded: bool = False) -> Array:
+    """:func:`sushigo.bots.learned.network_input` for batch observations
+    ``[..., D]`` of ``players``-seat tables (``padded``: already in the
+    5-player layout): ``float32[..., 165]``.
+
+    >>> network_inputs(np.ones((2, 74)), 2).sum(axis=1).tolist()
+    [75.0, 75.0]
+    """
+    columns = np.arange(observation_size(5)) if padded else np.array(padded_positions(players))
+    x = np.zeros(np.shape(obs)[:-1] + (INPUT_SIZE,), dtype=np.float32)
+    x[..., columns] = obs
+    x[..., INPUT_SIZE - 4 + players - 2] = 1.0
+    return x
 
 
 class BatchEnv:
