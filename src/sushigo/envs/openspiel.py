@@ -69,7 +69,7 @@ from typing import Any, Final, Sequence
 
 from sushigo.actions import NUM_ACTIONS, action_name
 from sushigo.cards import CARD_NAMES, NUM_CARD_TYPES, count_cards
-from sushigo.envs.rewards import REWARDS, final_rewards
+from sushigo.envs.rewards import check_reward, final_rewards
 from sushigo.game import Game, Phase
 from sushigo.observation import features, observation_size
 from sushigo.rules import MAX_PLAYERS, MIN_PLAYERS, NUM_ROUNDS, Rules
@@ -138,9 +138,7 @@ def _rules(params: dict[str, Any]) -> tuple[Rules, str]:
     if unknown:
         raise ValueError(f"unknown parameter {unknown[0]!r} for {SHORT_NAME}")
     merged = {**DEFAULT_PARAMS, **params}
-    reward = merged["reward"]
-    if reward not in REWARDS:
-        raise ValueError(f"reward must be one of {', '.join(REWARDS)}, not {reward!r}")
+    reward = check_reward(merged["reward"])
     for key in ("pass_both_ways", "reshuffle"):
         if not isinstance(merged[key], bool):
             raise ValueError(f"{key} must be true or false")

@@ -13,6 +13,13 @@ from typing import Final, Sequence
 REWARDS: Final = ("margin", "win", "rank")
 
 
+def check_reward(kind: str) -> str:
+    """``kind`` if it is one of :data:`REWARDS`, else a one-line ``ValueError``."""
+    if kind not in REWARDS:
+        raise ValueError(f"reward must be one of {', '.join(REWARDS)}, not {kind!r}")
+    return kind
+
+
 def final_rewards(totals: Sequence[int], winners: Sequence[int], kind: str) -> list[float]:
     """The end-of-game reward of every seat.
 
@@ -20,16 +27,14 @@ def final_rewards(totals: Sequence[int], winners: Sequence[int], kind: str) -> l
     ([15.0, 0.0, -15.0], [1.0, 0.0, -1.0])
     """
     n = len(totals)
-    if kind == "margin":
+    if check_reward(kind) == "margin":
         return [t - (sum(totals) - t) / (n - 1) for t in totals]
     if kind == "win":
         return [1.0 / len(winners) if s in winners else 0.0 for s in range(n)]
-    if kind == "rank":
-        out = []
-        for t in totals:
-            better = sum(1 for u in totals if u > t)
-            ties = sum(1 for u in totals if u == t) - 1
-            rank = better + ties / 2  # 0 = first
-            out.append(1.0 - 2.0 * rank / (n - 1))
-        return out
-    raise ValueError(f"reward must be one of {', '.join(REWARDS)}, not {kind!r}")
+    out = []  # rank
+    for t in totals:
+        better = sum(1 for u in totals if u > t)
+        ties = sum(1 for u in totals if u == t) - 1
+        rank = better + ties / 2  # 0 = first
+        out.append(1.0 - 2.0 * rank / (n - 1))
+    return out

@@ -48,7 +48,7 @@ from pettingzoo.utils.conversions import parallel_to_aec
 from sushigo.actions import NUM_ACTIONS
 from sushigo.editions import AnyGame, new_game
 from sushigo.envs.observation import encode, observation_size
-from sushigo.envs.rewards import REWARDS, final_rewards
+from sushigo.envs.rewards import check_reward, final_rewards
 from sushigo.flags import rules_from_flags
 from sushigo.game import IllegalActionError
 from sushigo.party.actions import PARTY_NUM_ACTIONS
@@ -79,9 +79,7 @@ class raw_parallel_env(ParallelEnv[str, dict[str, Any], int]):  # type: ignore[m
     ) -> None:
         self.rules = rules if rules is not None else rules_from_flags(
             num_players, edition=edition, menu=menu, pass_both_ways=pass_both_ways, reshuffle=reshuffle)
-        if reward not in REWARDS:
-            raise ValueError(f"reward must be one of {', '.join(REWARDS)}, not {reward!r}")
-        self.reward = reward
+        self.reward = check_reward(reward)
         if illegal not in ("terminate", "raise"):
             raise ValueError(f"illegal must be 'terminate' or 'raise', not {illegal!r}")
         self.illegal = illegal

@@ -42,7 +42,7 @@ from gymnasium import spaces
 from gymnasium.vector import AutoresetMode, VectorEnv
 
 from sushigo.batch import NUM_ACTIONS, BatchGame
-from sushigo.envs.rewards import REWARDS
+from sushigo.envs.rewards import check_reward
 from sushigo.bots.learned import INPUT_SIZE, Policy, shipped_policy
 from sushigo.observation import observation_size, padded_positions
 from sushigo.rules import Rules
@@ -60,17 +60,15 @@ def batch_rewards(totals: Array, winners: Array, kind: str) -> Array:
     """
     totals = np.asarray(totals, dtype=np.float64)
     n = totals.shape[1]
-    if kind == "margin":
+    if check_reward(kind) == "margin":
         out = totals - (totals.sum(axis=1, keepdims=True) - totals) / (n - 1)
     elif kind == "win":
         won = np.asarray(winners, dtype=np.float64)
         out = won / won.sum(axis=1, keepdims=True)
-    elif kind == "rank":
+    else:  # rank
         better = (totals[:, None, :] > totals[:, :, None]).sum(axis=2)
         ties = (totals[:, None, :] == totals[:, :, None]).sum(axis=2) - 1
         out = 1.0 - 2.0 * (better + ties / 2) / (n - 1)
-    else:
-        raise ValueError(f"reward must be one of {', '.join(REWARDS)}, not {kind!r}")
     result: Array = out.astype(np.float32)
     return result
 
@@ -132,8 +130,7 @@ class BatchEnv:
 
     def __init__(self, num_players: int = 4, num_envs: int = 1024, *, reward: str = "margin",
                  padded: bool = False, rules: Rules | None = None, seed: int | None = None) -> None:
-        if reward not in REWARDS:
-            raise ValueError(f"reward must be one of {', '.join(REWARDS)}, not {reward!r}")
+        check_reward(reward)
         if num_envs < 1:
             raise ValueError("num_envs must be at least 1")
         self.rules = rules if rules is not None else Rules(num_players)
