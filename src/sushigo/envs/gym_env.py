@@ -79,14 +79,12 @@ class SushiGoEnv(gymnasium.Env[Any, int]):
         """Let the bots decide until the learning seat has to, or the game ends."""
         game = self._par.game
         assert game is not None
-        while not game.is_over and self.seat not in game.pending_seats:
-            for s in list(game.pending_seats):
+        while not game.is_over:  # bots that pick alongside us commit too (hidden until the reveal)
+            bots = [s for s in game.pending_seats if s != self.seat and not game.has_committed(s)]
+            if not bots:
+                return
+            for s in bots:
                 game.commit(s, self._bots[s].choose(view_for(game, s, self._bots[s])))
-        # bots that must pick alongside us commit now too (hidden until the reveal)
-        if not game.is_over:
-            for s in list(game.pending_seats):
-                if s != self.seat and not game.has_committed(s):
-                    game.commit(s, self._bots[s].choose(view_for(game, s, self._bots[s])))
 
     def _obs(self) -> tuple[Any, dict[str, Any]]:
         o = self._par._observe(self.seat)
