@@ -157,7 +157,7 @@ def bench_command(
         BenchEngine, typer.Option("--engine", help="python (the engine); batch (whole games compiled with numba "
                                   "on every core, or numpy lockstep without numba); numpy (lockstep, B games).")
     ] = BenchEngine.python,
-    batch_size: Annotated[int, typer.Option("--batch-size", min=1, help="Games per batch (--engine batch).")] = 10_000,
+    batch_size: Annotated[int, typer.Option("--batch-size", min=1, help="Games per lockstep batch (--engine numpy, and --engine batch without numba).")] = 10_000,
 ) -> None:
     """Play random legal games with the engine in one process; last line: games per second."""
     from sushigo.bench import profile_bench, run_bench
