@@ -1,5 +1,6 @@
-"""Shared test setup: make tests/ importable (for the reference oracles) and
-choose the hypothesis profile.
+"""Shared test setup: make tests/ importable (for the reference oracles),
+choose the hypothesis profile, and end the run with one line for each
+optional part whose tests were skipped (``optional_parts``).
 
 Property tests explore new random examples on every local run.  CI sets
 ``SUSHIGO_HYPOTHESIS_PROFILE=ci`` (see ``.ci/run``), which derandomizes them,
@@ -13,6 +14,7 @@ import os
 import sys
 from pathlib import Path
 
+import pytest
 from hypothesis import settings
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -20,3 +22,19 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 settings.register_profile("ci", derandomize=True)
 settings.register_profile("dev")
 settings.load_profile(os.environ.get("SUSHIGO_HYPOTHESIS_PROFILE", "dev"))
+
+
+def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
+    """One line for each optional part (chromium, PostgreSQL) whose tests were
+    skipped because it is missing, saying what to install; nothing otherwise.
+
+    A summary rather than a report header: ``pytest -q`` (the README's
+    command) prints no header.
+    """
+    import optional_parts
+
+    reasons = [str(r.longrepr[2]) if isinstance(r.longrepr, tuple) else str(r.longrepr)
+               for r in terminalreporter.stats.get("skipped", [])]
+    for line in optional_parts.missing():
+        if any(line in reason for reason in reasons):
+            terminalreporter.write_line(line, yellow=True, bold=True)

@@ -45,5 +45,6 @@ def test_package_passes_mypy_strict() -> None:
         [sys.executable, "-m", "mypy", "--strict", "--no-incremental", *files],
         capture_output=True,
         text=True,
+        cwd=SRC.parent.parent,  # where mypy finds its settings (pyproject.toml), wherever pytest runs
     )
     assert proc.returncode == 0, proc.stdout + proc.stderr

@@ -378,7 +378,10 @@ def test_a_file_named_twice_is_read_once() -> None:
     assert len(read_games([str(MIXED), str(MIXED / "games.jsonl"), str(PARTY)])) == 44
 
 
-def test_rich_tables(capsys: pytest.CaptureFixture[str]) -> None:
+def test_rich_tables(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("COLUMNS", "100")  # rich's width: not the terminal's, whatever it is
+    monkeypatch.delenv("FORCE_COLOR", raising=False)  # plain text, as to a pipe
+    monkeypatch.delenv("TTY_COMPATIBLE", raising=False)
     code, out, _ = run_stats(capsys, MIXED / "games.jsonl")
     assert code == 0
     assert out.startswith("40 games from ")

@@ -32,6 +32,8 @@ from sushigo.tournament import (
 )
 from sushigo.tournament import runner
 
+from piped import piped_env
+
 ROOT = Path(__file__).resolve().parent.parent
 BOTS_DIR = Path(__file__).resolve().parent / "bots"
 
@@ -42,7 +44,7 @@ def sushigo(*args: str, env: dict[str, str] | None = None, timeout: float = 120)
         capture_output=True,
         text=True,
         timeout=timeout,
-        env={**os.environ, "COLUMNS": "100", **(env or {})},
+        env={**piped_env(COLUMNS="100"), **(env or {})},
     )
 
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 import subprocess
 import sys
 from typing import Any, Iterator
@@ -12,6 +11,8 @@ import pytest
 from sushigo.rules import Rules
 from sushigo.tournament import run_tournament
 
+from piped import piped_env
+
 ray = pytest.importorskip("ray")
 
 
@@ -19,10 +20,10 @@ def test_command_on_ray_prints_what_local_prints() -> None:
     """``--backend ray`` starts its own local Ray (this test runs before the fixture's)."""
     args = [sys.executable, "-m", "sushigo", "tournament", "greedy", "random", "random",
             "--games", "6", "--seed", "3", "--json"]
-    env = {k: v for k, v in os.environ.items() if k != "RAY_ADDRESS"}
+    env = piped_env(RAY_ADDRESS=None)  # piped: no progress bar on stderr, even with FORCE_COLOR
     on_ray = subprocess.run(args + ["--backend", "ray", "--workers", "2"], capture_output=True, text=True,
                             timeout=120, env=env)
-    local = subprocess.run(args, capture_output=True, text=True, timeout=60)
+    local = subprocess.run(args, capture_output=True, text=True, timeout=60, env=piped_env())
     assert on_ray.returncode == 0, on_ray.stderr
     assert on_ray.stdout == local.stdout
     assert on_ray.stderr == ""

@@ -25,7 +25,9 @@ from fastapi.testclient import TestClient  # noqa: E402
 from sushigo.server.app import create_app  # noqa: E402
 from sushigo.server.store import Store, metadata  # noqa: E402
 
-PG_URL = os.environ.get("SUSHIGO_TEST_PG_URL")
+from optional_parts import pg_skip_reason, pg_url  # noqa: E402
+
+PG_URL = pg_url()
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -42,7 +44,7 @@ def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
     if request.param == "sqlite":
         return f"sqlite:///{tmp_path / 'games.db'}"
     if not PG_URL:
-        pytest.skip("SUSHIGO_TEST_PG_URL is not set (.ci/run starts a PostgreSQL server)")
+        pytest.skip(pg_skip_reason())
     _reset(PG_URL)
     return PG_URL
 

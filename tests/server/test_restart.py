@@ -19,6 +19,8 @@ from websockets.sync.client import ClientConnection, connect
 
 from sushigo.record import replay
 
+from optional_parts import pg_skip_reason
+
 from .conftest import PG_URL, ServerProcess, _reset
 
 
@@ -82,7 +84,7 @@ def database(request: pytest.FixtureRequest, tmp_path: Any) -> Iterator[str]:
         yield f"sqlite:///{tmp_path / 'games.db'}"
         return
     if not PG_URL:
-        pytest.skip("SUSHIGO_TEST_PG_URL is not set (.ci/run starts a PostgreSQL server)")
+        pytest.skip(pg_skip_reason())
     _reset(PG_URL)
     yield PG_URL
 
