@@ -3,7 +3,7 @@
 It shares nothing with ``sushigo.party.game`` or ``sushigo.party.scoring``:
 only the card ids (the :class:`~sushigo.party.cards.PartyCard` enum, used for
 names) are imported.  Card data (items, icons, numbers, box counts) is typed
-in here from RULES.md §3.1 / §3.5, and the action encoding from the table in
+in here from docs/rules.md §2.1 / §2.5-§2.8, and the action encoding from the table in
 ``sushigo/party/actions.py``'s docstring.
 
 :class:`Shadow` keeps its own copy of every seat's hand and collection and
@@ -21,8 +21,9 @@ same number resolve original first, then by seat, then by play order; a card
 played while specials resolve is placed at once; a spoon asks for one specific
 card; flipping a wasabi un-triples its nigiri and a flipped nigiri leaves its
 wasabi used; the race is checked at the end of each turn; a special order
-counts as the card it copies (also for tea and soy sauce colours); when every
-seat has the same temaki (or pudding) count nobody scores.
+counts as the card it copies (also for tea and soy sauce colours); the wasabi
+card shows the nigiri's background colour unless ``wasabi_colour="own"``; when
+every seat has the same temaki (or pudding) count nobody scores.
 """
 
 from __future__ import annotations
@@ -56,8 +57,15 @@ DESSERT_ITEMS = ("pudding", "green_tea_ice_cream", "fruit")
 APPETIZERS = ("tempura", "sashimi", "dumpling", "eel", "tofu", "onigiri", "edamame", "miso_soup")
 
 
+def colour(card: int, wasabi_colour: str) -> str:
+    """The background colour of a card id: its menu item's, but wasabi's is
+    the nigiri's unless ``wasabi_colour`` is ``"own"``."""
+    item = item_of(card)
+    return "nigiri" if item == "wasabi" and wasabi_colour == "nigiri" else item
+
+
 def item_of(card: int) -> str:
-    """The menu item (= background colour) of a card id."""
+    """The menu item of a card id."""
     name = NAME[card]
     if name in ("egg", "salmon", "squid"):
         return "nigiri"
@@ -92,7 +100,7 @@ URAMAKI_SPLIT = {"4-4-4": (4, 4, 4), "3-5-4": (3, 5, 4), "4-5-3": (4, 5, 3)}
 
 
 def box(item: str, uramaki_split: str = "4-4-4") -> dict[int, int]:
-    """Cards of one menu item in the 181-card box and how many of each (RULES.md §3.1)."""
+    """Cards of one menu item in the 181-card box and how many of each (docs/rules.md §2.1)."""
     if item == "nigiri":
         return {EGG: 4, SALMON: 5, SQUID: 3}
     if item == "maki":
@@ -159,7 +167,7 @@ def onigiri_points(kinds: Sequence[int]) -> int:
 
 
 def score_round(cols: Sequence[Sequence["Entry"]], menu: Sequence[str], race: Sequence[int],
-                claimed: int) -> list[dict[str, int]]:
+                claimed: int, wasabi_colour: str = "nigiri") -> list[dict[str, int]]:
     """Every seat's breakdown of a finished round (collections as :class:`Entry`)."""
     n = len(cols)
     kinds = [[e.kind for e in col] for col in cols]
@@ -208,7 +216,7 @@ def score_round(cols: Sequence[Sequence["Entry"]], menu: Sequence[str], race: Se
             else:
                 v = 3 * c[MISO]
             line[item] = v
-    colours = [Counter(item_of(k) for k in ks if k != FACE_DOWN) for ks in kinds]
+    colours = [Counter(colour(k, wasabi_colour) for k in ks if k != FACE_DOWN) for ks in kinds]
     for item in ("takeout_box", "tea", "soy_sauce"):
         if item not in menu:
             continue
@@ -286,11 +294,13 @@ class Shadow:
     """The reference model of one Party game (see the module docstring)."""
 
     def __init__(self, players: int, menu: Sequence[str], *, menu_card_draw: int = 4,
-                 two_player_pudding_penalty: bool = False, uramaki_split: str = "4-4-4") -> None:
+                 two_player_pudding_penalty: bool = False, uramaki_split: str = "4-4-4",
+                 wasabi_colour: str = "nigiri") -> None:
         self.n = players
         self.menu = tuple(menu)
         self.draw = menu_card_draw
         self.penalty2 = two_player_pudding_penalty
+        self.wasabi_colour = wasabi_colour
         self.requestable = sorted({c for item in self.menu for c in box(item, uramaki_split)})
         self.kept: list[list[int]] = [[] for _ in range(players)]
         self.kept_cards: list[list[int]] = [[] for _ in range(players)]
@@ -503,7 +513,7 @@ class Shadow:
         self.turn += 1
         if self.hands[0]:
             return False
-        self.breakdowns.append(score_round(self.cols, self.menu, self.race, self.claimed))
+        self.breakdowns.append(score_round(self.cols, self.menu, self.race, self.claimed, self.wasabi_colour))
         for s, col in enumerate(self.cols):
             for e in col:
                 if e.kind != FACE_DOWN and item_of(e.kind) in DESSERT_ITEMS:

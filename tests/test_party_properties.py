@@ -45,7 +45,7 @@ from sushigo.rules import Rules
 SETTINGS = dict(deadline=None,
                 suppress_health_check=[HealthCheck.too_slow, HealthCheck.large_base_example])
 
-HAND = {2: 10, 3: 10, 4: 9, 5: 9, 6: 8, 7: 8, 8: 7}          # RULES.md §3.4, typed in
+HAND = {2: 10, 3: 10, 4: 9, 5: 9, 6: 8, 7: 8, 8: 7}          # docs/rules.md §2.3, typed in
 DESSERTS = {n: (5, 3, 2) if n <= 5 else (7, 5, 3) for n in range(2, 9)}
 
 ROLLS = ("maki", "temaki", "uramaki")
@@ -142,7 +142,7 @@ def play_game(rules: Rules, seed: int, policy_seed: int, *, sample: float = 0.03
     rnd = random.Random(policy_seed)
     sh = Shadow(rules.players, rules.menu, menu_card_draw=rules.menu_card_draw,
                 two_player_pudding_penalty=rules.two_player_pudding_penalty,
-                uramaki_split=rules.uramaki_split)
+                uramaki_split=rules.uramaki_split, wasabi_colour=rules.wasabi_colour)
     n, k = rules.players, HAND[rules.players]
     cards = sorted(g.all_cards())
     log: list[tuple[int, int]] = []
@@ -267,6 +267,7 @@ def custom_rules(draw) -> Rules:
         uramaki_split=draw(st.sampled_from(("4-4-4", "3-5-4", "4-5-3"))),
         menu_card_draw=draw(st.integers(1, 8)),
         two_player_pudding_penalty=draw(st.booleans()),
+        wasabi_colour=draw(st.sampled_from(("nigiri", "own"))),
     )
 
 

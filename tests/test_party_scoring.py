@@ -1,8 +1,8 @@
-"""Sushi Go Party! scoring (RULES.md §3.5-§3.6 and Party card guide 004).
+"""Sushi Go Party! scoring (docs/rules.md §2.5-§2.10 and the Party card guide).
 
 Every expected value here is typed in from the rule tables or worked by hand;
 none is computed by the module's own code.  (Guide 004's "1 dumpling = 2" is a
-misprint, RULES.md §2 #16: dumplings score 1/3/6/10/15.)
+misprint, docs/rules.md §2.7: dumplings score 1/3/6/10/15.)
 """
 
 from __future__ import annotations
@@ -53,7 +53,7 @@ def one_seat(item: str, cards: list[int]) -> int:
 # --------------------------------------------------------------------- maki
 
 @pytest.mark.parametrize(("icons", "awards"), [
-    ([5, 5, 3, 1], [6, 6, 3, 0]),          # RULES.md §3.5 / ultraboardgames example
+    ([5, 5, 3, 1], [6, 6, 3, 0]),          # docs/rules.md §2.6, the card guide's example
     ([4, 0], [6, 0]),
     ([0, 4, 0], [0, 6, 0]),
     ([0, 0, 0], [0, 0, 0]),                # nobody has maki: nothing
@@ -198,7 +198,7 @@ def test_miso_soup(n, points):
     ([OC, OT, OS], 9),
     ([OC, OT, OS, OR], 16),
     ([OC, OC], 2),
-    ([OC, OC, OT, OS], 10),          # {A,B,C} + {A} = 9 + 1 (RULES.md DECISION)
+    ([OC, OC, OT, OS], 10),          # {A,B,C} + {A} = 9 + 1 (docs/rules.md: a decision)
     ([OC, OT, OS, OR, OC], 17),
     ([OC, OC, OT, OT], 8),
     ([OC, OC, OC], 3),
@@ -260,6 +260,35 @@ def test_tea(cards, points):
 def test_soy_sauce(collections, awards):
     assert soy_sauce_awards(collections) == awards
 
+
+
+# wasabi_colour: "nigiri" (default) puts the wasabi card in the nigiri's colour group, "own" gives it its own
+@pytest.mark.parametrize(("cards", "nigiri", "own"), [
+    ([C.TEA, C.WASABI, C.SQUID], 2, 1),                        # wasabi + squid: one group of 2, or two of 1
+    ([C.TEA, C.WASABI, C.WASABI, C.EGG, C.TEMPURA, C.TEMPURA], 3, 2),
+    ([C.TEA, C.TEA, C.WASABI, C.MAKI1, C.MAKI2, C.MAKI3], 6, 6),  # maki is largest either way
+    ([C.TEA, C.WASABI, C.WASABI], 2, 2),                       # wasabi alone: a group either way
+])
+def test_tea_counts_wasabi_by_the_wasabi_colour_option(cards, nigiri, own):
+    assert tea_points(cards) == tea_points(cards, "nigiri") == nigiri
+    assert tea_points(cards, "own") == own
+
+
+@pytest.mark.parametrize(("collections", "nigiri", "own"), [
+    ([[C.SOY_SAUCE, C.WASABI, C.EGG], [C.TOFU, C.EEL, C.EDAMAME]], [0, 0], [4, 0]),
+    ([[C.SOY_SAUCE, C.WASABI], [C.SOY_SAUCE, C.EGG]], [4, 4], [4, 4]),  # tied either way
+    ([[C.SOY_SAUCE, C.WASABI, C.SALMON, C.TOFU], [C.SOY_SAUCE, C.EEL, C.TEMPURA]], [4, 4], [4, 0]),
+])
+def test_soy_sauce_counts_wasabi_by_the_wasabi_colour_option(collections, nigiri, own):
+    assert soy_sauce_awards(collections) == nigiri
+    assert soy_sauce_awards(collections, "own") == own
+
+
+def test_round_scoring_passes_the_wasabi_colour_on():
+    menu = ("nigiri", "maki", "tempura", "sashimi", "miso_soup", "wasabi", "tea", "green_tea_ice_cream")
+    cols = [[C.TEA, C.WASABI, C.SQUID, C.MAKI1], [C.TEA, C.TEMPURA]]
+    assert [line["tea"] for line in score_party_round(cols, [3, 0], menu, [0, 0], 0)] == [2, 1]
+    assert [line["tea"] for line in score_party_round(cols, [3, 0], menu, [0, 0], 0, "own")] == [1, 1]
 
 # ----------------------------------------------------------- whole rounds
 

@@ -25,6 +25,8 @@ from sushigo.party_terminal import (
 from sushigo.record import RecordError, load_json, replay
 from sushigo.terminal import EXIT_FINISHED, EXIT_INTERRUPTED, EXIT_STOPPED, EXIT_USAGE
 
+from piped import piped_env
+
 SRC = Path(__file__).resolve().parent.parent / "src"
 EOF = object()
 """In a script: the end of input (Ctrl-D)."""
@@ -33,7 +35,9 @@ SPECIALS = ("Special order", "Chopsticks", "Spoon", "Menu", "Takeout box")
 
 
 def console() -> Console:
-    return Console(file=io.StringIO(), width=80, record=True)
+    # Not a terminal (FORCE_COLOR or TTY_COMPATIBLE would make it one): the game then
+    # shows "screen cleared" where a terminal's screen is cleared.
+    return Console(file=io.StringIO(), width=80, record=True, force_terminal=False)
 
 
 def text_of(out: Console) -> str:
@@ -281,7 +285,7 @@ def test_party_terminal_game_can_be_built_directly() -> None:
 
 
 def _env() -> dict[str, str]:
-    env = dict(os.environ)
+    env = piped_env()
     env["PYTHONPATH"] = str(SRC) + os.pathsep + env.get("PYTHONPATH", "")
     env.pop("COLUMNS", None)
     env["PYTHONIOENCODING"] = "utf-8"
@@ -324,6 +328,8 @@ def test_sushigo_play_party_with_piped_keystrokes(tmp_path: Path) -> None:
     (("--two-player-pudding-penalty",), "--two-player-pudding-penalty is a Sushi Go Party! option"),
     (("--edition", "party", "--uramaki-split", "5-5-5"), "uramaki_split must be one of 4-4-4, 3-5-4, 4-5-3"),
     (("--edition", "party", "--menu-card-draw", "0"), "menu_card_draw must be a whole number from 1 to 8"),
+    (("--wasabi-colour", "own"), "--wasabi-colour is a Sushi Go Party! option"),
+    (("--edition", "party", "--wasabi-colour", "green"), "wasabi_colour must be one of nigiri, own, not 'green'"),
 ])
 def test_sushigo_play_usage_errors(args: tuple[str, ...], needle: str) -> None:
     proc = _sushigo("play", "--humans", "0", "--no-save", *args)
@@ -337,13 +343,14 @@ def test_sushigo_play_party_options_reach_the_record(tmp_path: Path) -> None:
     path = tmp_path / "options.json"
     proc = _sushigo("play", "--edition", "party", "--menu", "Party Sampler", "--players", "2",
                     "--humans", "0", "--seed", "3", "--uramaki-split", "3-5-4", "--menu-card-draw", "2",
-                    "--two-player-pudding-penalty", "--save", str(path))
+                    "--two-player-pudding-penalty", "--wasabi-colour", "own", "--save", str(path))
     assert proc.returncode == 0, proc.stderr
     record = load_json(str(path))
     assert record["options"] == {"uramaki_split": "3-5-4", "menu_card_draw": 2,
-                                 "two_player_pudding_penalty": True}
+                                 "two_player_pudding_penalty": True, "wasabi_colour": "own"}
     game = replay(record)
     assert game.rules.menu_card_draw == 2 and game.rules.two_player_pudding_penalty
+    assert game.rules.wasabi_colour == "own"
     # every menu that resolved drew two cards
     draws = [m.drawn for _, turns in game.history() for moves in turns for m in moves if m.drawn]
     assert draws and all(len(d) == 2 for d in draws)

@@ -28,6 +28,7 @@ _PARTY_FLAGS: Final = {
     "uramaki_split": "--uramaki-split",
     "menu_card_draw": "--menu-card-draw",
     "two_player_pudding_penalty": "--two-player-pudding-penalty",
+    "wasabi_colour": "--wasabi-colour",
 }
 
 
@@ -45,6 +46,7 @@ def rules_from_flags(
     uramaki_split: str | None = None,
     menu_card_draw: int | None = None,
     two_player_pudding_penalty: bool = False,
+    wasabi_colour: str | None = None,
     label: str | None = None,
 ) -> Rules:
     """The rules for ``players`` seats from the flags' values.
@@ -63,6 +65,8 @@ def rules_from_flags(
         party_options["menu_card_draw"] = menu_card_draw
     if two_player_pudding_penalty:
         party_options["two_player_pudding_penalty"] = True
+    if wasabi_colour is not None:
+        party_options["wasabi_colour"] = wasabi_colour
     if kind == "party":
         for flag, on in (("--pass-both-ways", pass_both_ways), ("--reshuffle", reshuffle)):
             if on:

@@ -140,8 +140,10 @@ ITEM_HELP: Final[dict[str, str]] = {
              "  on your left holding it gives it to you and takes the spoon.",
     "menu": "Menu: draws 4 cards; you play one of them and the menu is discarded.",
     "takeout_box": "Takeout box: flip any of your earlier cards this round face down: 2 each.",
-    "soy_sauce": "Soy sauce: 4 each if you have the most (or tied) background colours.",
-    "tea": "Tea: 1 per card in your largest group of one background colour.",
+    "soy_sauce": "Soy sauce: 4 each if you have the most (or tied) background colours\n"
+                 "  (wasabi shows the nigiri's colour unless --wasabi-colour own).",
+    "tea": "Tea: 1 per card in your largest group of one background colour\n"
+           "  (wasabi shows the nigiri's colour unless --wasabi-colour own).",
     "special_order": "Special order: copies a card you played earlier this round.",
     "wasabi": "Wasabi: the next nigiri goes on it and is tripled.",
     "pudding": "Pudding (end of game): most +6, fewest -6 (ties full points).",
@@ -760,7 +762,7 @@ def run_party_play(
     saving and exit statuses), with ``players`` 2-8, ``menu`` an official
     menu name (any case) or the items separated by commas, and ``options``
     the Party rule options (``uramaki_split``, ``menu_card_draw``,
-    ``two_player_pudding_penalty``; defaults when left out).
+    ``two_player_pudding_penalty``, ``wasabi_colour``; defaults when left out).
     """
     table = prepare_table(
         lambda: Rules.party(players, menu, **dict(options or {})), humans, bots, seed, save, names, console,

@@ -1,4 +1,4 @@
-"""Rule options and the fixed numbers of the game (RULES.md §1 and §3.4).
+"""Rule options and the fixed numbers of the game (docs/rules.md §1 and §2.3).
 
 A :class:`Rules` value names the edition, the table size, the Party menu and
 every rule option in force.  The defaults are the official game.
@@ -22,12 +22,12 @@ MAX_PLAYERS: Final = 5
 NUM_ROUNDS: Final = 3
 
 HAND_SIZES: Final[Mapping[int, int]] = {2: 10, 3: 9, 4: 8, 5: 7}
-"""Cards dealt to each player per round, by player count (RULES.md §1.2)."""
+"""Cards dealt to each player per round, by player count (docs/rules.md §1.2)."""
 
 PARTY_MIN_PLAYERS: Final = 2
 PARTY_MAX_PLAYERS: Final = 8
 PARTY_HAND_SIZES: Final[Mapping[int, int]] = {2: 10, 3: 10, 4: 9, 5: 9, 6: 8, 7: 8, 8: 7}
-"""Party hand sizes by player count (RULES.md §3.4)."""
+"""Party hand sizes by player count (docs/rules.md §2.3)."""
 
 OPTION_NAMES: Final[tuple[str, ...]] = ("pass_both_ways", "reshuffle")
 """The named rule options of the base game, as spelled in game records."""
@@ -36,8 +36,9 @@ PARTY_OPTION_NAMES: Final[tuple[str, ...]] = (
     "uramaki_split",
     "menu_card_draw",
     "two_player_pudding_penalty",
+    "wasabi_colour",
 )
-"""The named rule options of Party (all readings RULES.md marks UNVERIFIED)."""
+"""The named rule options of Party (readings the sources leave open; docs/rules.md)."""
 
 
 class RulesError(ValueError):
@@ -62,13 +63,17 @@ class Rules:
         The 8 menu items (:mod:`sushigo.party.menus`), nigiri first.
     ``uramaki_split``
         Copies of 3/4/5-icon uramaki: ``"4-4-4"`` (default), ``"3-5-4"`` or
-        ``"4-5-3"`` (RULES.md §3.1 marks the split disputed).
+        ``"4-5-3"`` (docs/rules.md §2.1 marks the split disputed).
     ``menu_card_draw``
-        Cards a Menu card draws from the deck (default 4; RULES.md §3.5 marks
+        Cards a Menu card draws from the deck (default 4; docs/rules.md §2.5 marks
         the Menu card UNVERIFIED).
     ``two_player_pudding_penalty``
         Whether the fewest-pudding penalty applies with 2 players (default
         off, mirroring the base game and temaki; UNVERIFIED).
+    ``wasabi_colour``
+        The wasabi card's background colour for tea and soy sauce:
+        ``"nigiri"`` (default: it shares the nigiri's, as two independent
+        card sources give it) or ``"own"`` (a colour of its own).
     """
 
     players: int
@@ -79,6 +84,7 @@ class Rules:
     uramaki_split: str = "4-4-4"
     menu_card_draw: int = 4
     two_player_pudding_penalty: bool = False
+    wasabi_colour: str = "nigiri"
 
     def __post_init__(self) -> None:
         if isinstance(self.players, bool) or not isinstance(self.players, int):
@@ -95,11 +101,13 @@ class Rules:
             )
         if self.menu:
             raise RulesError("the base game has no menu (menus are for edition 'party')")
-        if (self.uramaki_split, self.menu_card_draw, self.two_player_pudding_penalty) != ("4-4-4", 4, False):
-            raise RulesError("uramaki_split, menu_card_draw and two_player_pudding_penalty are Party options")
+        party_options = (self.uramaki_split, self.menu_card_draw, self.two_player_pudding_penalty,
+                         self.wasabi_colour)
+        if party_options != ("4-4-4", 4, False, "nigiri"):
+            raise RulesError(f"{', '.join(PARTY_OPTION_NAMES)} are Party options")
 
     def _check_party(self) -> None:
-        from sushigo.party.cards import URAMAKI_SPLITS
+        from sushigo.party.cards import URAMAKI_SPLITS, WASABI_COLOURS
         from sushigo.party.menus import MenuError, check_menu, normalize_menu
 
         if not PARTY_MIN_PLAYERS <= self.players <= PARTY_MAX_PLAYERS:
@@ -125,6 +133,10 @@ class Rules:
             raise RulesError("menu_card_draw must be a whole number from 1 to 8")
         if not isinstance(self.two_player_pudding_penalty, bool):
             raise RulesError("two_player_pudding_penalty must be true or false")
+        if self.wasabi_colour not in WASABI_COLOURS:
+            raise RulesError(
+                f"wasabi_colour must be one of {', '.join(WASABI_COLOURS)}, not {self.wasabi_colour!r}"
+            )
 
     @classmethod
     def party(cls, players: int, menu: str | Sequence[str], **options: Any) -> "Rules":
@@ -175,6 +187,7 @@ class Rules:
                 "uramaki_split": self.uramaki_split,
                 "menu_card_draw": self.menu_card_draw,
                 "two_player_pudding_penalty": self.two_player_pudding_penalty,
+                "wasabi_colour": self.wasabi_colour,
             }
         return {"pass_both_ways": self.pass_both_ways, "reshuffle": self.reshuffle}
 

@@ -82,6 +82,7 @@ from sushigo.party.scoring import (
     onigiri_points,
     party_maki_awards,
     party_pudding_awards,
+    colour_counts,
     tea_points,
     temaki_awards,
     tofu_points,
@@ -266,8 +267,6 @@ def _fruit_icons(cards: Iterable[int]) -> tuple[int, int, int]:
     return icons[0], icons[1], icons[2]
 
 
-def _colours(kinds: Iterable[int]) -> int:
-    return len({ITEM_OF[PartyCard(k)] for k in kinds if k != FACE_DOWN})
 
 
 class PartyEstimator:
@@ -295,7 +294,8 @@ class PartyEstimator:
         self.others_temaki = [kinds[s].count(_TEMAKI) for s in others]
         self.others_uramaki = max((sum(URAMAKI_ICONS.get(k, 0) for k in kinds[s]) for s in others), default=0)
         self.others_edamame = sum(1 for s in others if _EDAMAME in kinds[s])
-        self.others_colours = max((_colours(kinds[s]) for s in others), default=0)
+        self.wasabi_colour = view.rules.wasabi_colour
+        self.others_colours = max((len(colour_counts(kinds[s], self.wasabi_colour)) for s in others), default=0)
         dessert_counts = [sum(1 for k in view.desserts[s] if k == _PUDDING) + kinds[s].count(_PUDDING)
                           for s in range(n)]
         self.others_puddings = [dessert_counts[s] for s in others]
@@ -432,9 +432,9 @@ class PartyEstimator:
         if "miso_soup" in items:
             total += 3.0 * counts[_MISO]
         if "tea" in items and counts[_TEA]:
-            total += tea_points(kinds) + TEA_GROWTH * counts[_TEA] * self.picks_left
+            total += tea_points(kinds, self.wasabi_colour) + TEA_GROWTH * counts[_TEA] * self.picks_left
         if "soy_sauce" in items and counts[_SOY]:
-            total += self._soy(counts[_SOY], _colours(kinds))
+            total += self._soy(counts[_SOY], len(colour_counts(kinds, self.wasabi_colour)))
         total += 2.0 * counts[FACE_DOWN]
         chopsticks = sum(counts[c] for c in CHOPSTICKS_IDS)
         if chopsticks:

@@ -1,4 +1,4 @@
-"""The cards of Sushi Go Party! (181 cards, RULES.md §3.1).
+"""The cards of Sushi Go Party! (181 cards, docs/rules.md §2.1).
 
 Party card ids extend the base game's: the cards both editions share keep
 their base id (tempura 0 ... pudding 11, except the base game's unnumbered
@@ -9,7 +9,9 @@ nigiri values) index Party collections directly.
 Numbered specials are distinct cards, because their number orders how they
 resolve (``chopsticks1`` .. ``takeout_box12``).  Each card belongs to one
 *menu item* (the tile on the board: ``nigiri``, ``maki``, ``onigiri``, ...);
-a card's background colour is its menu item's.
+a card's background colour is its menu item's, except that the wasabi card
+shares the nigiri's colour unless the ``wasabi_colour`` option says ``"own"``
+(:func:`colour_of`).
 
 >>> PartyCard.URAMAKI4.name_in_records
 'uramaki4'
@@ -26,7 +28,7 @@ from __future__ import annotations
 import enum
 from typing import Final
 
-from sushigo.cards import UnknownCardError
+from sushigo.cards import UnknownCardError, did_you_mean
 
 
 class PartyCard(enum.IntEnum):
@@ -171,7 +173,7 @@ URAMAKI_SPLITS: Final[dict[str, tuple[int, int, int]]] = {
     "3-5-4": (3, 5, 4),
     "4-5-3": (4, 5, 3),
 }
-"""Copies of uramaki with 3/4/5 icons, by option value (RULES.md §3.1: disputed)."""
+"""Copies of uramaki with 3/4/5 icons, by option value (docs/rules.md §2.1: disputed)."""
 
 SPECIAL_NUMBER: Final[dict[PartyCard, int]] = {
     C.CHOPSTICKS1: 1, C.CHOPSTICKS2: 2, C.CHOPSTICKS3: 3,
@@ -228,6 +230,25 @@ PARTY_LABELS: Final[dict[PartyCard, str]] = {
 _BY_NAME: Final[dict[str, PartyCard]] = {c.name.lower(): c for c in PartyCard}
 
 
+WASABI_COLOURS: Final[tuple[str, ...]] = ("nigiri", "own")
+"""Values of the ``wasabi_colour`` rule option (tea and soy sauce count
+background colours): ``"nigiri"`` (default) gives the wasabi card the
+nigiri's colour, ``"own"`` a colour of its own."""
+
+
+def colour_of(card: int, wasabi_colour: str = "nigiri") -> str | None:
+    """The background colour of card id ``card`` as the name of its menu item
+    (``None`` for a face-down card, which shows no colour).
+
+    >>> colour_of(PartyCard.WASABI), colour_of(PartyCard.WASABI, "own"), colour_of(PartyCard.MAKI2)
+    ('nigiri', 'wasabi', 'maki')
+    """
+    if card == FACE_DOWN:
+        return None
+    item = ITEM_OF[PartyCard(card)]
+    return "nigiri" if item == "wasabi" and wasabi_colour == "nigiri" else item
+
+
 def parse_party_card(name: str) -> PartyCard:
     """The Party card called ``name`` in records (case-insensitive).
 
@@ -237,8 +258,7 @@ def parse_party_card(name: str) -> PartyCard:
         raise UnknownCardError(f"expected a card name, got {type(name).__name__}")
     card = _BY_NAME.get(name.strip().lower())
     if card is None:
-        hint = " (Party chopsticks are numbered: chopsticks1..chopsticks3)" if name.strip().lower() == "chopsticks" else ""
-        raise UnknownCardError(f"unknown Party card {name!r}{hint}")
+        raise UnknownCardError(f"unknown Party card {name!r}{did_you_mean(name, tuple(_BY_NAME))}")
     return card
 
 

@@ -1,4 +1,4 @@
-"""The Sushi Go Party! state machine (RULES.md §3.4-§3.6).
+"""The Sushi Go Party! state machine (docs/rules.md §2.3-§2.10).
 
 A turn has two stages.  First every seat picks one card at once (hidden until
 the last seat commits, as in the base game).  Then the cards are revealed and
@@ -18,7 +18,7 @@ hands pass left.
 >>> game.is_over, len(game.result().rounds)
 (True, 3)
 
-Rulings where the sources are silent (README "Party rulings" lists them all):
+Rulings where the sources are silent (docs/party.md "Rulings" and docs/rules.md list them all):
 
 - A seat uses at most one chopsticks and one spoon per turn (base rule).
 - Specials with the same number (a special order copying chopsticks 2 and
@@ -700,7 +700,8 @@ class PartyGame:
         ]
         # score_party_round adds the round-end award for the unclaimed place itself
         self._breakdowns.append(
-            score_party_round(kinds, tripled, self.rules.menu, self.uramaki_points, self.uramaki_claimed)
+            score_party_round(kinds, tripled, self.rules.menu, self.uramaki_points, self.uramaki_claimed,
+                              self.rules.wasabi_colour)
         )
         self._finished.append(self.collections)
         for seat, col in enumerate(self.collections):

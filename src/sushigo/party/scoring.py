@@ -1,4 +1,4 @@
-"""Scoring for Sushi Go Party! (RULES.md §3.5-§3.6).
+"""Scoring for Sushi Go Party! (docs/rules.md §2.5-§2.10).
 
 Pure functions over Party card ids (see :mod:`sushigo.party.cards`), in the
 style of :mod:`sushigo.scoring`.  Unlike the base game, every tie for a roll
@@ -22,12 +22,13 @@ from typing import Final, Iterable, Sequence
 from sushigo.party.cards import (
     FACE_DOWN,
     FRUIT_ICONS,
-    ITEM_OF,
     MAKI_ICONS,
     NUM_PARTY_IDS,
     ONIGIRI_IDS,
     URAMAKI_ICONS,
+    WASABI_COLOURS,
     PartyCard,
+    colour_of,
 )
 from sushigo.scoring import DUMPLING_POINTS, Breakdown
 
@@ -48,11 +49,14 @@ FRUIT_POINTS: Final = (-2, 0, 1, 3, 6, 10)
 NIGIRI_FACE: Final[dict[int, int]] = {int(C.EGG): 1, int(C.SALMON): 2, int(C.SQUID): 3}
 """Face value of each nigiri."""
 
-_COLOUR: Final[tuple[str | None, ...]] = tuple(
-    ITEM_OF.get(PartyCard(i)) if i in set(PartyCard) else None
-    for i in range(NUM_PARTY_IDS + 1)
-)
-"""Background colour (menu item) by card id; ``None`` for FACE_DOWN."""
+_COLOURS: Final[dict[str, tuple[str | None, ...]]] = {
+    option: tuple(
+        colour_of(i, option) if i == FACE_DOWN or i in set(PartyCard) else None
+        for i in range(NUM_PARTY_IDS + 1)
+    )
+    for option in WASABI_COLOURS
+}
+"""Background colour by card id (``None`` for FACE_DOWN), per ``wasabi_colour`` option."""
 
 _SCORED_SPECIALS: Final = ("takeout_box", "tea", "soy_sauce")
 _APPETIZERS: Final = ("tempura", "sashimi", "dumpling", "eel", "tofu", "onigiri", "edamame", "miso_soup")
@@ -67,7 +71,7 @@ def _places_by_distinct(values: Sequence[int], places: Sequence[int]) -> list[in
 
 
 def party_maki_awards(icons: Sequence[int]) -> list[int]:
-    """Maki award per seat from its icon total (RULES.md §3.5).
+    """Maki award per seat from its icon total (docs/rules.md §2.6).
 
     Seats need at least one icon.  With 2-5 seats 1st scores 6 and 2nd 3;
     with 6-8 seats 1st 6, 2nd 4, 3rd 2.  Places go to distinct totals, so
@@ -103,7 +107,7 @@ def _most_fewest(counts: Sequence[int], points: int, penalty: bool) -> list[int]
 
 
 def temaki_awards(counts: Sequence[int]) -> list[int]:
-    """Temaki award per seat from its temaki card count (RULES.md §3.5).
+    """Temaki award per seat from its temaki card count (docs/rules.md §2.6).
 
     Most cards (at least one) +4, fewest (zero included) -4; every tied seat
     gets the full amount.  With 2 seats nobody loses points.  DECISION: when
@@ -184,7 +188,7 @@ def tofu_points(n: int) -> int:
 def onigiri_points(cards: Iterable[int]) -> int:
     """Onigiri points: sets of different shapes score 1/4/9/16 for 1-4 shapes.
 
-    DECISION (RULES.md §3.5): the shapes are partitioned greedily into the
+    A decision (docs/rules.md §2.7): the shapes are partitioned greedily into the
     largest distinct-shape sets (which is also the best partition).
 
     >>> from sushigo.party.cards import PartyCard as C
@@ -214,12 +218,21 @@ def edamame_awards(counts: Sequence[int]) -> list[int]:
     return [n * min(4, having - 1) if n > 0 else 0 for n in counts]
 
 
-def _colour_counts(cards: Iterable[int]) -> Counter[str]:
-    """Cards per background colour; face-down cards have none."""
-    return Counter(colour for c in cards if (colour := _COLOUR[c]) is not None)
+def colour_counts(cards: Iterable[int], wasabi_colour: str = "nigiri") -> Counter[str]:
+    """Cards per background colour; face-down cards have none.  With
+    ``wasabi_colour="nigiri"`` (the default) wasabi counts as a nigiri colour.
+
+    >>> from sushigo.party.cards import PartyCard as C
+    >>> sorted(colour_counts([C.WASABI, C.EGG, C.TEA]).items())
+    [('nigiri', 2), ('tea', 1)]
+    >>> sorted(colour_counts([C.WASABI, C.EGG, C.TEA], "own").items())
+    [('nigiri', 1), ('tea', 1), ('wasabi', 1)]
+    """
+    table = _COLOURS[wasabi_colour]
+    return Counter(colour for c in cards if (colour := table[c]) is not None)
 
 
-def tea_points(cards: Sequence[int]) -> int:
+def tea_points(cards: Sequence[int], wasabi_colour: str = "nigiri") -> int:
     """Tea points of one seat: each tea scores 1 per card in the seat's largest
     group of cards sharing a background colour (teas included, face-down
     cards excluded).
@@ -229,22 +242,28 @@ def tea_points(cards: Sequence[int]) -> int:
     3
     >>> tea_points([C.TEA, C.TEA])
     4
+    >>> tea_points([C.TEA, C.WASABI, C.SQUID]), tea_points([C.TEA, C.WASABI, C.SQUID], "own")
+    (2, 1)
     """
     teas = sum(1 for c in cards if c == C.TEA)
     if not teas:
         return 0
-    return teas * max(_colour_counts(cards).values())
+    return teas * max(colour_counts(cards, wasabi_colour).values())
 
 
-def soy_sauce_awards(collections: Sequence[Sequence[int]]) -> list[int]:
+def soy_sauce_awards(collections: Sequence[Sequence[int]], wasabi_colour: str = "nigiri") -> list[int]:
     """Soy sauce points per seat: 4 per soy sauce if the seat has the most (or
     tied most) distinct background colours of all seats.
 
     >>> from sushigo.party.cards import PartyCard as C
     >>> soy_sauce_awards([[C.SOY_SAUCE, C.EGG], [C.TOFU, C.EEL], [C.SOY_SAUCE, C.EEL, C.EEL]])
     [4, 0, 4]
+    >>> soy_sauce_awards([[C.SOY_SAUCE, C.WASABI, C.EGG], [C.SOY_SAUCE, C.TOFU, C.EEL]])
+    [0, 4]
+    >>> soy_sauce_awards([[C.SOY_SAUCE, C.WASABI, C.EGG], [C.SOY_SAUCE, C.TOFU, C.EEL]], "own")
+    [4, 4]
     """
-    colours = [len(_colour_counts(cards)) for cards in collections]
+    colours = [len(colour_counts(cards, wasabi_colour)) for cards in collections]
     most = max(colours, default=0)
     return [
         4 * sum(1 for c in cards if c == C.SOY_SAUCE) if n == most else 0
@@ -258,13 +277,15 @@ def score_party_round(
     menu_items: Sequence[str],
     uramaki_scored: Sequence[int],
     uramaki_claimed: int,
+    wasabi_colour: str = "nigiri",
 ) -> list[Breakdown]:
-    """Every seat's round breakdown (RULES.md §3.5).
+    """Every seat's round breakdown (docs/rules.md §2.5-2.8).
 
     ``collections[s]`` holds seat ``s``'s effective cards at round end (special
     orders as the card they copy, FACE_DOWN for flipped cards); ``tripled[s]``
     the face value of its nigiri on wasabi; ``uramaki_scored[s]`` its race
-    points this round, and ``uramaki_claimed`` the places already taken.
+    points this round, and ``uramaki_claimed`` the places already taken;
+    ``wasabi_colour`` the rule option for tea and soy sauce.
 
     Keys, in order: ``nigiri``; the roll; the appetizers in ``menu_items``
     order; then ``takeout_box``, ``tea`` and ``soy_sauce`` when on the menu.
@@ -306,9 +327,9 @@ def score_party_round(
         if item == "takeout_box":
             awards = [2 * cnt[FACE_DOWN] for cnt in counts]
         elif item == "tea":
-            awards = [tea_points(cards) for cards in collections]
+            awards = [tea_points(cards, wasabi_colour) for cards in collections]
         else:
-            awards = soy_sauce_awards(collections)
+            awards = soy_sauce_awards(collections, wasabi_colour)
         for line, points in zip(lines, awards):
             line[item] = points
     return lines
@@ -362,7 +383,7 @@ def green_tea_points(n: int) -> int:
 def party_pudding_awards(counts: Sequence[int], two_player_penalty: bool = False) -> list[int]:
     """Party pudding per seat: most +6, fewest (zero included) -6, full points
     to every tied seat; all equal scores nothing.  With 2 seats nobody loses
-    unless ``two_player_penalty`` (DECISION, RULES.md §3.5).
+    unless ``two_player_penalty`` (a decision, docs/rules.md §2.8).
 
     >>> party_pudding_awards([3, 3, 0, 0])
     [6, 6, -6, -6]
@@ -419,6 +440,7 @@ __all__ = [
     "ONIGIRI_SET_POINTS",
     "URAMAKI_PLACES",
     "URAMAKI_TARGET",
+    "colour_counts",
     "edamame_awards",
     "eel_points",
     "fruit_points",
