@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -13,6 +14,8 @@ import pytest
 
 from sushigo import Game
 from sushigo.record import MAX_INPUT_BYTES, to_record
+
+from piped import piped_env
 
 SPEC_SHEET = {
     "players": 4,
@@ -27,7 +30,7 @@ def run(*args: str, stdin: str | bytes | None = None) -> subprocess.CompletedPro
         input=data,
         capture_output=True,
         timeout=60,
-        env={**os.environ, "COLUMNS": "80"},
+        env=piped_env(COLUMNS="80"),  # rich as to a pipe (no FORCE_COLOR codes), 80 wide
     )
     return subprocess.CompletedProcess(
         proc.args, proc.returncode, proc.stdout.decode(), proc.stderr.decode()
@@ -302,3 +305,85 @@ def test_play_with_closed_standard_input_stops_and_saves(tmp_path: Path) -> None
     assert proc.returncode == 1
     assert "Traceback" not in proc.stderr + proc.stdout
     assert "stops early" in run("replay", str(path)).stderr
+
+
+# ------------------------------------------------- editions, near names, --version, --help
+
+
+@pytest.mark.parametrize(("edition", "shown"), [
+    ("partty", '"partty" (did you mean \'party\'?)'),
+    ("Party", '"Party" (did you mean \'party\'?)'),
+    (5, "5"),
+    (None, "null"),
+    ("deluxe", '"deluxe"'),
+])
+def test_score_and_replay_refuse_an_unknown_edition_alike(tmp_path: Path, edition: Any, shown: str) -> None:
+    """A sheet or record naming an edition this version does not know is refused by
+    both commands with the same line (it was once scored as a base game, menu dropped)."""
+    sheet = {"edition": edition, "players": 2, "menu": "Sushi Go!", "rounds": [[["tempura"], ["egg"]]]}
+    record = dict(to_record(played_game(players=2)), edition=edition, menu="Sushi Go!")
+    lines = []
+    for command, data in (("score", sheet), ("replay", record)):
+        path = tmp_path / f"{command}.json"
+        path.write_text(json.dumps(data))
+        proc = run(command, str(path))
+        assert_one_line_error(proc)
+        assert proc.returncode == 1
+        lines.append(proc.stderr.strip().replace(str(path), "FILE"))
+    assert lines[0] == lines[1] == f"sushigo: error: FILE: edition: this version knows 'base' and 'party', not {shown}"
+
+
+@pytest.mark.parametrize(("card", "suggestion"), [
+    ("tempora", "(did you mean 'tempura'?)"),
+    ("maki", "(did you mean 'maki1', 'maki2' or 'maki3'?)"),
+    ("salmon nigiri", "(did you mean 'salmon'?)"),
+    ("Squid", "(did you mean 'squid'?)"),
+    ("spoon4", "(a Sushi Go Party! card"),
+])
+def test_nearly_right_card_names_get_a_suggestion(tmp_path: Path, card: str, suggestion: str) -> None:
+    sheet = {"players": 2, "rounds": [[["tempura", card], ["egg"]]]}
+    proc = run("score", "-", stdin=json.dumps(sheet))
+    assert_one_line_error(proc, f"round 1, seat 0, card 2: unknown card {card!r} {suggestion}")
+    record = to_record(played_game(players=2))
+    first = record["rounds"][0]["turns"][0][0][0]
+    record["rounds"][0]["hands"][0] = [card if c == first else c for c in record["rounds"][0]["hands"][0]]
+    proc = run("replay", "-", stdin=json.dumps(record))
+    assert_one_line_error(proc, f"unknown card {card!r} {suggestion}")
+
+
+def test_impossible_base_sheets_are_refused_with_the_reason() -> None:
+    too_many = {"players": 5, "rounds": [[["squid"] * 3, ["squid"] * 3, [], [], []]]}
+    assert_one_line_error(run("score", "-", stdin=json.dumps(too_many)),
+                          "6 squid cards in all rounds, but the deck holds 5")
+    too_big = {"players": 4, "rounds": [[["tempura"] * 9, [], [], []]]}
+    assert_one_line_error(run("score", "-", stdin=json.dumps(too_big)),
+                          "round 1, seat 0: 9 cards, but a 4-player hand holds 8")
+
+
+def test_version() -> None:
+    from sushigo import __version__
+
+    proc = run("--version")
+    assert proc.returncode == 0 and proc.stdout == f"sushigo {__version__}\n" and proc.stderr == ""
+
+
+def test_score_help_says_what_a_sheet_looks_like_and_where_the_format_is() -> None:
+    proc = run("score", "--help")
+    assert proc.returncode == 0, proc.stderr
+    text = " ".join(proc.stdout.split())
+    assert "docs/spec/game-record.md" in text and "special_order>CARD" in text
+    examples = [json.loads(m) for m in re.findall(r"(\{\"(?:players|edition)\".*?\]\]\]\})", text)]
+    assert [e.get("edition", "base") for e in examples] == ["base", "party"], text
+    for sheet in examples:  # the examples are sheets that score
+        scored = run("score", "-", stdin=json.dumps(sheet))
+        assert scored.returncode == 0, scored.stderr
+    assert "docs/spec/game-record.md" in " ".join(run("replay", "--help").stdout.split())
+
+
+@pytest.mark.parametrize("command", ["score", "replay"])
+def test_a_bad_format_names_the_choices(command: str) -> None:
+    proc = run(command, "--format", "xml", "-", stdin="{}")
+    assert proc.returncode == 2
+    assert proc.stderr == "sushigo: error: unknown format 'xml' (json or table)\n"
+    ok = run("score", "--format", "TABLE", "-", stdin=json.dumps(SPEC_SHEET))
+    assert ok.returncode == 0 and "Score sheet" in ok.stdout

@@ -4,7 +4,6 @@ processes, real files."""
 from __future__ import annotations
 
 import json
-import os
 import random
 import subprocess
 import sys
@@ -16,6 +15,7 @@ import pytest
 from sushigo.party.game import PartyGame
 from sushigo.party.record import to_party_record
 from sushigo.rules import Rules
+from piped import piped_env
 from test_party_record import SHEET_A, SHEET_B
 
 SCRIPT = Path(sys.executable).with_name("sushigo")
@@ -25,7 +25,7 @@ COMMAND = [str(SCRIPT)] if SCRIPT.exists() else [sys.executable, "-m", "sushigo"
 def run(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
         [*COMMAND, *args], input=stdin, capture_output=True, text=True, timeout=60,
-        env={**os.environ, "COLUMNS": "100"},
+        env=piped_env(COLUMNS="100"),  # rich as to a pipe (no FORCE_COLOR codes), 100 wide
     )
 
 
@@ -140,3 +140,78 @@ def test_bench_party_usage_errors(args: tuple[str, ...], needles: tuple[str, ...
 def test_bench_base_usage_errors() -> None:
     assert_one_line_error(run("bench", "-g", "1", "--menu", "Sushi Go!"), 2, "--menu is for --edition party")
     assert_one_line_error(run("bench", "-g", "1", "-p", "6"), 2, "2-5 players, not 6")
+
+
+# ------------------------------------------------------- near names and impossible sheets
+
+MASTER = ["nigiri", "temaki", "onigiri", "tofu", "sashimi", "spoon", "takeout_box", "fruit"]
+
+
+@pytest.mark.parametrize(("card", "suggestion"), [
+    ("spoon", "(did you mean 'spoon4', 'spoon5' or 'spoon6'?)"),
+    ("onigiri", "(did you mean 'onigiri_circle', 'onigiri_triangle', 'onigiri_square' or 'onigiri_rectangle'?)"),
+    ("tofuu", "(did you mean 'tofu'?)"),
+    ("salmon nigiri", "(did you mean 'salmon'?)"),
+])
+def test_party_sheets_suggest_nearly_right_names(card: str, suggestion: str) -> None:
+    sheet = {"edition": "party", "players": 3, "menu": MASTER, "rounds": [[["tofu", card], [], []]]}
+    proc = run("score", "-", stdin=json.dumps(sheet))
+    assert_one_line_error(proc, 1, f"round 1, seat 0, card 2: unknown card {card!r} {suggestion}")
+
+
+@pytest.mark.parametrize(("menu", "collection", "needle"), [
+    ("Party Sampler", ["menu7", "tempura"],
+     "card 1: 'menu7' can't be in a collection at the end of a round: a menu leaves it when it resolves"),
+    (MASTER, ["takeout_box11"], "card 1: 'takeout_box11' can't be in a collection at the end of a round: "
+                                "a takeout box leaves it when it resolves"),
+    ("Dinner for Two", ["special_order>menu8"], "'special_order>menu8' can't be in a collection"),
+    ("Points Platter", ["uramaki5", "uramaki3", "uramaki4"],
+     "round 1, seat 0: 12 uramaki icons at the end of the round, but a seat that reaches 10 scores in the race"),
+    ("Points Platter", ["uramaki5", "special_order>uramaki5"], "10 uramaki icons at the end of the round"),
+])
+def test_impossible_party_sheets_are_refused_with_the_reason(menu: Any, collection: list[str], needle: str) -> None:
+    players = 2 if menu == "Dinner for Two" else 3
+    sheet = {"edition": "party", "players": players, "menu": menu, "rounds": [[collection] + [[]] * (players - 1)]}
+    assert_one_line_error(run("score", "-", stdin=json.dumps(sheet)), 1, needle)
+
+
+def test_a_flipped_nigiri_keeps_its_wasabi_used() -> None:
+    """A wasabi whose nigiri a takeout box flipped later is written before
+    'face_down+wasabi': the next nigiri is not tripled (3 points, not 9); a nigiri
+    whose wasabi was flipped is 'egg+face_down': plain, and it takes no other wasabi."""
+    menu = ["uramaki", "onigiri", "tofu", "eel", "takeout_box", "wasabi", "pudding"]
+    def nigiri_points(collection: list[str]) -> int:
+        sheet = {"edition": "party", "players": 3, "menu": menu, "rounds": [[collection, [], []]]}
+        proc = run("score", "-", stdin=json.dumps(sheet))
+        assert proc.returncode == 0, proc.stderr
+        line = json.loads(proc.stdout)["breakdown"][0][0]
+        return line["nigiri"] + line["takeout_box"]
+    assert nigiri_points(["wasabi", "face_down+wasabi", "squid"]) == 2 + 3
+    assert nigiri_points(["wasabi", "face_down", "squid"]) == 2 + 9      # a flipped non-nigiri
+    assert nigiri_points(["wasabi", "wasabi", "face_down+wasabi", "squid"]) == 2 + 9
+    # a wasabi flipped under its egg: the egg is plain and the next wasabi waits for the squid
+    assert nigiri_points(["face_down", "wasabi", "egg+face_down", "squid"]) == 2 + 1 + 9
+    assert nigiri_points(["face_down", "wasabi", "egg", "squid"]) == 2 + 3 + 3
+    proc = run("score", "-", stdin=json.dumps(
+        {"edition": "party", "players": 3, "menu": menu, "rounds": [[["face_down+wasabi"], [], []]]}))
+    assert_one_line_error(proc, 1, "'face_down+wasabi', but no empty wasabi is listed before it")
+    for collection, needle in (
+            (["wasabi", "egg+face_down"], "card 2: 'egg+face_down', but no face_down card is listed before it"),
+            (["wasabi", "tofu+face_down"], "only a nigiri sits on a flipped wasabi (+face_down)"),
+            (["wasabi", "face_down", "egg+face_down"], "card 3: 'egg+face_down', but an empty wasabi is listed "
+                                                       "before the face_down card it sits on"),
+            (["Face_Down"], "card 1: unknown card 'Face_Down' (did you mean 'face_down'?)"),
+            (["face_down+egg"], "card 1: unknown card 'face_down+egg'"),
+            (["face_down_x"], "card 1: unknown card 'face_down_x'")):
+        proc = run("score", "-", stdin=json.dumps(
+            {"edition": "party", "players": 3, "menu": menu, "rounds": [[collection, [], []]]}))
+        assert_one_line_error(proc, 1, needle)
+
+
+@pytest.mark.parametrize(("menu", "needle"), [
+    ("maki,tempora,sashimi,dumpling,chopsticks,wasabi,pudding", "unknown menu item 'tempora' (did you mean 'tempura'?)"),
+    ("master menue", "unknown menu 'master menue' (did you mean 'Master Menu'?)"),
+])
+def test_play_suggests_nearly_right_menu_names(menu: str, needle: str) -> None:
+    proc = run("play", "--edition", "party", "--menu", menu, "--humans", "0", "--no-save")
+    assert_one_line_error(proc, 2, needle)

@@ -4,11 +4,12 @@ section "Sushi Go Party! records")."""
 from __future__ import annotations
 
 import copy
+from collections import Counter
 import json
 import random
 import re
 from pathlib import Path
-from typing import Any
+from typing import Any, Sequence
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -79,13 +80,19 @@ def record(players: int, menu: Any, hands: list[list[str]], turns: list[list[lis
             "rounds": [{"hands": hands, "turns": turns}], **extra}
 
 
-def sheet_text(p: Played) -> str:
+def sheet_text(p: Played, col: Sequence[Played] = ()) -> str:
+    """How a score sheet writes card ``p`` of collection ``col``: a card sitting on a
+    wasabi a takeout box flipped later is plain (``egg+face_down`` for a nigiri, a
+    plain copy for a special order); a flipped nigiri keeps its face-up wasabi used
+    (``face_down+wasabi``)."""
+    wasabi = next((q for q in col if q.uid == p.on), None) if p.on >= 0 else None
+    flipped = wasabi is not None and wasabi.kind == FACE_DOWN
     if p.kind == FACE_DOWN:
-        return "face_down"
+        return "face_down+wasabi" if wasabi is not None and not flipped else "face_down"
     if p.copy:
-        wasabi = "+wasabi" if p.on >= 0 else ""
-        return f"special_order>{C(p.kind).name_in_records}{wasabi}"
-    return C(p.card).name_in_records
+        on = "+wasabi" if p.on >= 0 and not flipped else ""
+        return f"special_order>{C(p.kind).name_in_records}{on}"
+    return C(p.card).name_in_records + ("+face_down" if flipped else "")
 
 
 class RaceGame(PartyGame):
@@ -150,7 +157,8 @@ def test_round_trip_custom_menus_options_and_commit_api() -> None:
         players = rng.randint(2, 8)
         options = {"uramaki_split": rng.choice(["4-4-4", "3-5-4", "4-5-3"]),
                    "menu_card_draw": rng.randint(1, 8),
-                   "two_player_pudding_penalty": rng.random() < 0.5}
+                   "two_player_pudding_penalty": rng.random() < 0.5,
+                   "wasabi_colour": rng.choice(["nigiri", "own"])}
         try:
             rules = Rules.party(players, random_menu(rng), **options)
         except RulesError:
@@ -425,7 +433,7 @@ def edit(rec: dict[str, Any], fn: Any) -> dict[str, Any]:
         (lambda r: r["rounds"][0]["hands"][1].__setitem__(2, "eel"),
          "round 1, hand of seat 1, card 3: 'eel' is not on this game's menu", ""),
         (lambda r: r["rounds"][0]["hands"][1].__setitem__(2, "chopsticks"), "round 1, hand of seat 1, card 3",
-         "numbered"),
+         "did you mean 'chopsticks1', 'chopsticks2' or 'chopsticks3'?"),
         (lambda r: r["rounds"][0]["hands"][1].__setitem__(2, "Temaki"), "round 1, hand of seat 1, card 3",
          "did you mean 'temaki'"),
         (lambda r: r["rounds"][0]["hands"][1].__setitem__(2, None), "round 1, hand of seat 1, card 3",
@@ -611,7 +619,7 @@ def _sheet_of(game: RaceGame, with_race: bool) -> dict[str, Any]:
     sheet: dict[str, Any] = {
         "edition": "party", "players": game.players, "menu": list(game.rules.menu),
         "options": game.rules.options(),
-        "rounds": [[[sheet_text(p) for p in col] for col in game.round_collections(r)] for r in (1, 2, 3)],
+        "rounds": [[[sheet_text(p, col) for p in col] for col in game.round_collections(r)] for r in (1, 2, 3)],
     }
     if with_race:
         sheet["uramaki"] = game.race
@@ -630,8 +638,6 @@ def _sheet_games() -> list[RaceGame]:
                 games.append(game)
     while len(games) < 40:
         items = random_menu(rng)
-        if {"wasabi", "takeout_box"} <= set(items):
-            continue  # a sheet can't tell which wasabi a flipped card sat on
         rules = allowed(rng.randint(2, 8), items)
         if rules is not None:
             game = RaceGame(rules, seed=len(games))
@@ -649,6 +655,29 @@ def test_sheets_of_played_games_score_like_the_engine() -> None:
         assert result == game.result(), game.rules.menu
 
 
+
+
+def test_sheets_with_flipped_wasabi_or_nigiri_score_like_the_engine() -> None:
+    """Games where takeout boxes flip wasabi and nigiri on them: written with
+    ``face_down+wasabi`` and ``NIGIRI+face_down``, their sheets score as the engine."""
+    seen: Counter[str] = Counter()
+    menus = ["maki, tempura, sashimi, dumpling, takeout box, wasabi, pudding",
+             "uramaki, tofu, eel, onigiri, takeout box, wasabi, fruit",
+             "temaki, tempura, eel, tofu, takeout box, wasabi, green tea ice cream"]
+    seed = 0
+    while min(seen["face_down+wasabi"], seen["+face_down"]) < 10:
+        seed += 1
+        assert seed < 2000, f"too few flipped wasabi in 2000 games: {dict(seen)}"
+        rules = Rules.party(2 + seed % 5, menus[seed % 3])
+        game = RaceGame(rules, seed=seed)
+        game.random_playout(random.Random(seed))
+        sheet = _sheet_of(game, "uramaki" in rules.menu)
+        texts = [t for rnd in sheet["rounds"] for col in rnd for t in col]
+        if not any("+" in t and "face_down" in t for t in texts):
+            continue
+        seen.update("face_down+wasabi" if t == "face_down+wasabi" else "+face_down"
+                    for t in texts if t == "face_down+wasabi" or t.endswith("+face_down"))
+        assert party_score_sheet(json.loads(json.dumps(sheet))) == game.result(), sheet
 
 
 def test_engine_uramaki_round_end_award_counted_once() -> None:
@@ -735,6 +764,38 @@ def test_sheet_two_player_pudding_penalty_option() -> None:
     sheet["options"] = {"two_player_pudding_penalty": True}
     assert party_score_sheet(sheet).pudding == (6, -6)
 
+
+def test_sheet_wasabi_colour_option() -> None:
+    # tea: wasabi + squid + egg make one colour group of 3 (default) or a wasabi and a nigiri group of 2
+    rounds = [[["tea", "wasabi", "squid", "egg"], ["tea", "tempura", "tempura"]]]
+    sheet = {"edition": "party", "players": 2, "menu": "My First Meal", "rounds": rounds}
+    assert [b["tea"] for b in party_score_sheet(sheet).breakdown[0]] == [3, 2]
+    sheet["options"] = {"wasabi_colour": "own"}
+    assert [b["tea"] for b in party_score_sheet(sheet).breakdown[0]] == [2, 2]
+    sheet["options"] = {"wasabi_colour": "green"}
+    assert error_of(sheet, party_score_sheet) == "options: wasabi_colour must be one of nigiri, own, not 'green'"
+    sheet["options"] = {"wasabi_colour": 1}
+    assert error_of(sheet, party_score_sheet).startswith("options, wasabi_colour: ")
+
+
+def test_an_old_record_scored_with_wasabi_of_its_own_is_told_how_to_replay() -> None:
+    """Records written before the option existed lack the key: replay reads the default
+    ("nigiri"); when that changes the recorded result, the error says what to add."""
+    for seed in range(200):
+        game = random_game(Rules.party(4, "My First Meal", wasabi_colour="own"), seed)
+        unscored = {k: v for k, v in to_party_record(game).items() if k not in ("result", "options")}
+        if replay_party(unscored).result() != game.result():
+            break
+    else:
+        pytest.fail("no game of 200 where the wasabi colour changes the result")
+    old = to_party_record(game)
+    del old["options"]["wasabi_colour"]
+    message = error_of(old, replay_party)
+    assert message.startswith("result: the record says ")
+    assert message.endswith('(records written by sushigo 0.4 and earlier counted wasabi as a colour of its own: '
+                            'add "wasabi_colour": "own" to its options)')
+    old["options"]["wasabi_colour"] = "own"
+    assert replay_party(old).result() == game.result()
 
 def test_sheet_menu_restrictions() -> None:
     sheet = {"edition": "party", "players": 8, "menu": "Party Sampler", "rounds": [[[]] * 8]}

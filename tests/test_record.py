@@ -1,4 +1,4 @@
-"""Game records, replay errors, score sheets and JSON loading (shared/spec/game-record.md)."""
+"""Game records, replay errors, score sheets and JSON loading (docs/spec/game-record.md)."""
 
 from __future__ import annotations
 
@@ -6,6 +6,7 @@ import copy
 import io
 import json
 import random
+from pathlib import Path
 
 import pytest
 
@@ -447,14 +448,27 @@ SPEC_SHEET = {
 def test_score_sheet_spec_example():
     # seat 0: tempura pair 5 + squid on wasabi 9 = 14; seat 1: only seat with
     # maki -> 6 (no second place), pudding waits; seat 2: 0; seat 3: egg 1.
-    # (The spec's separate "Result" example, [[12, 6, 0, 3]], only shows the
-    # format; it is not the score of this sheet.)
     result = score_sheet(SPEC_SHEET).to_json()
     assert result["rounds"] == [[14, 6, 0, 1]]
     assert result["pudding"] == [0, 0, 0, 0]   # one round only: no pudding yet
     assert result["totals"] == [14, 6, 0, 1]
     assert result["winners"] == [0]
     assert result["puddings"] == [0, 1, 0, 0]
+
+
+def test_the_spec_shows_its_score_sheet_and_that_sheet_s_result():
+    """docs/spec/game-record.md: the base score sheet example is SPEC_SHEET and the
+    "Result" example is what scoring it gives (it once showed [[12, 6, 0, 3]])."""
+    import re
+
+    spec = (Path(__file__).resolve().parents[1] / "docs" / "spec" / "game-record.md").read_text(encoding="utf-8")
+    base = spec.split("## Sushi Go Party! records")[0]
+    blocks = [json.loads(b) for b in re.findall(r"```json\n(.*?)```", base, re.DOTALL)]
+    sheet = next(b for b in blocks if "rounds" in b and "format" not in b and "totals" not in b)
+    shown = next(b for b in blocks if "totals" in b)
+    assert sheet == SPEC_SHEET
+    actual = score_sheet(sheet).to_json()
+    assert {k: actual[k] for k in shown} == shown
 
 
 THREE_ROUNDS = {

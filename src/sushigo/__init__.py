@@ -32,7 +32,7 @@ from sushigo.party.game import PartyGame
 from sushigo.rules import Rules
 from sushigo.scoring import Result
 
-__version__ = "0.4.0"
+__version__ = "0.5.0"
 
 __all__ = [
     "NUM_ACTIONS",

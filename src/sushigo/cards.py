@@ -3,7 +3,7 @@
 Cards are small integers (:class:`Card` is an :class:`enum.IntEnum`) so the
 engine can keep hands and collections as plain lists of ints.  Their public
 names are the lowercase strings of the game-record format
-(``shared/spec/game-record.md``).
+(``docs/spec/game-record.md``).
 
 >>> Card.MAKI2.name_in_records
 'maki2'
@@ -15,8 +15,10 @@ True
 
 from __future__ import annotations
 
+import difflib
 import enum
-from typing import Final, Iterable
+import re
+from typing import Final, Iterable, Sequence
 
 
 class Card(enum.IntEnum):
@@ -86,7 +88,7 @@ DECK_COUNTS: Final[dict[Card, int]] = {
     Card.CHOPSTICKS: 4,
     Card.PUDDING: 10,
 }
-"""How many copies of each card the 108-card deck holds (RULES.md §1.1)."""
+"""How many copies of each card the 108-card deck holds (docs/rules.md §1.1)."""
 
 DECK_COUNT_LIST: Final[tuple[int, ...]] = tuple(DECK_COUNTS[Card(i)] for i in range(NUM_CARD_TYPES))
 """:data:`DECK_COUNTS` as a tuple indexed by card id."""
@@ -114,19 +116,85 @@ class UnknownCardError(ValueError):
     """A card name that is not a card of this edition."""
 
 
+def suggest(text: str, names: Sequence[str]) -> list[str]:
+    """The names among ``names`` that ``text`` nearly spells, best first (none
+    when nothing is close): the same name in another case or with spaces for
+    underscores; every name of a family for its stem (``maki`` ->
+    ``maki1``..``maki3``, ``nigiri`` -> ``egg``, ``salmon``, ``squid``); the
+    names that contain it (``ice cream``); a name among its words (``salmon
+    nigiri`` -> ``salmon``); or a close misspelling (``tempora`` -> ``tempura``).
+
+    >>> suggest("tempora", CARD_NAMES)
+    ['tempura']
+    >>> suggest("maki", CARD_NAMES)
+    ['maki1', 'maki2', 'maki3']
+    >>> suggest("Salmon Nigiri", CARD_NAMES), suggest("nigri", CARD_NAMES), suggest("zebra", CARD_NAMES)
+    (['salmon'], ['egg', 'salmon', 'squid'], [])
+    """
+    key = re.sub(r"[^a-z0-9]+", "_", text.strip().lower()).strip("_")
+    if not key:
+        return []
+    for candidate in (key, key.replace("_", "")):
+        if candidate in names:
+            return [candidate]
+    families: dict[str, list[str]] = {}
+    for name in names:
+        for stem in (re.sub(r"\d+$", "", name), name.split("_")[0]):
+            if stem != name and name not in families.setdefault(stem, []):
+                families[stem].append(name)
+    nigiri = [n for n in ("egg", "salmon", "squid") if n in names]
+    if nigiri:
+        families["nigiri"] = nigiri
+    families = {stem: members for stem, members in families.items() if stem not in names}
+    if key in families:
+        return families[key]
+    if len(key) >= 4 and key != "nigiri":
+        containing = [n for n in names if key in n]
+        if containing:
+            return containing
+    words = [w for w in key.split("_") if w in names]
+    if words:
+        return words
+    for word in key.split("_"):
+        if word in families:
+            return families[word]
+    stems = [f for f in families if not (f == "nigiri" and key.startswith("on"))]  # onigiri is no nigiri
+    close = difflib.get_close_matches(key, [*names, *stems], n=1, cutoff=0.75)
+    return families.get(close[0], close) if close else []
+
+
+def did_you_mean(text: str, names: Sequence[str]) -> str:
+    """``" (did you mean 'x'?)"`` for :func:`suggest`'s names, or ``""``.
+
+    >>> did_you_mean("maki", CARD_NAMES)
+    " (did you mean 'maki1', 'maki2' or 'maki3'?)"
+    """
+    found = suggest(text, names)
+    if not found:
+        return ""
+    quoted = [repr(n) for n in found]
+    listed = quoted[0] if len(quoted) == 1 else ", ".join(quoted[:-1]) + " or " + quoted[-1]
+    return f" (did you mean {listed}?)"
+
+
 def parse_card(name: str) -> Card:
     """The card called ``name`` in records (case-insensitive, surrounding spaces ignored).
 
-    Raises :class:`UnknownCardError` for anything else.
+    Raises :class:`UnknownCardError` for anything else, with a suggestion when
+    the name is nearly right.
 
     >>> parse_card(" Maki3 ")
     <Card.MAKI3: 5>
+    >>> parse_card("tempora")
+    Traceback (most recent call last):
+    ...
+    sushigo.cards.UnknownCardError: unknown card 'tempora' (did you mean 'tempura'?)
     """
     if not isinstance(name, str):
         raise UnknownCardError(f"expected a card name, got {type(name).__name__}")
     card = _BY_NAME.get(name.strip().lower())
     if card is None:
-        raise UnknownCardError(f"unknown card {name!r}")
+        raise UnknownCardError(f"unknown card {name!r}{did_you_mean(name, CARD_NAMES)}")
     return card
 
 

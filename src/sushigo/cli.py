@@ -11,7 +11,7 @@ import os
 import statistics
 import sys
 from enum import Enum
-from typing import Annotated, Any, NoReturn, Optional
+from typing import Annotated, Any, Final, NoReturn, Optional
 
 
 import typer
@@ -57,6 +57,30 @@ class OutputFormat(str, Enum):
     table = "table"
 
 
+def _output_format(value: str) -> OutputFormat:
+    """``--format``'s value, or a one-line usage error naming the choices."""
+    try:
+        return OutputFormat(value.strip().lower())
+    except ValueError:
+        _fail(f"unknown format {value!r} (json or table)", EXIT_USAGE)
+
+
+def _version(value: bool) -> None:
+    if value:
+        from sushigo import __version__
+
+        print(f"sushigo {__version__}")
+        raise typer.Exit(0)
+
+
+@app.callback()
+def _main(
+    version: Annotated[bool, typer.Option("--version", help="Print the version and exit.",
+                                          callback=_version, is_eager=True)] = False,
+) -> None:
+    """Sushi Go! - an exact engine, a scorekeeper and a terminal game."""
+
+
 def _fail(message: str, code: int = EXIT_BAD_INPUT) -> NoReturn:
     """Print ``sushigo: error: message`` as one line on stderr and exit."""
     one_line = " ".join(str(message).split())
@@ -80,31 +104,63 @@ def _names_from_meta(data: Any, players: int) -> list[str] | None:
 
 FileArg = Annotated[str, typer.Argument(help="A JSON file, or - for standard input.", metavar="FILE")]
 FormatOpt = Annotated[
-    OutputFormat,
-    typer.Option("--format", "-f", help="json (the spec's result object) or table (a score sheet)."),
+    str,
+    typer.Option("--format", "-f", metavar="json|table",
+                 help="json (the result object of the format's spec) or table (a score sheet)."),
 ]
 
+FORMAT_DOC: Final = "docs/spec/game-record.md in the sushigo sources"
 
-@app.command("replay")
-def replay_command(file: FileArg, output: FormatOpt = OutputFormat.json) -> None:
-    """Check a game record move by move and print its result."""
+
+@app.command("replay", epilog=f"The record format: {FORMAT_DOC}.")
+def replay_command(file: FileArg, output: FormatOpt = "json") -> None:
+    """Check a game record move by move and print its result.
+
+    A game record (format sushigo-record/1) lists every hand dealt and every
+    pick; `sushigo play` saves one for every game.  Anything wrong is one line
+    on standard error naming the round, turn and seat, and exit status 1.
+    """
+    fmt = _output_format(output)
     try:
         data = load_json(file, "record")
         result = replay(data).result()
     except RecordError as e:
         _fail(f"{_label(file)}: {e}")
-    _print_result(result, data, output, "Replay of " + os.path.basename(_label(file)))
+    _print_result(result, data, fmt, "Replay of " + os.path.basename(_label(file)))
 
 
-@app.command("score")
-def score_command(file: FileArg, output: FormatOpt = OutputFormat.json) -> None:
-    """Score the collections of a physical table (a score sheet file)."""
+@app.command("score", epilog=f"The score sheet format, with every card name: {FORMAT_DOC}.")
+def score_command(file: FileArg, output: FormatOpt = "json") -> None:
+    """Score the collections of a physical table (a score sheet file).
+
+    A score sheet is JSON: the player count and, for each round played (1 to
+    3), each seat's kept cards in the order they were played (a nigiri counts
+    on a wasabi listed before it).  Puddings are scored once all three rounds
+    are in.  The original game:
+
+    \b
+      {"players": 3, "rounds": [[["tempura", "tempura", "wasabi", "squid"],
+                                 ["maki3", "pudding"], ["egg", "dumpling"]]]}
+
+    Card names: tempura sashimi dumpling maki1 maki2 maki3 egg salmon squid
+    wasabi chopsticks pudding.  Sushi Go Party! adds "edition": "party" and
+    a menu (an official menu's name or its 8 items); special orders are
+    written special_order>CARD, cards a takeout box flipped face_down:
+
+    \b
+      {"edition": "party", "players": 3, "menu": "Master Menu",
+       "rounds": [[["temaki", "onigiri_circle", "face_down"], ["tofu", "tofu"], []]]}
+
+    Impossible sheets (more copies of a card than the box holds, more cards
+    than a hand, a card not on the menu, ...) are refused in one line.
+    """
+    fmt = _output_format(output)
     try:
         data = load_json(file, "score sheet")
         result = score_sheet(data)
     except RecordError as e:
         _fail(f"{_label(file)}: {e}")
-    _print_result(result, data, output, "Score sheet")
+    _print_result(result, data, fmt, "Score sheet")
 
 
 def _print_result(result: Result | PartyResult, data: Any, output: OutputFormat, title: str) -> None:
@@ -282,6 +338,10 @@ def play_command(
         bool, typer.Option("--two-player-pudding-penalty",
                            help="Party: the fewest-pudding penalty applies with 2 players too.")
     ] = False,
+    wasabi_colour: Annotated[
+        Optional[str], typer.Option("--wasabi-colour", help="Party: the wasabi card's colour for tea and soy "
+                                    "sauce, nigiri (default: the nigiri's) or own.")
+    ] = None,
     save: Annotated[
         Optional[str], typer.Option("--save", help="Where to save the game record (a file).")
     ] = None,
@@ -298,7 +358,7 @@ def play_command(
         rules = rules_from_flags(
             players, edition=edition, menu=menu, pass_both_ways=pass_both_ways, reshuffle=reshuffle,
             uramaki_split=uramaki_split, menu_card_draw=menu_card_draw,
-            two_player_pudding_penalty=two_player_pudding_penalty,
+            two_player_pudding_penalty=two_player_pudding_penalty, wasabi_colour=wasabi_colour,
         )
     except FlagError as e:
         _fail(str(e), EXIT_USAGE)
@@ -389,6 +449,10 @@ def tournament_command(
     two_player_pudding_penalty: Annotated[
         bool, typer.Option("--two-player-pudding-penalty", help="Party: pudding penalty with 2 players too.")
     ] = False,
+    wasabi_colour: Annotated[
+        Optional[str], typer.Option("--wasabi-colour", help="Party: wasabi's colour for tea and soy sauce, "
+                                    "nigiri (default) or own.")
+    ] = None,
     time_limit: Annotated[
         Optional[float], typer.Option("--time-limit", help="Seconds per decision for cmd: bots.")
     ] = None,
@@ -412,7 +476,8 @@ def tournament_command(
         rules = rules_from_flags(
             len(bots), edition=edition, menu=menu, pass_both_ways=pass_both_ways, reshuffle=reshuffle,
             uramaki_split=uramaki_split, menu_card_draw=menu_card_draw,
-            two_player_pudding_penalty=two_player_pudding_penalty, label=f"{len(bots)} bots",
+            two_player_pudding_penalty=two_player_pudding_penalty, wasabi_colour=wasabi_colour,
+            label=f"{len(bots)} bots",
         )
     except FlagError as e:
         _fail(str(e), EXIT_USAGE)
@@ -488,7 +553,10 @@ def main(argv: list[str] | None = None) -> int:
         return 1
     except Exception as e:  # noqa: BLE001 - the last line of defence: never a traceback
         if type(e).__name__ == "NoArgsIsHelpError":  # plain `sushigo`: show the help
-            print(e.format_message())  # type: ignore[attr-defined]
+            try:
+                print(e.format_message())  # type: ignore[attr-defined]
+            except BrokenPipeError:  # `sushigo | head`
+                return 1
             return 0
         if _is_usage_error(e):
             ctx = getattr(e, "ctx", None)

@@ -1,4 +1,4 @@
-"""Game records and score sheets (``shared/spec/game-record.md``, format 1).
+"""Game records and score sheets (``docs/spec/game-record.md``, format 1).
 
 A record holds every deal and every pick; :func:`replay` re-plays it move by
 move with the engine and returns the finished :class:`~sushigo.game.Game`.
@@ -21,7 +21,7 @@ import json
 from typing import IO, TYPE_CHECKING, Any, Final, Iterable, Mapping, Sequence
 
 from sushigo.actions import InvalidActionError, card_ids, encode
-from sushigo.cards import DECK_COUNT_LIST, NUM_CARD_TYPES, Card, UnknownCardError, parse_card
+from sushigo.cards import DECK_COUNT_LIST, NUM_CARD_TYPES, Card, UnknownCardError, did_you_mean, parse_card
 from sushigo.game import DealError, Game, GameOverError, IllegalActionError
 from sushigo.rules import NUM_ROUNDS, Rules, RulesError
 from sushigo.scoring import Result, score_round
@@ -210,8 +210,13 @@ def _card(name: Any, where: str) -> int:
         raise RecordError(f"{where}: expected a card name, not {_type_name(name)}")
     try:
         card = parse_card(name)
-    except UnknownCardError:
-        raise RecordError(f"{where}: unknown card {name!r}") from None
+    except UnknownCardError as e:
+        from sushigo.party.cards import PartyCard
+
+        if name.strip().lower() in {c.name_in_records for c in PartyCard}:
+            raise RecordError(f"{where}: unknown card {name!r} (a Sushi Go Party! card: "
+                              "Party sheets and records say \"edition\": \"party\" and name a menu)") from None
+        raise RecordError(f"{where}: {e}") from None
     if name != card.name_in_records:  # records spell names exactly
         raise RecordError(f"{where}: unknown card {name!r} (did you mean {card.name_in_records!r}?)")
     return int(card)
@@ -239,11 +244,34 @@ def replay(data: Any) -> Game | PartyGame:
     ``"party"`` is replayed by :func:`sushigo.party.record.replay_party`.
     """
     _expect(data, dict, "record", "the record")
-    if data.get("edition") == "party":
+    if edition_of(data) == "party":
         from sushigo.party.record import replay_party
 
         return replay_party(data)
     return _replay_base(data)
+
+
+EDITIONS: Final = ("base", "party")
+
+
+def edition_of(data: Mapping[str, Any]) -> str:
+    """The edition a record or score sheet names (``'base'`` when it names none).
+
+    Raises :class:`RecordError` for any other value, with a suggestion when
+    it is nearly right.
+
+    >>> edition_of({"edition": "party"}), edition_of({})
+    ('party', 'base')
+    >>> edition_of({"edition": "Party"})
+    Traceback (most recent call last):
+    ...
+    sushigo.record.RecordError: edition: this version knows 'base' and 'party', not "Party" (did you mean 'party'?)
+    """
+    value = data.get("edition", "base")
+    if isinstance(value, str) and value in EDITIONS:
+        return value
+    hint = did_you_mean(value, EDITIONS) if isinstance(value, str) else ""
+    raise RecordError(f"edition: this version knows 'base' and 'party', not {json.dumps(value)}{hint}")
 
 
 def _check_format(data: Mapping[str, Any]) -> None:
@@ -278,9 +306,6 @@ def _round_part(rnd: Any, key: str, where: str) -> list[Any]:
 
 def _replay_base(data: Mapping[str, Any]) -> Game:
     _check_format(data)
-    edition = data.get("edition", "base")
-    if edition != "base":
-        raise RecordError(f"edition: this version plays 'base' and 'party' records, not {edition!r}")
     players = _players(data)
     options = data.get("options", {})
     _expect(options, dict, "options", "the options")
@@ -354,7 +379,7 @@ def score_sheet(data: Any) -> Result | PartyResult:
     :func:`sushigo.party.record.party_score_sheet`.
     """
     _expect(data, dict, "score sheet", "the score sheet")
-    if data.get("edition") == "party":
+    if edition_of(data) == "party":
         from sushigo.party.record import party_score_sheet
 
         return party_score_sheet(data)

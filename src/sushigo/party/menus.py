@@ -1,4 +1,4 @@
-"""Party menus: which 8 card types a game uses (RULES.md §3.2-§3.3).
+"""Party menus: which 8 card types a game uses (docs/rules.md §2.2).
 
 A menu is nigiri plus 1 roll, 3 appetizers, 2 specials and 1 dessert.  The
 eight official menus are known by name; any other combination is a custom
@@ -17,9 +17,11 @@ sushigo.party.menus.MenuError: the Menu card can't be used with 7-8 players
 
 from __future__ import annotations
 
+import difflib
 import re
 from typing import Final, Sequence
 
+from sushigo.cards import did_you_mean
 from sushigo.party.cards import APPETIZERS, DESSERTS, MENU_ITEMS, ROLLS, SPECIALS
 
 Menu = tuple[str, ...]
@@ -40,7 +42,7 @@ OFFICIAL_MENUS: Final[dict[str, tuple[str, ...]]] = {
     "Big Banquet": ("maki", "tempura", "dumpling", "eel", "spoon", "chopsticks", "green_tea_ice_cream"),
     "Dinner for Two": ("uramaki", "onigiri", "tofu", "miso_soup", "menu", "special_order", "fruit"),
 }
-"""The official suggested menus (RULES.md §3.3), nigiri left implicit."""
+"""The official suggested menus (docs/rules.md §2.2), nigiri left implicit."""
 
 MENU_SLUGS: Final[dict[str, str]] = {
     re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-"): name for name in OFFICIAL_MENUS
@@ -53,7 +55,7 @@ RESTRICTIONS: Final[dict[str, tuple[int, ...]]] = {
     "spoon": (2,),
     "edamame": (2,),
 }
-"""Items barred at these player counts (RULES.md §3.2)."""
+"""Items barred at these player counts (docs/rules.md §2.2)."""
 
 
 def _key(text: str) -> str:
@@ -67,7 +69,7 @@ def _item(text: str) -> str:
                "maki_roll": "maki", "nigiris": "nigiri"}
     name = aliases.get(name, name)
     if name not in MENU_ITEMS:
-        raise MenuError(f"unknown menu item {text.strip()!r}")
+        raise MenuError(f"unknown menu item {text.strip()!r}{did_you_mean(text, MENU_ITEMS)}")
     return name
 
 
@@ -92,6 +94,9 @@ def parse_menu(text: str | Sequence[str]) -> Menu:
             if key == slug or key == _key(name):
                 return normalize_menu(("nigiri",) + OFFICIAL_MENUS[name])
         if "," not in text:
+            close = difflib.get_close_matches(key, [_key(n) for n in OFFICIAL_MENUS], n=1, cutoff=0.75)
+            if close:
+                raise MenuError(f"unknown menu {text.strip()!r} (did you mean {MENU_SLUGS[close[0]]!r}?)")
             names = ", ".join(f"'{n}'" for n in OFFICIAL_MENUS)
             raise MenuError(f"unknown menu {text.strip()!r}: use one of {names} or list 7 items separated by commas")
         parts: Sequence[str] = [p for p in text.split(",") if p.strip()]

@@ -28,12 +28,13 @@ naming the round, turn and seat.
 
 from __future__ import annotations
 
+import json
 import re
 from collections import deque
 from typing import Any, Final, Mapping, NamedTuple, Sequence
 
 from sushigo.actions import InvalidActionError
-from sushigo.cards import UnknownCardError
+from sushigo.cards import UnknownCardError, did_you_mean
 from sushigo.game import DealError, GameOverError, IllegalActionError, Phase
 from sushigo.party.actions import (
     FLIP_BASE,
@@ -47,6 +48,9 @@ from sushigo.party.actions import (
 from sushigo.party.cards import (
     DESSERT_IDS,
     FACE_DOWN,
+    MENU_IDS,
+    TAKEOUT_IDS,
+    URAMAKI_ICONS,
     PartyCard,
     cards_of_item,
 )
@@ -54,6 +58,7 @@ from sushigo.party.game import Decision, Move, PartyGame, PartyResult
 from sushigo.party.menus import MenuError, Menu, check_menu, parse_menu
 from sushigo.party.scoring import (
     URAMAKI_PLACES,
+    URAMAKI_TARGET,
     party_winners,
     score_desserts,
     score_party_round,
@@ -67,6 +72,7 @@ from sushigo.record import (
     _record_rounds,
     _round_part,
     _type_name,
+    edition_of,
 )
 from sushigo.rules import (
     NUM_ROUNDS,
@@ -196,6 +202,7 @@ _OPTION_TYPES: Final[dict[str, type]] = {
     "uramaki_split": str,
     "menu_card_draw": int,
     "two_player_pudding_penalty": bool,
+    "wasabi_colour": str,
 }
 
 
@@ -231,14 +238,7 @@ def _card_name(name: Any, where: str, rules: Rules) -> PartyCard:
         raise RecordError(f"{where}: expected a card name, not {_type_name(name)}")
     card = _CARD_BY_NAME.get(name)
     if card is None:
-        if name.strip().lower() in _CARD_BY_NAME:
-            right = _CARD_BY_NAME[name.strip().lower()].name_in_records
-            raise RecordError(f"{where}: unknown card {name!r} (did you mean {right!r}?)")
-        if name.strip().lower() == "chopsticks":
-            raise RecordError(
-                f"{where}: unknown card {name!r} (Party chopsticks are numbered: chopsticks1..chopsticks3)"
-            )
-        raise RecordError(f"{where}: unknown card {name!r}")
+        raise RecordError(f"{where}: unknown card {name!r}{did_you_mean(name, tuple(_CARD_BY_NAME))}")
     if card.item not in rules.menu:
         raise RecordError(f"{where}: {name!r} is not on this game's menu")
     return card
@@ -403,9 +403,8 @@ def replay_party(data: Any, *, partial: bool = False) -> PartyGame:
     """
     _expect(data, dict, "record", "the record")
     _check_format(data)
-    edition = data.get("edition")
-    if edition != EDITION:
-        raise RecordError(f"edition: expected {EDITION!r}, not {edition!r}")
+    if "edition" not in data or edition_of(data) != EDITION:
+        raise RecordError(f"edition: expected {EDITION!r}, not {json.dumps(data.get('edition', 'base'))}")
     players = _party_players(data)
     rules = _party_rules(data, players)
     rounds = _record_rounds(data)
@@ -474,8 +473,13 @@ def replay_party(data: Any, *, partial: bool = False) -> PartyGame:
         actual = game.result().to_json()
         for key in ("rounds", "pudding", "totals", "winners"):
             if key in claimed and claimed[key] != actual[key]:
+                hint = ""
+                if ("wasabi_colour" not in data.get("options", {}) and "wasabi" in rules.menu
+                        and {"tea", "soy_sauce"} & set(rules.menu)):
+                    hint = (" (records written by sushigo 0.4 and earlier counted wasabi as a colour of its"
+                            " own: add \"wasabi_colour\": \"own\" to its options)")
                 raise RecordError(
-                    f"result: the record says {key} {claimed[key]!r}, replay gives {actual[key]!r}"
+                    f"result: the record says {key} {claimed[key]!r}, replay gives {actual[key]!r}{hint}"
                 )
     return game
 
@@ -483,21 +487,88 @@ def replay_party(data: Any, *, partial: bool = False) -> PartyGame:
 # ------------------------------------------------------------ score sheets
 
 
-def _sheet_card(text: Any, where: str, rules: Rules) -> tuple[int | None, int, bool]:
-    """(physical card or None for face_down, what it scores as, copy on wasabi)."""
-    if text == "face_down":
+_RESOLVED: Final = MENU_IDS | TAKEOUT_IDS
+"""Menus and takeout boxes leave the collection when they resolve (the turn they are played)."""
+
+
+class _SheetCard(NamedTuple):
+    """One entry of a score sheet's collection."""
+
+    card: int | None
+    """The physical card (None for a face_down card, whatever it was)."""
+    kind: int
+    """What it scores as."""
+    on: str = ""
+    """What it sits on: "wasabi", "face_down" (a flipped wasabi) or nothing."""
+
+
+def _sheet_card(text: Any, where: str, rules: Rules) -> _SheetCard:
+    """A score sheet entry: a card, ``special_order>CARD[+wasabi]``, ``face_down``,
+    ``face_down+wasabi`` (a flipped card that sat on a wasabi) or ``NIGIRI+face_down``
+    (a nigiri whose wasabi a takeout box flipped)."""
+    if text in ("face_down", "face_down+wasabi") or isinstance(text, str) and text.endswith("+face_down"):
         if "takeout_box" not in rules.menu:
             raise RecordError(f"{where}: face_down cards come from a takeout box, which is not on this menu")
-        return None, FACE_DOWN, False
+        if text in ("face_down", "face_down+wasabi"):
+            return _SheetCard(None, FACE_DOWN, text[len("face_down+"):])
+        nigiri = _play_action(text[:-len("+face_down")], where, rules)
+        if nigiri not in _NIGIRI_VALUE:
+            raise RecordError(f"{where}: {text!r}: only a nigiri sits on a flipped wasabi (+face_down)")
+        return _SheetCard(nigiri, nigiri, "face_down")
+    if isinstance(text, str) and text.strip().lower().startswith("face"):
+        near = did_you_mean(text, ("face_down", "face_down+wasabi"))
+        if near:
+            raise RecordError(f"{where}: unknown card {text!r}{near}")
     action = _play_action(text, where, rules)
     target = copy_target(action)
+    if target is not None and target[0] in _RESOLVED or target is None and action in _RESOLVED:
+        what = PartyCard(target[0] if target is not None else action).item
+        brought = ("the card it brought is listed instead" if what == "menu"
+                   else "the cards it flipped are listed as face_down")
+        raise RecordError(f"{where}: {text!r} can't be in a collection at the end of a round: "
+                          f"a {what.replace('_', ' ')} leaves it when it resolves ({brought})")
     if target is None:
-        return action, action, False
+        return _SheetCard(action, action)
     if target[0] == FACE_DOWN and "takeout_box" not in rules.menu:
         raise RecordError(f"{where}: face_down cards come from a takeout box, which is not on this menu")
     card = played_card(action)
     assert card is not None
-    return card, target[0], target[1]
+    return _SheetCard(card, target[0], "wasabi" if target[1] else "")
+
+
+def _tripled(entries: Sequence[_SheetCard], texts: Sequence[Any], where: str) -> int:
+    """The face value of a collection's nigiri that sit on a face-up wasabi.
+
+    In play order, a nigiri goes on the oldest empty wasabi listed before it
+    (a special order copying one only when written ``+wasabi``);
+    ``face_down+wasabi`` fills one too (the nigiri on it was flipped later);
+    ``NIGIRI+face_down`` sits on the oldest ``face_down`` card not yet
+    holding one (its wasabi was flipped later), which no empty wasabi may
+    precede: the nigiri would have gone on that one.
+    """
+    slots: list[str] = []  # "wasabi": an empty face-up wasabi; "face_down": a flipped card holding no nigiri
+    triple = 0
+    for i, (e, text) in enumerate(zip(entries, texts)):
+        at = f"{where}, card {i + 1}: {text!r}"
+        if e.kind == _WASABI:
+            slots.append("wasabi")
+        elif e.kind == FACE_DOWN and e.card is None and not e.on:
+            slots.append("face_down")
+        elif e.on == "face_down":
+            if "face_down" not in slots:
+                raise RecordError(f"{at}, but no face_down card is listed before it")
+            j = slots.index("face_down")
+            if "wasabi" in slots[:j]:
+                raise RecordError(f"{at}, but an empty wasabi is listed before the face_down card it sits "
+                                  "on: the nigiri would have gone on that wasabi")
+            del slots[j]
+        elif e.on == "wasabi" or e.kind in _NIGIRI_VALUE and e.card != _SO:
+            if "wasabi" in slots:
+                slots.remove("wasabi")
+                triple += _NIGIRI_VALUE.get(e.kind, 0)
+            elif e.on == "wasabi":
+                raise RecordError(f"{at}, but no empty wasabi is listed before it")
+    return triple
 
 
 def _race_claimed(race: Sequence[int], where: str) -> int:
@@ -532,9 +603,8 @@ def party_score_sheet(data: Any) -> PartyResult:
     Desserts are scored only when all three rounds are present.
     """
     _expect(data, dict, "score sheet", "the score sheet")
-    edition = data.get("edition", EDITION)
-    if edition != EDITION:
-        raise RecordError(f"edition: expected {EDITION!r}, not {edition!r}")
+    if "edition" in data and edition_of(data) != EDITION:
+        raise RecordError(f"edition: expected {EDITION!r}, not {json.dumps(data['edition'])}")
     players = _party_players(data)
     rules = _party_rules(data, players)
     menu = rules.menu
@@ -582,27 +652,20 @@ def party_score_sheet(data: Any) -> PartyResult:
             _expect(col, list, seat_at, "a collection")
             if len(col) > k:
                 raise RecordError(f"{seat_at}: {len(col)} cards, but a {players}-player hand holds {k}")
-            seat_kinds: list[int] = []
-            empty_wasabi = 0
-            triple = 0
-            for i, text in enumerate(col):
-                card_at = f"{seat_at}, card {i + 1}"
-                card, kind, on_wasabi = _sheet_card(text, card_at, rules)
-                if card is not None:
-                    counts[card] = counts.get(card, 0) + 1
-                if kind == _WASABI:
-                    empty_wasabi += 1
-                elif kind in _NIGIRI_VALUE and (card != _SO or on_wasabi):
-                    if empty_wasabi:
-                        empty_wasabi -= 1
-                        triple += _NIGIRI_VALUE[kind]
-                    elif on_wasabi:
-                        raise RecordError(f"{card_at}: {text!r}, but no empty wasabi is listed before it")
-                if kind in DESSERT_IDS:
-                    desserts[s].append(kind)
-                seat_kinds.append(kind)
+            entries = [_sheet_card(text, f"{seat_at}, card {i + 1}", rules) for i, text in enumerate(col)]
+            for e in entries:
+                if e.card is not None:
+                    counts[e.card] = counts.get(e.card, 0) + 1
+            seat_kinds = [e.kind for e in entries]
+            desserts[s].extend(kind for kind in seat_kinds if kind in DESSERT_IDS)
+            icons = sum(URAMAKI_ICONS.get(k, 0) for k in seat_kinds)
+            if icons >= URAMAKI_TARGET:
+                raise RecordError(
+                    f"{seat_at}: {icons} uramaki icons at the end of the round, but a seat that reaches "
+                    f"{URAMAKI_TARGET} scores in the race and discards its uramaki (list its race points under "
+                    "'uramaki')")
             kinds.append(seat_kinds)
-            tripled.append(triple)
+            tripled.append(_tripled(entries, col, seat_at))
         desserts_in += rules.desserts_per_round[r - 1]
         for card, n in sorted(counts.items()):
             name = PartyCard(card).name_in_records
@@ -620,7 +683,8 @@ def party_score_sheet(data: Any) -> PartyResult:
                 f"{where}: {kept} {menu[-1]} cards kept by now, but only {desserts_in} entered the deck"
             )
         breakdowns.append(
-            score_party_round(kinds, tripled, menu, race_rounds[r - 1], claimed_by_round[r - 1])
+            score_party_round(kinds, tripled, menu, race_rounds[r - 1], claimed_by_round[r - 1],
+                              rules.wasabi_colour)
         )
     return _party_result(rules, breakdowns, desserts, final=len(rounds) == NUM_ROUNDS)
 
