@@ -17,9 +17,10 @@ from typing import Any, Callable, Iterator
 
 import pytest
 
-CHROMIUM = Path("/usr/bin/chromium")
+from optional_parts import CHROMIUM, browser_skip_reason
+
 if not CHROMIUM.exists():
-    pytest.skip("/usr/bin/chromium is not installed", allow_module_level=True)
+    pytest.skip(browser_skip_reason(), allow_module_level=True)
 sync_api = pytest.importorskip("playwright.sync_api")
 httpx = pytest.importorskip("httpx")
 
@@ -465,4 +466,41 @@ def test_errors_are_shown(live_server: str, context: BrowserContext) -> None:
     page.wait_for_timeout(1500)  # no reconnect loop
     assert page.locator('[data-testid="connection"]').get_attribute("data-state") == "closed"
     assert page.locator('[data-testid="name-form"]').is_hidden()
+    assert errors == []
+
+
+def test_the_lobby_form_takes_the_server_s_timer_range_and_the_party_options(live_server: str,
+                                                                            context: BrowserContext) -> None:
+    """One timer range, the server's: the field's min/max come from /api/options and a
+    value outside it is refused in the page before it is sent; the Party options reach
+    the table's rules."""
+    options = httpx.get(live_server + "/api/options").json()
+    low, high = options["timer"]
+    before = len(httpx.get(live_server + "/api/tables").json()["tables"])
+    page = context.new_page()
+    errors = watch_errors(page)
+    page.goto(live_server + "/")
+    timer = page.locator('[data-testid="timer"]')
+    page.wait_for_function(f"() => document.querySelector('[data-testid=\"timer\"]').min === '{low}'")
+    assert timer.get_attribute("max") == str(high)
+    page.select_option('[data-testid="seat-kind"][data-seat="0"]', "human")
+    for bad in (low - 1, high + 1):
+        page.fill('[data-testid="timer"]', str(bad))
+        page.click('[data-testid="create-submit"]')
+        message = page.locator('[data-testid="lobby-error"]')
+        message.wait_for()
+        assert (message.text_content() or "") == f"The timer is a whole number of seconds from {low} to {high}."
+        assert page.locator('[data-testid="created"]').is_hidden()
+    assert len(httpx.get(live_server + "/api/tables").json()["tables"]) == before  # nothing was sent
+    page.fill('[data-testid="timer"]', str(low))
+    page.check('[data-testid="edition-party"]')
+    page.select_option('[data-testid="players"]', "3")
+    page.select_option('[data-testid="menu"]', "My First Meal")
+    page.click('summary:has-text("Party rule options")')
+    page.select_option('[data-testid="opt-wasabi_colour"]', "own")
+    page.click('[data-testid="create-submit"]')
+    page.wait_for_selector('[data-testid="created"]:not([hidden])')
+    href = page.locator('[data-testid="spectate-link"]').get_attribute("href") or ""
+    summary = httpx.get(live_server + "/api/tables/" + href.rsplit("/", 1)[-1]).json()
+    assert summary["timer"] == low and summary["options"]["wasabi_colour"] == "own"
     assert errors == []

@@ -22,6 +22,7 @@ from starlette.websockets import WebSocketDisconnect
 
 from sushigo.record import replay
 from sushigo.server.app import Limits
+from sushigo.server.protocol import TIMER_RANGE
 from sushigo.server.store import Store
 
 from .conftest import create, make_client, tokens
@@ -594,6 +595,11 @@ BAD_MESSAGES: list[tuple[str, str]] = [
     ('{"v": 1, "type": "name", "name": 5}', "bad_message"),
     ('{"v": 1, "type": "name"}', "bad_message"),
     ('{"v": 1, "type": "hello", "token": 5}', "bad_message"),
+    ('{"v": 1.0, "type": "ping"}', "bad_message"),
+    ('{"v": 1e0, "type": "ping"}', "bad_message"),
+    ('{"v": true, "type": "ping"}', "bad_message"),
+    ('{"v": "1", "type": "ping"}', "bad_message"),
+    ('{"v": null, "type": "ping"}', "bad_message"),
     ('{"v": 2, "type": "ping"}', "unsupported_version"),
     ('{"v": 0, "type": "hello", "token": null}', "unsupported_version"),
 ]
@@ -779,10 +785,14 @@ def test_flooding_connection_is_closed(sqlite_url: str) -> None:
             until(ws, "pong")
             for _ in range(3):
                 send(ws, type="ping")
-            assert error_code(ws) == "rate_limited"
-            assert error_code(ws) == "rate_limited"
+            for _ in range(3):  # each refused ping is told so
+                m = recv(ws)
+                assert (m["type"], m.get("code")) == ("error", "rate_limited"), m
+                assert m["message"] == "more than 0.01 messages a second (bursts of 3): this message was not read"
+            notice = recv(ws)
+            assert notice["code"] == "rate_limited" and "the server closes this connection" in notice["message"]
             with pytest.raises(WebSocketDisconnect) as e:
-                until(ws, "pong", allow_errors=True)
+                recv(ws)
             assert e.value.code == 1008
 
 
@@ -794,7 +804,11 @@ def test_bad_messages_count_towards_the_flood_limit(sqlite_url: str) -> None:
             for _ in range(3):
                 ws.send_text("nope")
                 assert error_code(ws) == "bad_message"
-            ws.send_text("nope")
+            ws.send_text("nope")  # the 4th refusal: its error, then the notice, then the close
+            assert error_code(ws) == "bad_message"
+            notice = recv(ws)
+            assert notice["type"] == "error" and notice["code"] == "rate_limited", notice
+            assert notice["message"] == "4 messages refused within 10 s: the server closes this connection"
             with pytest.raises(WebSocketDisconnect) as e:
                 recv(ws)
             assert e.value.code == 1008
@@ -851,30 +865,57 @@ def test_max_body(sqlite_url: str) -> None:
 
 
 def test_origin_check(sqlite_url: str) -> None:
-    with make_client(sqlite_url, allow_origins=("http://friend.example",)) as c:
+    """A browser's Origin must be a configured origin exactly: scheme, host and port."""
+    with make_client(sqlite_url, allow_origins=("http://friend.example", "HTTP://TestServer:80/")) as c:
         created = create(c, players=2, seats=["human", "bot:greedy"])
         path = ws_path(created["id"])
         for origin in ("http://evil.example", "http://testserver.evil.example", "null",
-                       "http://friend.example.evil", "https://evil.example"):
+                       "http://friend.example.evil", "https://evil.example", "https://testserver",
+                       "https://friend.example", "http://testserver:8000", "http://TESTSERVER",
+                       "http://friend.example/", " http://testserver", ""):
             with pytest.raises(WebSocketDisconnect) as e:
                 with c.websocket_connect(path, headers={"Origin": origin}):
                     pass
             assert e.value.code == 1008, origin
-        for headers in ({"Origin": "http://testserver"}, {"Origin": "http://friend.example"},
-                        {"Origin": "http://friend.example/"}, {}):
+        for headers in ({"Origin": "http://testserver"}, {"Origin": "http://friend.example"}, {}):
             with c.websocket_connect(path, headers=headers) as ws:
                 hello(ws)
                 still_alive(ws)
 
 
+def test_origin_is_never_taken_from_a_host_name(sqlite_url: str) -> None:
+    """DNS rebinding: a page on evil.example whose name is pointed at the server sends
+    Origin http://evil.example:8000 and Host evil.example:8000; it must not pass.  A page
+    this server sent at an IP address (or localhost) is its own origin."""
+    with make_client(sqlite_url) as c:
+        created = create(c, players=2, seats=["human", "bot:greedy"])
+        path = ws_path(created["id"])
+        for host, origin in (("evil.example:8000", "http://evil.example:8000"),
+                             ("testserver", "http://testserver"),
+                             ("127.0.0.1:8000", "http://127.0.0.2:8000"),
+                             ("127.0.0.1:8000", "https://127.0.0.1:8000"),
+                             ("127.0.0.1:8000", "http://127.0.0.1:8001")):
+            with pytest.raises(WebSocketDisconnect) as e:
+                with c.websocket_connect(path, headers={"Host": host, "Origin": origin}):
+                    pass
+            assert e.value.code == 1008, (host, origin)
+        for host in ("127.0.0.1:8000", "192.168.1.5:8080", "[::1]:8000", "localhost:8000"):
+            with c.websocket_connect(path, headers={"Host": host, "Origin": f"http://{host}"}) as ws:
+                hello(ws)
+                still_alive(ws)
+
+
 def test_origin_default_app_refuses_foreign(lite_client: TestClient) -> None:
+    """An app given no origins takes no browser page from a host name, its own Host's
+    included (``sushigo serve`` always gives it the address it prints)."""
     created = create(lite_client, players=2, seats=["human", "bot:greedy"])
     path = ws_path(created["id"])
-    with pytest.raises(WebSocketDisconnect) as e:
-        with lite_client.websocket_connect(path, headers={"Origin": "http://friend.example"}):
-            pass
-    assert e.value.code == 1008
-    with lite_client.websocket_connect(path, headers={"Origin": "http://testserver"}) as ws:
+    for origin in ("http://friend.example", "http://testserver"):
+        with pytest.raises(WebSocketDisconnect) as e:
+            with lite_client.websocket_connect(path, headers={"Origin": origin}):
+                pass
+        assert e.value.code == 1008
+    with lite_client.websocket_connect(path) as ws:
         hello(ws)
 
 
@@ -896,6 +937,11 @@ CREATE_ERRORS: list[tuple[Any, str]] = [
       "menu": "Lunch Special"}, "lunch special"),
     ({"edition": "party", "players": 3, "seats": ["human", "bot:greedy", "bot:greedy"],
       "menu": ["maki", "tempura", "sashimi", "caviar", "chopsticks", "wasabi", "pudding"]}, "caviar"),
+    ({"edition": "party", "players": 3, "seats": ["human", "bot:greedy", "bot:greedy"],
+      "menu": ["maki", "tempora", "sashimi", "dumpling", "chopsticks", "wasabi", "pudding"]},
+     "unknown menu item 'tempora' (did you mean 'tempura'?)"),
+    ({"edition": "party", "players": 3, "seats": ["human", "bot:greedy", "bot:greedy"],
+      "menu": "master menue"}, "(did you mean 'master menu'?)"),
     ({"edition": "party", "players": 2, "seats": ["human", "bot:greedy"],
       "menu": ["maki", "tempura", "sashimi", "edamame", "chopsticks", "wasabi", "pudding"]}, "edamame"),
     ({"edition": "party", "players": 3, "seats": ["human", "bot:greedy", "bot:greedy"],
@@ -905,6 +951,13 @@ CREATE_ERRORS: list[tuple[Any, str]] = [
     ({"edition": "party", "players": 2, "seats": ["human", "bot:greedy"], "pass_both_ways": True}, "pass_both_ways"),
     ({"players": "2", "seats": ["human", "bot:greedy"]}, "players"),
     ({"players": 2, "seats": ["human", "bot:greedy"], "timer": 0}, "timer"),
+    ({"players": 2, "seats": ["human", "bot:greedy"], "timer": TIMER_RANGE[0] - 1}, "timer"),
+    ({"players": 2, "seats": ["human", "bot:greedy"], "timer": TIMER_RANGE[1] + 1}, "timer"),
+    ({"edition": "party", "players": 2, "seats": ["human", "bot:greedy"], "menu": "Sushi Go!",
+      "menu_card_draw": 9}, "menu_card_draw"),
+    ({"edition": "party", "players": 2, "seats": ["human", "bot:greedy"], "menu": "Sushi Go!",
+      "wasabi_colour": "green"}, "wasabi_colour must be one of nigiri, own"),
+    ({"players": 2, "seats": ["human", "bot:greedy"], "wasabi_colour": "own"}, "wasabi_colour is a sushi go party! option"),
     ({"players": 2, "seats": ["human", "bot:greedy"], "edition": "deluxe"}, "edition"),
     ({"seats": ["human", "bot:greedy"]}, "players"),
 ]
@@ -947,7 +1000,7 @@ def test_missing_and_unfinished_tables(client: TestClient) -> None:
 
 
 def test_move_timer_decides_for_an_idle_human(client: TestClient) -> None:
-    created = create(client, players=2, seats=["human", "bot:greedy"], seed=9, timer=1)
+    created = create(client, players=2, seats=["human", "bot:greedy"], seed=9, timer=TIMER_RANGE[0])
     tid = created["id"]
     (token,) = tokens(created)
     path = ws_path(tid)
@@ -956,13 +1009,13 @@ def test_move_timer_decides_for_an_idle_human(client: TestClient) -> None:
         started = time.time()
         hello(ws, token, "Idle")
         s = until(ws, "state", lambda m: m["status"] == "playing")
-        assert s["seq"] == 0 and s["table"]["timer"] == 1
+        assert s["seq"] == 0 and s["table"]["timer"] == TIMER_RANGE[0]
         # the deadline, as a second socket of the seat is told when it joins
         with client.websocket_connect(path) as again:
             _, s_again = hello(again, token)
         deadline = s_again["deadline"]
         assert s_again["view"]["turn"] == 1 and s_again["view"]["committed"] is None
-        assert deadline is not None and started < deadline <= time.time() + 1.5
+        assert deadline is not None and started < deadline <= time.time() + TIMER_RANGE[0] + 0.5
         spec_state = until(spectator, "state", lambda m: m["status"] == "playing")
         assert spec_state["deadline"] is None
         # nobody picks for seat 0: the timer does, and the turn is revealed
@@ -983,7 +1036,7 @@ def test_move_timer_decides_for_an_idle_human(client: TestClient) -> None:
 
 
 def test_published_states_carry_the_deadline(lite_client: TestClient) -> None:
-    created = create(lite_client, players=2, seats=["human", "bot:greedy"], seed=9, timer=2)
+    created = create(lite_client, players=2, seats=["human", "bot:greedy"], seed=9, timer=TIMER_RANGE[0])
     (token,) = tokens(created)
     with lite_client.websocket_connect(ws_path(created["id"])) as ws:
         hello(ws, token, "Idle")
@@ -1051,3 +1104,23 @@ def test_finished_table_leaves_memory_and_can_still_be_watched(lite_client: Test
         _, again = hello(ws, token)
         assert again["status"] == "finished" and again["seq"] == final["seq"]
         assert again["view"] == final["view"]
+
+
+def test_every_http_error_has_the_one_shape(sqlite_url: str) -> None:
+    """Unknown routes, wrong methods and even a server bug answer {"error": "one line"}."""
+    from sushigo.server.app import create_app
+
+    app = create_app(sqlite_url)
+    with TestClient(app, base_url="http://testserver", raise_server_exceptions=False) as c:
+        for method, path, status in (("GET", "/api/nope", 404), ("GET", "/static/nope.js", 404),
+                                     ("PUT", "/api/tables", 405), ("GET", "/api/tables/none", 404)):
+            r = c.request(method, path)
+            assert r.status_code == status and set(r.json()) == {"error"}, (method, path, r.text)
+            assert "\n" not in r.json()["error"]
+
+        async def broken() -> None:
+            raise RuntimeError("a bug")
+
+        app.state.service.listing = broken
+        r = c.get("/api/tables")
+        assert r.status_code == 500 and r.json() == {"error": "internal server error"}

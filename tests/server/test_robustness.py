@@ -128,7 +128,7 @@ def test_deeply_nested_json_is_a_bad_message(lite_client: TestClient) -> None:
 
 
 def test_a_socket_without_hello_does_not_keep_a_finished_table_in_memory(lite_client: TestClient) -> None:
-    created = create(lite_client, players=2, seats=["human", "bot:greedy"], seed=8, timer=1)
+    created = create(lite_client, players=2, seats=["human", "bot:greedy"], seed=8, timer=5)
     tid = created["id"]
     service = lite_client.app.state.service  # type: ignore[attr-defined]
     with lite_client.websocket_connect(f"/ws/tables/{tid}") as ws:  # the timer plays the human's seat
@@ -164,3 +164,64 @@ def test_a_seeded_table_says_so(lite_client: TestClient) -> None:
     listed = {t["id"]: t for t in lite_client.get("/api/tables").json()["tables"]}
     assert listed[seeded["id"]]["seeded"] is True
     assert json.loads(lite_client.get(f"/api/tables/{dealt['id']}").text)["seeded"] is False
+
+
+def test_party_tables_stored_before_the_wasabi_colour_option_keep_their_reading() -> None:
+    """A Party table row written by sushigo 0.4 has no ``wasabi_colour``: it was played with
+    wasabi a colour of its own, and a restart must go on with that reading (new rows store it)."""
+    from sushigo.rules import Rules
+    from sushigo.server.store import TableRow
+    from sushigo.server.tables import _rules_of
+
+    old = dict(Rules.party(3, "My First Meal").options())
+    del old["wasabi_colour"]
+    row = TableRow(id="t", created=0.0, edition="party", players=3, seed=1, timer=None, status="playing",
+                   rules={"options": old, "menu": list(Rules.party(3, "My First Meal").menu)})
+    assert _rules_of(row).wasabi_colour == "own"
+    new = TableRow(id="t", created=0.0, edition="party", players=3, seed=1, timer=None, status="playing",
+                   rules={"options": Rules.party(3, "My First Meal").options(),
+                          "menu": list(Rules.party(3, "My First Meal").menu)})
+    assert _rules_of(new).wasabi_colour == "nigiri"
+    base = TableRow(id="t", created=0.0, edition="base", players=3, seed=1, timer=None, status="playing",
+                    rules={"options": {"pass_both_ways": True}})
+    assert _rules_of(base) == Rules(3, pass_both_ways=True)
+
+
+def test_records_of_old_party_tables_name_the_wasabi_colour_they_were_played_with() -> None:
+    """A finished Party table of sushigo 0.4 stored its record without ``wasabi_colour``;
+    the record the server hands out names "own", so ``sushigo replay`` accepts it."""
+    import random
+
+    from sushigo.party.game import PartyGame
+    from sushigo.record import dumps, replay, to_record
+    from sushigo.rules import Rules
+    from sushigo.server.tables import _with_old_options
+
+    for seed in range(100):  # a game where the reading changes the result: its old record fails
+        game = PartyGame(Rules.party(4, "My First Meal", wasabi_colour="own"), seed=seed)
+        game.random_playout(random.Random(seed))
+        old = to_record(game)
+        del old["options"]["wasabi_colour"]
+        try:
+            replay(old)
+        except ValueError:
+            break
+    else:
+        pytest.fail("no game of 100 where the wasabi colour changes the result")
+    served = json.loads(_with_old_options(dumps(old)))
+    assert served["options"]["wasabi_colour"] == "own"
+    assert replay(served).result() == game.result()
+    new = dumps(to_record(PartyGame(Rules.party(3, "My First Meal"), seed=1)))
+    assert _with_old_options(new) == new
+    base = dumps(to_record(played_base_game()))
+    assert _with_old_options(base) == base
+
+
+def played_base_game() -> Any:
+    import random
+
+    from sushigo import Game
+
+    game = Game(2, seed=4)
+    game.random_playout(random.Random(4))
+    return game

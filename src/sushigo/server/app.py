@@ -10,16 +10,20 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import ipaddress
 import logging
 import time
 from collections import defaultdict, deque
 from dataclasses import dataclass
 from importlib import resources
 from typing import Any, AsyncIterator, Final
+from urllib.parse import urlsplit
 
 from fastapi import FastAPI, Request, WebSocket
+from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
+from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.websockets import WebSocketDisconnect, WebSocketState
 
 from sushigo.bots import BOTS
@@ -29,6 +33,7 @@ from sushigo.party.menus import OFFICIAL_MENUS
 from sushigo.server.protocol import (
     MAX_NAME,
     PROTOCOL,
+    TIMER_RANGE,
     Hello,
     Pick,
     Ping,
@@ -57,7 +62,8 @@ class Limits:
     burst: int = 40
     """Token bucket size."""
     flood_close: int = 100
-    """Refused messages within ``flood_window`` seconds after which the connection is closed (code 1008)."""
+    """Refused messages (rate-limited or malformed) within ``flood_window`` seconds after
+    which the connection is told (``rate_limited``) and closed (code 1008)."""
     flood_window: float = 10.0
     connections_per_address: int = 50
     tables_per_hour: int = 30
@@ -86,47 +92,107 @@ class _Bucket:
         return False
 
 
+@dataclass(frozen=True)
+class _Close:
+    """A close frame queued behind the frames before it."""
+
+    code: int
+    reason: str
+
+
+_DROP: Final = _Close(1013, "")
+"""Closes a client that does not read (its queue is full); it can reconnect."""
+
+
 class _Socket:
-    """One WebSocket watching a table: frames go out through a bounded queue."""
+    """One WebSocket watching a table: frames go out, in order, through a bounded queue."""
 
     def __init__(self, ws: WebSocket, limit: int) -> None:
         self.ws = ws
         self.seat: int | None = None
-        self.queue: asyncio.Queue[str | None] = asyncio.Queue(limit)
+        self.queue: asyncio.Queue[str | _Close] = asyncio.Queue(limit)
         self.dropped = False
+        self.closing: int | None = None
+        """The close code the server decided on (its close frame is queued)."""
 
     def send(self, text: str) -> None:
+        self._put(text)
+
+    def close(self, code: int, reason: str) -> None:
+        """Close the socket once every frame queued before is sent."""
+        self._put(_Close(code, reason))
+
+    def _put(self, item: str | _Close) -> None:
         try:
-            self.queue.put_nowait(text)
+            self.queue.put_nowait(item)
         except asyncio.QueueFull:  # a client that does not read: drop it, it can reconnect
             self.dropped = True
             with contextlib.suppress(asyncio.QueueFull):
                 self.queue.get_nowait()
-                self.queue.put_nowait(None)
+                self.queue.put_nowait(item if isinstance(item, _Close) else _DROP)
 
     async def pump(self) -> None:
         while True:
-            text = await self.queue.get()
-            if text is None:
+            item = await self.queue.get()
+            if isinstance(item, _Close):
                 with contextlib.suppress(Exception):
-                    await self.ws.close(code=1013)
+                    await self.ws.close(code=item.code, reason=item.reason)
                 return
-            await self.ws.send_text(text)
+            await self.ws.send_text(item)
 
 
 def _address(scope_client: Any) -> str:
     return scope_client.host if scope_client is not None else "?"
 
 
+def normalize_origin(text: str) -> str:
+    """An origin as browsers send it: ``scheme://host[:port]``, lower case, no
+    default port, no path.  Raises :class:`ValueError` for anything else.
+
+    >>> normalize_origin("HTTPS://Sushi.Example:443/")
+    'https://sushi.example'
+    >>> normalize_origin("http://[::1]:8000")
+    'http://[::1]:8000'
+    """
+    parts = urlsplit(text.strip())
+    try:
+        port = parts.port
+    except ValueError:
+        raise ValueError(f"bad port in origin {text!r}") from None
+    if parts.scheme.lower() not in ("http", "https") or not parts.hostname:
+        raise ValueError(f"an origin is http(s)://host[:port], not {text!r}")
+    if parts.path not in ("", "/") or parts.query or parts.fragment or parts.username or parts.password:
+        raise ValueError(f"an origin has no path, query or user: {text!r}")
+    scheme, host = parts.scheme.lower(), parts.hostname.lower()
+    if ":" in host:
+        host = f"[{host}]"
+    default = {"http": 80, "https": 443}[scheme]
+    return f"{scheme}://{host}" + (f":{port}" if port is not None and port != default else "")
+
+
 def _origin_ok(ws: WebSocket, allowed: frozenset[str]) -> bool:
+    """Whether a handshake's ``Origin`` may open a table socket.
+
+    No Origin: not a browser (bots, scripts), accepted.  A browser's must be
+    one of the server's public origins exactly (scheme, host and port), or
+    ``http://`` plus the request's own Host when that host is an IP address
+    or ``localhost``: a page this very server sent.  A DNS name is never
+    taken from the Host header, since any page whose name is pointed at the
+    server would pass (DNS rebinding).
+    """
     origin = ws.headers.get("origin")
-    if origin is None:  # not a browser (bots, scripts): browsers always send Origin
+    if origin is None or origin in allowed:
         return True
-    origin = origin.rstrip("/").lower()
-    host = ws.headers.get("host", "").lower()
-    if origin in (f"http://{host}", f"https://{host}"):
+    if origin != f"http://{ws.headers.get('host', '')}":
+        return False
+    host = urlsplit(origin).hostname or ""
+    if host == "localhost":
         return True
-    return origin in allowed
+    try:
+        ipaddress.ip_address(host)
+    except ValueError:
+        return False
+    return True
 
 
 def create_app(
@@ -139,12 +205,14 @@ def create_app(
 ) -> FastAPI:
     """The web app over database URL ``db`` (see ``docs/server.md``).
 
+    ``allow_origins``: the origins whose pages may open table sockets
+    (``sushigo serve`` passes its own address and ``--allow-origin``);
     ``prefix``: this process's shard (table ids start with it; see
     "Several processes" in ``docs/server.md``).
     """
     store = store if store is not None else Store(db)
     service = TableService(store, prefix=prefix)
-    allowed = frozenset(o.rstrip("/").lower() for o in allow_origins)
+    allowed = frozenset(normalize_origin(o) for o in allow_origins)
     sockets_per_address: dict[str, int] = defaultdict(int)
     created_by: dict[str, deque[float]] = defaultdict(deque)
 
@@ -165,6 +233,25 @@ def create_app(
     def fail(status: int, message: str) -> JSONResponse:
         return JSONResponse({"error": message}, status_code=status)
 
+    @app.exception_handler(StarletteHTTPException)
+    async def http_error(request: Request, exc: StarletteHTTPException) -> JSONResponse:
+        """Every error answer has the one documented shape, ``{"error": "one line"}``."""
+        path = " ".join(request.url.path[:100].split())
+        message = {404: f"no such page or route: {path}",
+                   405: f"{request.method[:10]} is not allowed on {path}"}.get(exc.status_code, str(exc.detail))
+        return JSONResponse({"error": message}, status_code=exc.status_code, headers=exc.headers)
+
+    @app.exception_handler(Exception)
+    async def internal_error(request: Request, exc: Exception) -> JSONResponse:
+        """A bug of the server's: the answer keeps the shape (the log has the traceback)."""
+        return fail(500, "internal server error")
+
+    @app.exception_handler(RequestValidationError)
+    async def bad_request(request: Request, exc: RequestValidationError) -> JSONResponse:
+        first = exc.errors()[0] if exc.errors() else {}
+        where = ".".join(str(p) for p in first.get("loc", ())) or "request"
+        return fail(400, f"{where}: {' '.join(str(first.get('msg', 'invalid')).split())}")
+
     @app.get("/", include_in_schema=False)
     async def lobby_page() -> Response:
         return FileResponse(str(STATIC / "index.html"), headers={"Cache-Control": "no-cache"})
@@ -183,6 +270,7 @@ def create_app(
             "menu_items": list(MENU_ITEMS),
             "editions": {"base": [2, 5], "party": [2, 8]},
             "max_name": MAX_NAME,
+            "timer": list(TIMER_RANGE),
         }
 
     @app.get("/api/stats")
@@ -289,6 +377,22 @@ def create_app(
         refused, window = 0, time.monotonic()
         joined = False
         pump = asyncio.get_running_loop().create_task(sock.pump())
+
+        async def refuse(code: str, message: str) -> bool:
+            """Send the error; after too many refusals, tell the client and close (True)."""
+            nonlocal refused
+            refused += 1
+            sock.send(error(code, message))
+            if refused < limits.flood_close:
+                return False
+            sock.send(error("rate_limited", f"{refused} messages refused within {limits.flood_window:g} s: "
+                                            "the server closes this connection"))
+            sock.close(1008, "too many refused messages")
+            sock.closing = 1008
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(asyncio.shield(pump), timeout=5)
+            return True
+
         try:
             while True:
                 if pump.done():
@@ -303,11 +407,9 @@ def create_app(
                 if time.monotonic() - window > limits.flood_window:
                     refused, window = 0, time.monotonic()
                 if not bucket.take():
-                    refused += 1
-                    if refused >= limits.flood_close:
-                        await ws.close(code=1008, reason="too many messages")
+                    if await refuse("rate_limited", f"more than {limits.rate:g} messages a second "
+                                                    f"(bursts of {limits.burst}): this message was not read"):
                         return
-                    sock.send(error("rate_limited", f"more than {limits.rate:g} messages a second"))
                     continue
                 try:
                     msg = parse_client(text)
@@ -339,11 +441,8 @@ def create_app(
                     elif isinstance(msg, Ping):
                         sock.send(dump({"type": "pong"}))
                 except (ProtocolError, TableError) as e:
-                    refused += 1
-                    if refused >= limits.flood_close:
-                        await ws.close(code=1008, reason="too many bad messages")
+                    if await refuse(e.code, str(e)):
                         return
-                    sock.send(error(e.code, str(e)))
         except WebSocketDisconnect:
             return
         finally:
@@ -354,9 +453,10 @@ def create_app(
             pump.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await pump
-            if ws.application_state == WebSocketState.CONNECTED and sock.dropped:
+            code = 1013 if sock.dropped else sock.closing
+            if ws.application_state == WebSocketState.CONNECTED and code is not None:
                 with contextlib.suppress(Exception):
-                    await ws.close(code=1013)
+                    await ws.close(code=code)
 
     def _hello_seat(table: LiveTable, msg: Hello) -> tuple[int | None, str | None]:
         """The seat a hello takes (``None``: spectator) and the name it sets, if any."""

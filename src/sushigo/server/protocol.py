@@ -31,6 +31,9 @@ MAX_MESSAGE: Final = 4096
 
 MAX_NAME: Final = 24
 
+TIMER_RANGE: Final = (5, 3600)
+"""Seconds a move timer may give each decision (the lobby reads it from ``/api/options``)."""
+
 _STRICT = ConfigDict(extra="forbid", strict=True)
 
 
@@ -101,7 +104,9 @@ def parse_client(text: str | bytes) -> Hello | Pick | Rename | Ping:
         raise ProtocolError("bad_message", "not a JSON object")
     if "v" not in data:
         raise ProtocolError("bad_message", "missing key 'v' (the protocol version, 1)")
-    if data["v"] != VERSION or isinstance(data["v"], bool):
+    if type(data["v"]) is not int:  # strictly typed: 1.0, true and "1" are not the version 1
+        raise ProtocolError("bad_message", f"v must be the whole number {VERSION}, not {json.dumps(data['v'])}")
+    if data["v"] != VERSION:
         raise ProtocolError("unsupported_version", f"protocol version {data['v']!r} (this server speaks 1)")
     kind = data.get("type")
     if kind not in _TYPES:
@@ -154,9 +159,10 @@ class CreateTable(BaseModel):
     menu: Annotated[str, Field(max_length=100)] | Annotated[
         list[Annotated[str, Field(max_length=60)]], Field(max_length=8)] | None = None
     uramaki_split: Annotated[str, Field(max_length=10)] | None = None
-    menu_card_draw: Annotated[int, Field(ge=1, le=10)] | None = None
+    menu_card_draw: Annotated[int, Field(ge=1, le=8)] | None = None
     two_player_pudding_penalty: bool = False
-    timer: Annotated[int, Field(ge=1, le=3600)] | None = None
+    wasabi_colour: Annotated[str, Field(max_length=10)] | None = None
+    timer: Annotated[int, Field(ge=TIMER_RANGE[0], le=TIMER_RANGE[1])] | None = None
     seed: Annotated[int, Field(ge=0, lt=1 << 63)] | None = None
 
 

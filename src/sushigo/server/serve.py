@@ -19,6 +19,19 @@ class ServeError(RuntimeError):
     """The server cannot start; the message is one line."""
 
 
+class _OneLineDecodeErrors(logging.Filter):
+    """uvicorn logs a text frame that is not UTF-8 with a traceback (it closes the
+    socket with 1007, which is right): keep one line per connection instead."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if (record.exc_info and isinstance(record.exc_info[1], UnicodeDecodeError)
+                and str(record.msg).startswith("Invalid UTF-8")):
+            record.msg, record.args = "a client sent a text frame that is not UTF-8: closed it (1007)", ()
+            record.exc_info, record.exc_text = None, None
+            record.levelno, record.levelname = logging.WARNING, "WARNING"
+        return True
+
+
 def bind(host: str, port: int) -> socket.socket:
     """A listening TCP socket on ``host:port`` (raises :class:`ServeError`)."""
     try:
@@ -57,8 +70,12 @@ def serve(
     """
     import uvicorn
 
-    from sushigo.server.app import Limits, create_app
+    from sushigo.server.app import Limits, create_app, normalize_origin
 
+    try:
+        extra_origins = tuple(normalize_origin(o) for o in allow_origins)
+    except ValueError as e:
+        raise ServeError(f"--allow-origin: {e}") from None
     try:
         store = Store(db)
         store.create_schema()
@@ -67,17 +84,23 @@ def serve(
     sock = bind(host, port)
     real_port = sock.getsockname()[1]
     shown = f"[{host}]" if ":" in host else host
+    address = f"http://{shown}:{real_port}"
     limits = Limits(tables_per_hour=tables_per_hour, connections_per_address=connections_per_address)
-    app = create_app(db, allow_origins=allow_origins, prefix=shard, store=store, limits=limits)
+    app = create_app(db, allow_origins=(address, *extra_origins), prefix=shard, store=store, limits=limits)
     config = uvicorn.Config(
         app, log_level="warning", ws_max_size=65536, ws_ping_interval=20, ws_ping_timeout=20,
+        ws="websockets-sansio",  # pinned: the tests send it raw frames (tests/server/test_raw_frames.py)
         lifespan="on", timeout_graceful_shutdown=3, access_log=False,
         ws_per_message_deflate=False,
         # the per-address limits use the peer's address; X-Forwarded-For only from a proxy named here
         proxy_headers=trust_proxy is not None, forwarded_allow_ips=trust_proxy or "",  # compressing ~3 KB frames costs more CPU than it saves on a LAN
     )
     server = uvicorn.Server(config)
-    print(f"sushigo serving on http://{shown}:{real_port}/  (games in {store.engine.url.render_as_string()})",
+    logging.getLogger("uvicorn.error").addFilter(_OneLineDecodeErrors())
+    hint = ""
+    if host in ("0.0.0.0", "::", ""):  # other machines open it by IP address, or by a name given here
+        hint = "; players open it by this machine's IP address, or by a name given with --allow-origin"
+    print(f"sushigo serving on {address}/  (games in {store.engine.url.render_as_string()}{hint})",
           file=out, flush=True)
     logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
     try:

@@ -18,6 +18,7 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import hmac
+import json
 import logging
 import random
 import re
@@ -166,9 +167,26 @@ def summary_of(loaded: LoadedTable) -> dict[str, Any]:
                     bool(row.rules.get("seeded")), seats, row.result)
 
 
+OLD_WASABI_COLOUR: Final = "own"
+"""The ``wasabi_colour`` of Party tables stored by sushigo 0.4 and earlier (the key did not exist)."""
+
+
 def _rules_of(row: TableRow) -> Rules:
-    return Rules.from_options(row.players, row.rules.get("options"), edition=row.edition,
-                              menu=row.rules.get("menu"))
+    options = dict(row.rules.get("options") or {})
+    if row.edition == "party":
+        options.setdefault("wasabi_colour", OLD_WASABI_COLOUR)
+    return Rules.from_options(row.players, options, edition=row.edition, menu=row.rules.get("menu"))
+
+
+def _with_old_options(text: str) -> str:
+    """A stored record, with ``wasabi_colour`` named where a Party record of
+    sushigo 0.4 and earlier left it out (so that it replays as it was played)."""
+    record = json.loads(text)
+    options = record.get("options") if isinstance(record, dict) and record.get("edition") == "party" else None
+    if not isinstance(options, dict) or "wasabi_colour" in options:
+        return text
+    options["wasabi_colour"] = OLD_WASABI_COLOUR
+    return record_dumps(record) + "\n"
 
 
 def view_payload(game: AnyGame, seat: int | None) -> dict[str, Any]:
@@ -218,7 +236,7 @@ def _rules_from_request(req: CreateRequest) -> Rules:
             menu=(", ".join(req.menu) if isinstance(req.menu, list) else req.menu),
             pass_both_ways=req.pass_both_ways, reshuffle=req.reshuffle,
             uramaki_split=req.uramaki_split, menu_card_draw=req.menu_card_draw,
-            two_player_pudding_penalty=req.two_player_pudding_penalty,
+            two_player_pudding_penalty=req.two_player_pudding_penalty, wasabi_colour=req.wasabi_colour,
             label=f"{req.players} seats",
         )
     except (FlagError, RulesError) as e:
@@ -681,7 +699,8 @@ class TableService:
         return summary_of(loaded[0]) if loaded else None
 
     async def record(self, table_id: str) -> str | None:
-        return await asyncio.to_thread(self.store.record, table_id)
+        text = await asyncio.to_thread(self.store.record, table_id)
+        return None if text is None else _with_old_options(text)
 
 
 def _retrieve(fut: asyncio.Future[None]) -> None:

@@ -9,7 +9,7 @@
  *   (values "human" or "bot:NAME"), opt-pass_both_ways, opt-reshuffle,
  *   party-options, menu (select: official names or "custom"), custom-menu,
  *   custom-slots (selects data-testid="custom-item" data-group=roll|appetizer|special|dessert),
- *   menu-preview, opt-uramaki_split, opt-menu_card_draw, opt-two_player_pudding_penalty,
+ *   menu-preview, opt-uramaki_split, opt-menu_card_draw, opt-two_player_pudding_penalty, opt-wasabi_colour,
  *   timer, seed, create-submit;
  *   created (after creating): invites (li data-testid="invite" data-seat=n with an
  *   <input data-testid="invite-url"> and a data-testid="copy" button; the spectator
@@ -35,7 +35,8 @@
       "Dinner for Two": ["uramaki", "onigiri", "tofu", "miso_soup", "menu", "special_order", "fruit"]
     },
     default_menu: "My First Meal",
-    editions: { base: [2, 5], party: [2, 8] }
+    editions: { base: [2, 5], party: [2, 8] },
+    timer: [5, 3600]
   };
   var GROUPS = {
     roll: ["maki", "temaki", "uramaki"],
@@ -239,6 +240,8 @@
       var draw = Number($("opt-menu_card_draw").value);
       if (draw && draw !== 4) b.menu_card_draw = draw;
       if ($("opt-two_player_pudding_penalty").checked) b.two_player_pudding_penalty = true;
+      var colour = $("opt-wasabi_colour").value;
+      if (colour && colour !== "nigiri") b.wasabi_colour = colour;
     }
     var t = $("timer").value.trim();
     if (t) b.timer = Number(t);
@@ -249,7 +252,10 @@
 
   function validate(b) {
     if (b.seats.indexOf("human") < 0) return "At least one seat must be a human.";
-    if (b.timer !== undefined && (!Number.isInteger(b.timer) || b.timer < 1 || b.timer > 3600)) return "The timer is a whole number of seconds (1-3600).";
+    var tr = opts.timer;
+    if (b.timer !== undefined && (!Number.isInteger(b.timer) || b.timer < tr[0] || b.timer > tr[1])) {
+      return "The timer is a whole number of seconds from " + tr[0] + " to " + tr[1] + ".";
+    }
     if (b.seed !== undefined && (!Number.isInteger(b.seed) || b.seed < 0)) return "The seed is a whole number ≥ 0.";
     if (Array.isArray(b.menu)) {
       var seen = {};
@@ -453,7 +459,13 @@
     });
   }
 
+  function fillTimer() {
+    $("timer").min = String(opts.timer[0]);
+    $("timer").max = String(opts.timer[1]);
+  }
+
   // ------------------------------------------------------------ start
+  fillTimer();
   syncEdition();
   fillMenus();
   preview();
@@ -463,8 +475,10 @@
         bots: Array.isArray(o.bots) && o.bots.length ? o.bots : FALLBACK.bots,
         menus: o.menus && typeof o.menus === "object" ? o.menus : FALLBACK.menus,
         default_menu: typeof o.default_menu === "string" ? o.default_menu : FALLBACK.default_menu,
-        editions: o.editions && typeof o.editions === "object" ? o.editions : FALLBACK.editions
+        editions: o.editions && typeof o.editions === "object" ? o.editions : FALLBACK.editions,
+        timer: Array.isArray(o.timer) && o.timer.length === 2 ? o.timer : FALLBACK.timer
       };
+      fillTimer();
       fillPlayers();
       fillSeats();
       fillMenus();
