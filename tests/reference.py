@@ -1,4 +1,4 @@
-"""An independent, deliberately plain re-implementation of RULES.md §1, used
+"""An independent, deliberately plain re-implementation of docs/rules.md §1, used
 as an oracle: it re-plays a game from its dealt hands and picks alone and
 scores it without any of the engine's scoring code.
 

@@ -1,4 +1,4 @@
-"""Cards: the 108-card deck of the original edition (RULES.md §1.1) and card names."""
+"""Cards: the 108-card deck of the original edition (docs/rules.md §1.1) and card names."""
 
 from __future__ import annotations
 
@@ -21,7 +21,7 @@ from sushigo.cards import (
     parse_card,
 )
 
-# RULES.md §1.1, typed in again here (not copied from the engine) as the oracle.
+# docs/rules.md §1.1, typed in again here (not copied from the engine) as the oracle.
 EXPECTED_COUNTS = {
     "tempura": 14,
     "sashimi": 14,
@@ -96,7 +96,7 @@ def test_name_round_trip(card):
 
 
 def test_record_names_are_the_spec_names():
-    # shared/spec/game-record.md, "Card names (base game)", in card-id order
+    # docs/spec/game-record.md, "Card names (base game)", in card-id order
     assert CARD_NAMES == (
         "tempura", "sashimi", "dumpling", "maki1", "maki2", "maki3",
         "egg", "salmon", "squid", "wasabi", "chopsticks", "pudding",

@@ -1,4 +1,4 @@
-"""The state machine: turns, passing, chopsticks, wasabi, rounds and scores (RULES.md §1.3-§1.11).
+"""The state machine: turns, passing, chopsticks, wasabi, rounds and scores (docs/rules.md §1.3-§1.10).
 
 Most tests deal exact hands (``Game(rules, auto_deal=False)`` + ``deal``) so
 that every situation of the rules can be set up on purpose.
@@ -835,7 +835,7 @@ def test_legal_actions_mask_and_is_legal_agree():
                 assert [a for a in range(NUM_ACTIONS) if mask[a]] == legal
                 assert [a for a in range(NUM_ACTIONS) if game.is_legal(s, a)] == legal
                 assert game.legal_picks(s) == [decode(a) for a in legal]
-                # oracle: what RULES.md allows
+                # oracle: what docs/rules.md allows
                 hand = Counter(game.hands[s])
                 chop = CH in game.collections[s] and len(game.hands[s]) >= 2
                 expected = sorted(

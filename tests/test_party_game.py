@@ -1,4 +1,4 @@
-"""The Sushi Go Party! state machine, rule by rule (RULES.md §3, Party card guide 004).
+"""The Sushi Go Party! state machine, rule by rule (docs/rules.md §2, from the Party card guide).
 
 Most tests deal exact hands (``PartyGame(rules, auto_deal=False)`` + ``deal``)
 so that every situation can be set up on purpose.  Every expected value is

@@ -1,4 +1,4 @@
-"""Rules: player counts, hand sizes, pass direction and options (RULES.md §1.2, §1.4, §1.8, §1.11)."""
+"""Rules: player counts, hand sizes, pass direction and options (docs/rules.md §1.2, §1.3, §1.7, §1.10)."""
 
 from __future__ import annotations
 
@@ -7,8 +7,8 @@ import pytest
 from sushigo import Game
 from sushigo.rules import HAND_SIZES, NUM_ROUNDS, OPTION_NAMES, Rules, RulesError
 
-HAND = {2: 10, 3: 9, 4: 8, 5: 7}  # RULES.md §1.2
-USED_PER_GAME = {2: 60, 3: 81, 4: 96, 5: 105}  # RULES.md §1.2
+HAND = {2: 10, 3: 9, 4: 8, 5: 7}  # docs/rules.md §1.2
+USED_PER_GAME = {2: 60, 3: 81, 4: 96, 5: 105}  # docs/rules.md §1.2
 
 
 @pytest.mark.parametrize(("players", "size"), sorted(HAND.items()))

@@ -1,4 +1,4 @@
-"""Scoring (RULES.md §1.6-§1.10 and the worked examples of guides 000-003).
+"""Scoring (docs/rules.md §1.5-§1.9 and the guides' worked examples).
 
 Every expected value here is typed in from the rule tables or worked by hand;
 none is computed by the engine's own code.
@@ -108,7 +108,7 @@ def test_nigiri_play_order(cards, points):
 
 
 def test_wasabi_pairs_oldest_first():
-    # RULES.md §1.6 DECISION: the oldest empty wasabi fills first
+    # docs/rules.md §1.5, a decision: the oldest empty wasabi fills first
     assert wasabi_pairs([W, W, E, SQ, SL]) == {2: 0, 3: 1}
     assert wasabi_pairs([E, W, SQ]) == {2: 1}
     assert wasabi_pairs([W, E, W, SQ]) == {1: 0, 3: 2}

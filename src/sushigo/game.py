@@ -1,4 +1,4 @@
-"""The game state machine: deal, pick, reveal, pass, score (RULES.md §1.3-§1.10).
+"""The game state machine: deal, pick, reveal, pass, score (docs/rules.md §1.3-§1.9).
 
 A :class:`Game` is mutable, like python-chess's ``Board``: :meth:`Game.play`
 advances a turn with every seat's pick at once; :meth:`Game.commit` takes one

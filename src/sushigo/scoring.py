@@ -1,4 +1,4 @@
-"""Scoring: rounds, the maki award, puddings and winners (RULES.md §1.7-§1.10).
+"""Scoring: rounds, the maki award, puddings and winners (docs/rules.md §1.6-§1.9).
 
 Every function here is pure and works from collections alone, so any score
 the engine reports can be recomputed and explained.
@@ -112,7 +112,7 @@ def score_collection(cards: Sequence[int]) -> Breakdown:
 
 
 def maki_awards(icons: Sequence[int]) -> list[int]:
-    """The maki award for each seat from its roll-icon total (RULES.md §1.7).
+    """The maki award for each seat from its roll-icon total (docs/rules.md §1.6).
 
     Seats need at least one icon to take part.  Most icons scores 6; a tie for
     most splits 6 (remainder dropped) and cancels second place.  With one
@@ -144,7 +144,7 @@ def maki_awards(icons: Sequence[int]) -> list[int]:
 
 
 def pudding_awards(puddings: Sequence[int]) -> list[int]:
-    """End-of-game pudding adjustment for each seat (RULES.md §1.9).
+    """End-of-game pudding adjustment for each seat (docs/rules.md §1.8).
 
     Most puddings: +6 split among the tied (remainder dropped).  Fewest
     (zero included): -6 split the same way, except in a 2-player game.  If

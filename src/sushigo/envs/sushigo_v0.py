@@ -168,7 +168,7 @@ class raw_parallel_env(ParallelEnv[str, dict[str, Any], int]):  # type: ignore[m
         return obs, rewards, terms, truncs, infos
 
     def record(self) -> dict[str, Any]:
-        """The game record of the current episode (``shared/spec/game-record.md``)."""
+        """The game record of the current episode (``docs/spec/game-record.md``)."""
         if self.game is None:
             raise RuntimeError("call reset() first")
         return to_record(self.game, meta={"env": "sushigo_v0"})
