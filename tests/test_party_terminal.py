@@ -227,12 +227,13 @@ def test_end_of_input_and_ctrl_c_save_the_game(tmp_path: Path, stop: object, cod
 
 
 def test_bad_input_is_explained_and_help_lists_the_menu() -> None:
-    answers = ["", "0", "99", "bogus", "eel", "?", "1"]
+    answers = ["", "0", "99", "bogus", "eell", "eel", "?", "1"]
     code, text, _, _ = play(None, answers, players=3, humans=1, seed=5, menu="Master Menu")
     assert code == EXIT_FINISHED
     assert "Type the number of a card (1-10)" in text
     assert "There is no card 0: your hand is numbered 1-10." in text
     assert "'bogus' is not a card number or a card name." in text
+    assert "'eell' is not a card number or a card name (did you mean 'eel'?)." in text
     assert "There is no Eel in your hand." in text
     assert "Takeout box: flip any of your earlier cards" in text and "Fruit (end of game)" in text
     assert "Eel: one -3" not in text  # the help lists this menu's items only

@@ -306,12 +306,13 @@ def test_humans_commit_one_seat_at_a_time_and_bots_see_only_their_view(
 def test_invalid_input_gets_one_line_and_a_new_prompt() -> None:
     hand = Game(2, seed=6).hand(0)
     absent = next(c for c in Card if c not in hand)
-    answers = ["", "banana", "0", "99", "1 2", "1 2 3", "?", "h", absent.name_in_records, "1", EOF]
+    answers = ["", "banana", "tempora", "0", "99", "1 2", "1 2 3", "?", "h", absent.name_in_records, "1", EOF]
     code, text, script, _ = play(None, answers, players=2, humans=1, bots=["random"], seed=6)
     assert code == EXIT_STOPPED
     for message in (
         "Type the number of a card (1-10), or ? for help.",
         "'banana' is not a card number or a card name.",
+        "'tempora' is not a card number or a card name (did you mean 'tempura'?).",
         "There is no card 0: your hand is numbered 1-10.",
         "There is no card 99: your hand is numbered 1-10.",
         "Two cards need chopsticks in your collection from an earlier turn.",
@@ -320,7 +321,7 @@ def test_invalid_input_gets_one_line_and_a_new_prompt() -> None:
     ):
         assert message in text, message
     assert text.count("How to pick:") == 2
-    assert script.count("Pick a card") == 11
+    assert script.count("Pick a card") == 12
     assert "Revealed in round 1, turn 1:" in text
     assert "End of input: game stopped." in text
 
@@ -343,6 +344,15 @@ def test_same_card_twice_and_chopsticks_rules_explained() -> None:
     game.hands[0] = [Card.EGG]
     with pytest.raises(ValueError, match="at least two cards"):
         ui.parse_pick("1 2", 0, [Card.EGG])
+
+
+def test_a_near_name_suggests_the_cards_in_hand_first() -> None:
+    game = Game(2, seed=0)
+    ui = terminal.TerminalGame(game, ["A", "B"], [None, None], console(), lambda p: "", None, {})
+    with pytest.raises(ValueError, match=r"\(did you mean 'maki2'\?\)"):
+        ui.parse_pick("maki", 0, [Card.EGG, Card.MAKI2, Card.TEMPURA])
+    with pytest.raises(ValueError, match=r"\(did you mean 'maki1', 'maki2' or 'maki3'\?\)"):
+        ui.parse_pick("maki", 0, [Card.EGG, Card.TEMPURA])
 
 
 def test_quit_asks_first_and_saves_the_game_so_far(tmp_path: Path) -> None:

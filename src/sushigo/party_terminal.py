@@ -39,7 +39,7 @@ from rich.text import Text
 
 from sushigo.bots import Bot
 from sushigo.bots.base import view_for
-from sushigo.cards import UnknownCardError
+from sushigo.cards import UnknownCardError, did_you_mean
 from sushigo.game import Phase
 from sushigo.party.actions import PASS, copy_target, flip_position, played_card
 from sushigo.party.cards import (
@@ -446,7 +446,9 @@ class PartyTerminalGame(TableSession[PartyGame]):
         try:
             card = int(find_card(text))
         except UnknownCardError:
-            raise ValueError(f"{text[:20]!r} is not a card number or a card name.") from None
+            names = [PartyCard(c).name_in_records for c in cards if c != FACE_DOWN]
+            hint = did_you_mean(text, names) or did_you_mean(text, [c.name_in_records for c in PartyCard])
+            raise ValueError(f"{text[:20]!r} is not a card number or a card name{hint}.") from None
         if card not in cards:
             raise ValueError(f"There is no {CARD_SHORT[PartyCard(card)]} in {what}.")
         return card

@@ -39,7 +39,7 @@ from rich.text import Text
 from sushigo.actions import Action, card_ids, encode
 from sushigo.bots import Bot, make_bot
 from sushigo.bots.base import view_for
-from sushigo.cards import MAKI_ICONS, NIGIRI, Card, UnknownCardError, parse_card
+from sushigo.cards import CARD_NAMES, MAKI_ICONS, NIGIRI, Card, UnknownCardError, did_you_mean, parse_card
 from sushigo.game import Game, IllegalActionError
 from sushigo.party.game import PartyGame
 from sushigo.record import save_record
@@ -631,7 +631,8 @@ class TerminalGame(TableSession[Game]):
             try:
                 card = parse_card(token)
             except UnknownCardError:
-                raise ValueError(f"{token[:20]!r} is not a card number or a card name.") from None
+                hint = did_you_mean(token, [Card(c).name_in_records for c in hand]) or did_you_mean(token, CARD_NAMES)
+                raise ValueError(f"{token[:20]!r} is not a card number or a card name{hint}.") from None
             free = [i for i, c in enumerate(hand) if c == card and i not in positions]
             if not free:
                 other = "other " if positions else ""
