@@ -19,7 +19,7 @@ import time
 from concurrent.futures import ProcessPoolExecutor
 
 from sushigo.bots import make_bot, play_game
-from sushigo.rules import Rules
+from sushigo.engine.rules import Rules
 from sushigo.tournament.ratings import wilson_interval as wilson
 
 

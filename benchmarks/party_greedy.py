@@ -14,8 +14,8 @@ import sys
 import time
 
 from sushigo.bots import GreedyBot, RandomBot, play_game
-from sushigo.party.menus import OFFICIAL_MENUS
-from sushigo.rules import Rules, RulesError
+from sushigo.engine.menus import OFFICIAL_MENUS
+from sushigo.engine.rules import Rules, RulesError
 
 
 def main(argv: list[str]) -> None:

@@ -39,7 +39,7 @@ import numpy as np
 import torch
 from torch import nn
 
-from sushigo.batch import NUM_ACTIONS
+from sushigo.sim.batch import NUM_ACTIONS
 from sushigo.bots import make_bot, play_game
 from sushigo.bots.learned import FORMAT, INPUT_SIZE, LearnedBot, Policy
 from sushigo.envs.vector import BatchEnv, network_inputs, random_policy

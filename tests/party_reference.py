@@ -1,10 +1,10 @@
 """An independent reference model of Sushi Go Party! for the property tests.
 
-It shares nothing with ``sushigo.party.game`` or ``sushigo.party.scoring``:
-only the card ids (the :class:`~sushigo.party.cards.PartyCard` enum, used for
+It shares nothing with ``sushigo.engine.party.game`` or ``sushigo.engine.party.scoring``:
+only the card ids (the :class:`~sushigo.engine.party.cards.PartyCard` enum, used for
 names) are imported.  Card data (items, icons, numbers, box counts) is typed
 in here from docs/rules.md §2.1 / §2.5-§2.8, and the action encoding from the table in
-``sushigo/party/actions.py``'s docstring.
+``sushigo/engine/party/actions.py``'s docstring.
 
 :class:`Shadow` keeps its own copy of every seat's hand and collection and
 applies each pick and each decision as the rules say.  It predicts which seat
@@ -32,7 +32,7 @@ import re
 from collections import Counter
 from typing import Sequence
 
-from sushigo.party.cards import PartyCard
+from sushigo.engine.party.cards import PartyCard
 
 # ----------------------------------------------------------------- card data
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 
 from sushigo import Game
-from sushigo.actions import NUM_SINGLE_ACTIONS
+from sushigo.engine.base.actions import NUM_SINGLE_ACTIONS
 
 
 def random_actions(game: Game, rng: random.Random, pair_chance: float = 0.5) -> list[int]:

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-from sushigo.actions import decode
+from sushigo.engine.base.actions import decode
 
 TEMPURA, SASHIMI, DUMPLING, MAKI1, MAKI2, MAKI3, EGG, SALMON, SQUID, WASABI, CHOPSTICKS, PUDDING = range(12)
 DECK = Counter({TEMPURA: 14, SASHIMI: 14, DUMPLING: 14, MAKI1: 6, MAKI2: 12, MAKI3: 8,

@@ -1,5 +1,5 @@
 import sys
 
-from sushigo.cli import main
+from sushigo.cli.app import main
 
 sys.exit(main())

@@ -17,12 +17,12 @@ from gymnasium.utils.env_checker import check_env  # noqa: E402
 from pettingzoo.test import api_test, parallel_api_test, parallel_seed_test, seed_test  # noqa: E402
 
 import sushigo.envs.gym_env  # noqa: E402,F401  (registers SushiGo-v0)
-from sushigo.editions import new_game  # noqa: E402
+from sushigo.engine.editions import new_game  # noqa: E402
 from sushigo.envs import sushigo_v0  # noqa: E402
 from sushigo.envs.observation import encode, kinds  # noqa: E402
 from sushigo.envs.rewards import final_rewards  # noqa: E402
-from sushigo.record import replay  # noqa: E402
-from sushigo.view import seat_view  # noqa: E402
+from sushigo.engine.editions import replay
+from sushigo.engine.base.view import seat_view  # noqa: E402
 
 pytestmark = pytest.mark.filterwarnings("ignore::UserWarning")
 

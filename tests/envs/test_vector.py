@@ -1,6 +1,6 @@
 """The batch environments (``sushigo.envs.vector``) against the engine: rewards,
 episodes, observations, masks and opponents, replayed game by game on
-:class:`sushigo.game.Game` with the same deals and picks."""
+:class:`sushigo.engine.base.game.Game` with the same deals and picks."""
 
 from __future__ import annotations
 
@@ -18,10 +18,10 @@ from gymnasium.vector import AutoresetMode  # noqa: E402
 from sushigo.envs.observation import encode  # noqa: E402
 from sushigo.envs.rewards import final_rewards  # noqa: E402
 from sushigo.envs.vector import BatchEnv, SushiGoVectorEnv, batch_rewards, random_policy  # noqa: E402
-from sushigo.game import Game  # noqa: E402
-from sushigo.observation import observation_size, padded_positions  # noqa: E402
-from sushigo.rules import Rules  # noqa: E402
-from sushigo.view import seat_view  # noqa: E402
+from sushigo.engine.base.game import Game  # noqa: E402
+from sushigo.engine.observation import observation_size, padded_positions  # noqa: E402
+from sushigo.engine.rules import Rules  # noqa: E402
+from sushigo.engine.base.view import seat_view  # noqa: E402
 
 Array = Any
 KINDS = ("margin", "win", "rank")
@@ -479,8 +479,8 @@ def test_learned_opponents_play_as_the_learned_bot(players: int, padded: bool) -
     near-tie, one whose plain-Python score is within 1e-3 of the best)."""
     from sushigo.bots.learned import LearnedBot, network_input, shipped_policy
     from sushigo.envs.vector import learned_policy
-    from sushigo.game import Game
-    from sushigo.view import seat_view
+    from sushigo.engine.base.game import Game
+    from sushigo.engine.base.view import seat_view
 
     env = BatchEnv(players, 16, padded=padded, seed=players)
     obs, mask = env.reset()

@@ -9,7 +9,7 @@ and otherwise picks uniformly among its legal actions.  Party games (one per
 official menu, 2 to 8 players) use the same idea: seats use their
 chopsticks and spoons two times in three and otherwise choose uniformly.  The policy uses
 nothing outside this repository, so the files only change when the engine's
-deal or rules change, which is exactly what ``tests/test_golden.py`` guards.
+deal or rules change, which is exactly what ``tests/engine/test_golden.py`` guards.
 Review the diff before committing regenerated files.
 """
 
@@ -20,9 +20,10 @@ import random
 from pathlib import Path
 
 from sushigo import Game, Rules
-from sushigo.party.actions import PASS
-from sushigo.party.game import PartyGame
-from sushigo.record import dumps, to_record
+from sushigo.engine.party.actions import PASS
+from sushigo.engine.party.game import PartyGame
+from sushigo.engine.records import dumps
+from sushigo.engine.editions import to_record
 
 HERE = Path(__file__).resolve().parent
 
@@ -94,7 +95,7 @@ def golden_record(players: int, options: dict, seed: int) -> dict:
 
 
 def format_record(record: dict) -> str:
-    """The record as ``sushigo.record.dumps`` writes it (one line per hand and turn)."""
+    """The record as ``sushigo.engine.records.dumps`` writes it (one line per hand and turn)."""
     text = dumps(record) + "\n"
     assert json.loads(text) == record
     return text

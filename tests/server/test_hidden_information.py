@@ -4,7 +4,7 @@ Full games with several human sockets and a spectator; every frame each
 socket receives is captured.  Afterwards the game is rebuilt from the stored
 record and events, and every frame is checked against it:
 
-- each ``state`` view equals what :mod:`sushigo.view` / :mod:`sushigo.party.view`
+- each ``state`` view equals what :mod:`sushigo.engine.base.view` / :mod:`sushigo.engine.party.view`
   (the one place hidden information is decided) gives that seat at that ``seq``;
 - independently of those modules: a seat's ``hand`` is exactly its true hand, no
   frame carries another seat's pick before the reveal, at the first turn of a
@@ -21,8 +21,8 @@ from typing import Any
 
 import pytest
 
-from sushigo.editions import new_game
-from sushigo.record import replay
+from sushigo.engine.editions import new_game
+from sushigo.engine.editions import replay
 from sushigo.server.tables import view_payload
 
 from .conftest import create, tokens

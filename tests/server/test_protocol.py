@@ -20,7 +20,7 @@ import pytest
 from fastapi.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
-from sushigo.record import replay
+from sushigo.engine.editions import replay
 from sushigo.server.app import Limits
 from sushigo.server.protocol import TIMER_RANGE
 from sushigo.server.store import Store

@@ -17,7 +17,7 @@ import httpx
 import pytest
 from websockets.sync.client import ClientConnection, connect
 
-from sushigo.record import replay
+from sushigo.engine.editions import replay
 
 from optional_parts import pg_skip_reason
 

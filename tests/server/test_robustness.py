@@ -169,7 +169,7 @@ def test_a_seeded_table_says_so(lite_client: TestClient) -> None:
 def test_party_tables_stored_before_the_wasabi_colour_option_keep_their_reading() -> None:
     """A Party table row written by sushigo 0.4 has no ``wasabi_colour``: it was played with
     wasabi a colour of its own, and a restart must go on with that reading (new rows store it)."""
-    from sushigo.rules import Rules
+    from sushigo.engine.rules import Rules
     from sushigo.server.store import TableRow
     from sushigo.server.tables import _rules_of
 
@@ -192,9 +192,10 @@ def test_records_of_old_party_tables_name_the_wasabi_colour_they_were_played_wit
     the record the server hands out names "own", so ``sushigo replay`` accepts it."""
     import random
 
-    from sushigo.party.game import PartyGame
-    from sushigo.record import dumps, replay, to_record
-    from sushigo.rules import Rules
+    from sushigo.engine.party.game import PartyGame
+    from sushigo.engine.records import dumps
+    from sushigo.engine.editions import replay, to_record
+    from sushigo.engine.rules import Rules
     from sushigo.server.tables import _with_old_options
 
     for seed in range(100):  # a game where the reading changes the result: its old record fails

@@ -2,9 +2,9 @@
 
 A bot is built with a seed (``make_bot("greedy", seed=1)``) and asked for
 one action at a time with :meth:`Bot.choose`, given only its seat's view:
-a :class:`~sushigo.view.SeatView` in the base game (action ids of
-:mod:`sushigo.actions`) or a :class:`~sushigo.party.view.PartySeatView` in
-Sushi Go Party! (action ids of :mod:`sushigo.party.actions`).  Every built-in
+a :class:`~sushigo.engine.base.view.SeatView` in the base game (action ids of
+:mod:`sushigo.engine.base.actions`) or a :class:`~sushigo.engine.party.view.PartySeatView` in
+Sushi Go Party! (action ids of :mod:`sushigo.engine.party.actions`).  Every built-in
 bot plays both editions (``learned``, a network trained on the original game,
 plays Party by greedy's judgement).  Search bots (``ismcts``, ``flatmc``) set
 :attr:`Bot.wants_world`: drivers build their views with :func:`view_for`,
@@ -13,7 +13,7 @@ A spec may carry settings (``ismcts:time=0.2``); ``cmd:COMMAND`` runs an
 external bot (:mod:`sushigo.bots.external`, protocol ``sushigo-bot/1``).
 
 >>> from sushigo import Game
->>> from sushigo.view import seat_view
+>>> from sushigo.engine.base.view import seat_view
 >>> sorted(BOTS)
 ['flatmc', 'greedy', 'ismcts', 'learned', 'random']
 >>> game = Game(4, seed=2)

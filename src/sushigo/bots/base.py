@@ -1,17 +1,17 @@
 """The one bot interface, shared by the terminal game, tournaments, the server and RL.
 
-A bot is given a :class:`~sushigo.view.SeatView` (base game) or a
-:class:`~sushigo.party.view.PartySeatView` (Sushi Go Party!): everything its
+A bot is given a :class:`~sushigo.engine.base.view.SeatView` (base game) or a
+:class:`~sushigo.engine.party.view.PartySeatView` (Sushi Go Party!): everything its
 seat may know, and nothing more.  It returns one action id from
-``view.legal_actions`` (the ids of :mod:`sushigo.actions` or of
-:mod:`sushigo.party.actions`; in Party this covers the pick and every
+``view.legal_actions`` (the ids of :mod:`sushigo.engine.base.actions` or of
+:mod:`sushigo.engine.party.actions`; in Party this covers the pick and every
 decision while specials resolve).  It never sees the game, so it cannot read
 hidden cards.  Bots draw randomness only from their own
 :class:`random.Random`, seeded in the constructor, so the same seed and the
 same views give the same picks.
 
 >>> from sushigo import Game
->>> from sushigo.view import seat_view
+>>> from sushigo.engine.base.view import seat_view
 >>> class FirstBot(Bot):
 ...     name = "first"
 ...     def choose(self, view):
@@ -28,12 +28,12 @@ import abc
 import random
 from typing import Any, ClassVar, Protocol, Sequence, Union, overload, runtime_checkable
 
-from sushigo.actions import Action
-from sushigo.game import Game
-from sushigo.party.game import PartyGame
-from sushigo.party.view import PartySeatView, party_seat_view
-from sushigo.rules import Rules
-from sushigo.view import SeatView, seat_view
+from sushigo.engine.base.actions import Action
+from sushigo.engine.base.game import Game
+from sushigo.engine.party.game import PartyGame
+from sushigo.engine.party.view import PartySeatView, party_seat_view
+from sushigo.engine.rules import Rules
+from sushigo.engine.base.view import SeatView, seat_view
 
 AnyView = Union[SeatView, PartySeatView]
 """What a seat sees in either edition: the argument of :meth:`Player.choose`."""
@@ -79,7 +79,7 @@ class Bot(abc.ABC):
     wants_world: ClassVar[bool] = False
     """Whether drivers should hand this bot views that carry the seat's
     information set as a game (``view.world``), which search bots sample
-    from with :func:`sushigo.view.determinize`.  It costs a copy of the game
+    from with :func:`sushigo.engine.base.view.determinize`.  It costs a copy of the game
     per view, so only bots that need it ask."""
 
     settings: ClassVar[dict[str, type]] = {}
@@ -149,12 +149,12 @@ def play_game(
     """Play a whole game with one bot per seat (seat order); return the finished game.
 
     ``rules`` defaults to the base game for ``len(bots)`` players; Party rules
-    (``Rules.party(...)``) give a :class:`~sushigo.party.game.PartyGame`.
+    (``Rules.party(...)``) give a :class:`~sushigo.engine.party.game.PartyGame`.
     Bots that have them get ``start_game(game_id, seat, rules)`` before and
     ``end_game(game_id, result)`` after (``game_id`` defaults to ``seed-S``).
-    Every bot picks from its own seat's view only (:func:`~sushigo.view.seat_view`
-    or :func:`~sushigo.party.view.party_seat_view`); in Party the game asks
-    every seat in :attr:`~sushigo.party.game.PartyGame.pending_seats`, which
+    Every bot picks from its own seat's view only (:func:`~sushigo.engine.base.view.seat_view`
+    or :func:`~sushigo.engine.party.view.party_seat_view`); in Party the game asks
+    every seat in :attr:`~sushigo.engine.party.game.PartyGame.pending_seats`, which
     while specials resolve is the one seat with a decision to make.
 
     >>> from sushigo.bots import RandomBot
@@ -192,7 +192,7 @@ def play_game(
 
 def view_for(game: Game | PartyGame, seat: int, player: object) -> AnyView:
     """The view a driver hands to ``player`` at ``seat``: with the seat's
-    information set as a game (see :func:`sushigo.view.seat_view`) when the
+    information set as a game (see :func:`sushigo.engine.base.view.seat_view`) when the
     player sets ``wants_world = True`` (search bots), else without it.
     """
     world = bool(getattr(player, "wants_world", False))

@@ -13,7 +13,7 @@ describes the protocol completely.  The transport uses :mod:`selectors` on
 pipes, so it needs a POSIX system.
 
 >>> from sushigo import Game
->>> from sushigo.view import seat_view
+>>> from sushigo.engine.base.view import seat_view
 >>> message = pick_message(seat_view(Game(2, seed=1), 0), "g1")
 >>> message["type"], message["protocol"], message["round"], message["turn"]
 ('pick', 'sushigo-bot/1', 1, 1)
@@ -41,13 +41,13 @@ from dataclasses import dataclass
 from types import TracebackType
 from typing import IO, Any, ClassVar, Final, Literal, Mapping
 
-from sushigo.actions import Action, card_ids
+from sushigo.engine.base.actions import Action, card_ids
 from sushigo.bots.base import AnyView, Bot, legal_actions_of
-from sushigo.cards import Card
-from sushigo.party.actions import party_action_name
-from sushigo.party.cards import PartyCard
-from sushigo.party.view import PartySeatView
-from sushigo.rules import OPTION_NAMES, PARTY_OPTION_NAMES, Rules
+from sushigo.engine.base.cards import Card
+from sushigo.engine.party.actions import party_action_name
+from sushigo.engine.party.cards import PartyCard
+from sushigo.engine.party.view import PartySeatView
+from sushigo.engine.rules import OPTION_NAMES, PARTY_OPTION_NAMES, Rules
 
 _PUDDING: Final = int(PartyCard.PUDDING)
 
@@ -100,7 +100,7 @@ def legal_entries(view: AnyView) -> list[list[str]]:
 
     Base game: the card names of each action, one or two (chopsticks, in play
     order).  Party: one string per action, its text form
-    (:func:`~sushigo.party.actions.party_action_name`).
+    (:func:`~sushigo.engine.party.actions.party_action_name`).
     """
     if isinstance(view, PartySeatView):
         return [[party_action_name(a)] for a in view.legal_actions]

@@ -5,7 +5,7 @@ bot places the cards in a copy of its collection and estimates what that
 collection will be worth at the end of the round, plus its share of the
 end-of-game pudding award:
 
-* scored points now, from :mod:`sushigo.scoring` (tempura pairs, sashimi
+* scored points now, from :mod:`sushigo.engine.base.scoring` (tempura pairs, sashimi
   triples, the dumpling table, nigiri with wasabi in play order);
 * unfinished sets (a lone tempura, one or two sashimi, the next dumplings)
   and empty wasabi, each counted at the chance of finishing them in the picks
@@ -19,12 +19,12 @@ end-of-game pudding award:
 * chopsticks: worth something while enough picks remain to use them.
 
 Ties are broken by the bot's own random generator, so a seeded bot is
-reproducible.  It reads only its :class:`~sushigo.view.SeatView`.  Given a
-Sushi Go Party! view (:class:`~sushigo.party.view.PartySeatView`) it plays
+reproducible.  It reads only its :class:`~sushigo.engine.base.view.SeatView`.  Given a
+Sushi Go Party! view (:class:`~sushigo.engine.party.view.PartySeatView`) it plays
 by the Party judgement of :mod:`sushigo.bots.party_greedy` instead.
 
 >>> from sushigo import Card, Game, encode
->>> from sushigo.view import seat_view
+>>> from sushigo.engine.base.view import seat_view
 >>> game = Game(2, seed=0)
 >>> game.hands[0] = [Card.EGG, Card.SQUID, Card.TEMPURA]
 >>> game.collections[0] = [Card.WASABI]
@@ -35,15 +35,16 @@ True
 
 from __future__ import annotations
 
-import functools
 import math
 from typing import Callable, ClassVar, Final, Sequence
 
-from sushigo.actions import Action, card_ids
+from sushigo.engine.base.actions import Action, card_ids
 from sushigo.bots.base import AnyView, Bot, legal_actions_of
-from sushigo.cards import DECK_COUNTS, DECK_SIZE, MAKI_ICONS, NIGIRI, Card, count_cards
-from sushigo.rules import HAND_SIZES, NUM_ROUNDS
-from sushigo.scoring import (
+from sushigo.bots.estimates import WASABI_BONUS, best_action, completion_chance, race_value
+from sushigo.bots.party_greedy import party_action_values
+from sushigo.engine.base.cards import DECK_COUNTS, DECK_SIZE, MAKI_ICONS, NIGIRI, Card, count_cards
+from sushigo.engine.rules import HAND_SIZES, NUM_ROUNDS
+from sushigo.engine.base.scoring import (
     dumpling_points,
     maki_awards,
     maki_icons,
@@ -51,8 +52,8 @@ from sushigo.scoring import (
     pudding_awards,
     wasabi_pairs,
 )
-from sushigo.party.view import PartySeatView
-from sushigo.view import SeatView
+from sushigo.engine.party.view import PartySeatView
+from sushigo.engine.base.view import SeatView
 
 _TEMPURA: Final = int(Card.TEMPURA)
 _SASHIMI: Final = int(Card.SASHIMI)
@@ -61,13 +62,6 @@ _WASABI: Final = int(Card.WASABI)
 _CHOPSTICKS: Final = int(Card.CHOPSTICKS)
 _PUDDING: Final = int(Card.PUDDING)
 
-TAKE_RATE: Final = 0.25
-"""Chance that the bot takes a wanted card when a hand it picks from holds one
-(it competes with the other cards in that hand)."""
-
-WASABI_BONUS: Final = 5.0
-"""Expected extra points of a nigiri placed on a wasabi (twice its face value;
-with a wasabi waiting the bot goes for salmon and squid, so about 2.5 * 2)."""
 
 CHOPSTICKS_VALUE: Final = 4.0
 """Worth of one usable chopsticks early in a round (an extra good card later)."""
@@ -78,62 +72,6 @@ _FREQ: Final[dict[str, float]] = {
     "dumpling": DECK_COUNTS[Card.DUMPLING] / DECK_SIZE,
     "nigiri": sum(DECK_COUNTS[c] for c in NIGIRI) / DECK_SIZE,
 }
-
-
-@functools.lru_cache(maxsize=4096)
-def completion_chance(need: int, picks: int, freq: float) -> float:
-    """Chance of taking at least ``need`` more cards of a kind in ``picks`` picks.
-
-    The hands still to come hold ``picks``, ``picks - 1``, ... 1 cards; a hand
-    of ``h`` cards holds the kind with chance ``1 - (1 - freq) ** h``, and the
-    bot takes it then with chance :data:`TAKE_RATE`.
-
-    >>> completion_chance(1, 0, 0.13)
-    0.0
-    >>> 0 < completion_chance(2, 6, 0.13) < completion_chance(1, 6, 0.13) < 1
-    True
-    """
-    if need <= 0:
-        return 1.0
-    if need > picks:
-        return 0.0
-    dist = [1.0] + [0.0] * need  # dist[k]: chance of k successes so far (k == need absorbs)
-    for h in range(picks, 0, -1):
-        p = TAKE_RATE * (1.0 - (1.0 - freq) ** h)
-        nxt = [0.0] * (need + 1)
-        nxt[need] = dist[need]
-        for k in range(need):
-            nxt[k] += dist[k] * (1.0 - p)
-            nxt[k + 1] += dist[k] * p
-        dist = nxt
-    return dist[need]
-
-
-def race_value(
-    mine: int,
-    others: Sequence[int],
-    award: Callable[[Sequence[int]], list[int]],
-    spread: int,
-) -> float:
-    """Expected award of a seat with ``mine`` against ``others`` in a most/fewest race.
-
-    ``award`` maps every seat's total (this seat first) to their awards
-    (:func:`~sushigo.scoring.maki_awards`, :func:`~sushigo.scoring.pudding_awards`).
-    The seat's final lead is uncertain by up to ``spread`` either way
-    (triangular weights); ``spread=0`` is the award as things stand.
-
-    >>> race_value(5, [3, 3], maki_awards, 0)
-    6.0
-    >>> race_value(0, [3, 3], maki_awards, 0)
-    0.0
-    """
-    total = 0.0
-    weights = 0
-    for offset in range(-spread, spread + 1):
-        w = spread + 1 - abs(offset)
-        total += w * award([max(0, mine + offset), *others])[0]
-        weights += w
-    return total / weights
 
 
 class _Estimator:
@@ -221,7 +159,7 @@ class GreedyBot(Bot):
         :func:`sushigo.bots.party_greedy.party_action_values`.
 
         >>> from sushigo import Card, Game, encode
-        >>> from sushigo.view import seat_view
+        >>> from sushigo.engine.base.view import seat_view
         >>> game = Game(3, seed=0)
         >>> game.hands[0] = [Card.SASHIMI, Card.SALMON]
         >>> game.collections[0] = [Card.SASHIMI, Card.SASHIMI]
@@ -230,8 +168,6 @@ class GreedyBot(Bot):
         True
         """
         if isinstance(view, PartySeatView):
-            from sushigo.bots.party_greedy import party_action_values
-
             return party_action_values(view)
         actions = legal_actions_of(view)
         seat = view.seat
@@ -250,14 +186,4 @@ class GreedyBot(Bot):
         return values
 
     def choose(self, view: AnyView) -> Action:
-        if isinstance(view, PartySeatView):
-            from sushigo.bots.party_greedy import choose_best
-
-            return choose_best(view, self)
-        actions = legal_actions_of(view)
-        if len(actions) == 1:
-            return actions[0]
-        values = self.action_values(view)
-        best = max(values.values())
-        top = [a for a in actions if values[a] >= best - 1e-9]
-        return top[0] if len(top) == 1 else top[self.rng.randrange(len(top))]
+        return best_action(legal_actions_of(view), lambda: self.action_values(view), self.rng)

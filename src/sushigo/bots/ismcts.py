@@ -1,7 +1,7 @@
 """Information-set Monte Carlo tree search (ISMCTS), for both editions.
 
 The bot searches from its seat's view alone.  Every iteration it
-determinizes: :func:`~sushigo.view.determinize` deals the cards the seat
+determinizes: :func:`~sushigo.engine.base.view.determinize` deals the cards the seat
 cannot see at random, consistently with everything it has seen (the
 view carries the seat's information set as a game, built without the real
 hidden cards), so the search never reads a hidden card.  It then plays the
@@ -15,7 +15,7 @@ sampled game to its end:
 * the other seats' picks come from the playout policy, which reads only
   that seat's own hand and the public collections.  Picks go in one seat
   at a time through the engine's hidden-commit path
-  (:meth:`~sushigo.game.Game.commit`): no seat's choice can depend on
+  (:meth:`~sushigo.engine.base.game.Game.commit`): no seat's choice can depend on
   another's pick of the same turn, so simultaneous picks stay simultaneous;
 * past the tree, every seat plays the playout policy to the end of the
   game (:mod:`sushigo.bots.policy` in the base game; uniformly random
@@ -36,7 +36,7 @@ Settings (``ismcts:iterations=2000``, ``ismcts:time=0.5,c=0.7``):
 * ``epsilon``: the heuristic policy's chance of a random pick (0.15).
 
 >>> from sushigo import Game
->>> from sushigo.view import seat_view
+>>> from sushigo.engine.base.view import seat_view
 >>> game = Game(4, seed=5)
 >>> bot = ISMCTSBot(seed=1, iterations=200)
 >>> action = bot.choose(seat_view(game, 0, world=True))
@@ -51,14 +51,15 @@ import random
 import time
 from typing import Callable, ClassVar, Final
 
-from sushigo.actions import Action
+from sushigo.engine.base.actions import Action
 from sushigo.bots.base import AnyView, Bot, legal_actions_of
 from sushigo.bots.policy import heuristic_pick
-from sushigo.game import Game, Phase
-from sushigo.party.game import PartyResult
-from sushigo.party.view import PartySeatView, determinize_party
-from sushigo.scoring import Result
-from sushigo.view import SeatView, determinize
+from sushigo.engine.base.game import Game
+from sushigo.engine.turns import Phase
+from sushigo.engine.party.game import PartyResult
+from sushigo.engine.party.view import PartySeatView, determinize_party
+from sushigo.engine.base.scoring import Result
+from sushigo.engine.base.view import SeatView, determinize
 
 DEFAULT_ITERATIONS: Final = 1000
 MARGIN_SCALE: Final = 20.0
@@ -298,7 +299,7 @@ class FlatMCBot(ISMCTSBot):
     adds.
 
     >>> from sushigo import Game
-    >>> from sushigo.view import seat_view
+    >>> from sushigo.engine.base.view import seat_view
     >>> game = Game(3, seed=5)
     >>> FlatMCBot(seed=1, iterations=50).choose(seat_view(game, 2, world=True)) in game.legal_actions(2)
     True

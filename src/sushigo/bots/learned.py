@@ -2,7 +2,7 @@
 
 The network (``examples/train_learned.py`` trains it with PPO on the batch
 engine, :mod:`sushigo.envs.vector`) reads :func:`network_input`: the seat's
-observation (:mod:`sushigo.observation`) placed in the layout of a 5-player
+observation (:mod:`sushigo.engine.observation`) placed in the layout of a 5-player
 table, plus the table size one-hot, so one network plays 2-5 players.  It
 outputs a score for each of the 156 actions; the bot plays the best legal one
 (``learned:temperature=T`` samples with softmax temperature ``T`` instead).
@@ -16,7 +16,7 @@ only: given a Sushi Go Party! view the bot plays by the Party judgement of
 :mod:`sushigo.bots.party_greedy`, as ``greedy`` does.
 
 >>> from sushigo import Game
->>> from sushigo.view import seat_view
+>>> from sushigo.engine.base.view import seat_view
 >>> game = Game(4, seed=2)
 >>> bot = LearnedBot(seed=0)
 >>> bot.choose(seat_view(game, 1)) in game.legal_actions(1)
@@ -36,11 +36,13 @@ from importlib import resources
 from pathlib import Path
 from typing import Any, ClassVar, Final, Sequence
 
-from sushigo.actions import NUM_ACTIONS, Action
+from sushigo.engine.base.actions import NUM_ACTIONS, Action
 from sushigo.bots.base import AnyView, Bot, legal_actions_of
-from sushigo.observation import MAX_PLAYERS, features, observation_size, padded_positions
-from sushigo.party.view import PartySeatView
-from sushigo.view import SeatView
+from sushigo.bots.estimates import best_action
+from sushigo.bots.party_greedy import party_action_values
+from sushigo.engine.observation import MAX_PLAYERS, features, observation_size, padded_positions
+from sushigo.engine.party.view import PartySeatView
+from sushigo.engine.base.view import SeatView
 
 FORMAT: Final = "sushigo-policy/1"
 """The ``format`` of a policy file."""
@@ -61,7 +63,7 @@ def network_input(view: SeatView) -> list[float]:
     at the server seats commit one at a time).
 
     >>> from sushigo import Game
-    >>> from sushigo.view import seat_view
+    >>> from sushigo.engine.base.view import seat_view
     >>> x = network_input(seat_view(Game(3, seed=0), 0))
     >>> len(x), x[-4:]
     (165, [0.0, 1.0, 0.0, 0.0])
@@ -241,9 +243,7 @@ class LearnedBot(Bot):
 
     def choose(self, view: AnyView) -> Action:
         if isinstance(view, PartySeatView):
-            from sushigo.bots.party_greedy import choose_best
-
-            return choose_best(view, self)
+            return best_action(legal_actions_of(view), lambda: party_action_values(view), self.rng)
         actions = legal_actions_of(view)
         if len(actions) == 1:
             return actions[0]

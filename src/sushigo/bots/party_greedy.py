@@ -9,7 +9,7 @@ highest wins; only differences between actions matter.
 
 The estimate (:class:`PartyEstimator`) adds up, for the items on the menu:
 
-* points as they stand (:mod:`sushigo.party.scoring`: nigiri with wasabi,
+* points as they stand (:mod:`sushigo.engine.party.scoring`: nigiri with wasabi,
   tempura pairs, sashimi triples, dumplings, eel, tofu, onigiri, miso,
   tea, face-down cards);
 * unfinished sets (a lone tempura or eel, a sashimi or two, one tofu, the
@@ -34,11 +34,11 @@ the cards the seat knows to be in each hand, else from the cards it has not
 seen); a menu takes the best drawn card; a takeout box flips, one card at a
 time, while a flip gains points.
 
-The bot reads nothing but its :class:`~sushigo.party.view.PartySeatView`.
+The bot reads nothing but its :class:`~sushigo.engine.party.view.PartySeatView`.
 
->>> from sushigo.rules import Rules
->>> from sushigo.party.game import PartyGame
->>> from sushigo.party.view import party_seat_view
+>>> from sushigo.engine.rules import Rules
+>>> from sushigo.engine.party.game import PartyGame
+>>> from sushigo.engine.party.view import party_seat_view
 >>> game = PartyGame(Rules.party(4, "Master Menu"), seed=1)
 >>> bot = PartyGreedyBot(seed=0)
 >>> bot.choose(party_seat_view(game, 2)) in game.legal_actions(2)
@@ -52,12 +52,12 @@ from collections import Counter
 from functools import lru_cache
 from typing import Callable, ClassVar, Final, Iterable, Sequence
 
-from sushigo.actions import Action
+from sushigo.engine.base.actions import Action
 from sushigo.bots.base import AnyView, Bot, legal_actions_of
-from sushigo.bots.greedy import WASABI_BONUS, completion_chance, race_value
-from sushigo.game import Phase
-from sushigo.party.actions import PASS, copy_target, flip_position
-from sushigo.party.cards import (
+from sushigo.bots.estimates import WASABI_BONUS, best_action, completion_chance, race_value
+from sushigo.engine.turns import Phase
+from sushigo.engine.party.actions import PASS, copy_target, flip_position
+from sushigo.engine.party.cards import (
     CHOPSTICKS_IDS,
     DESSERT_IDS,
     FACE_DOWN,
@@ -73,7 +73,7 @@ from sushigo.party.cards import (
     PartyCard,
     cards_of_item,
 )
-from sushigo.party.scoring import (
+from sushigo.engine.party.scoring import (
     NIGIRI_FACE,
     URAMAKI_PLACES,
     URAMAKI_TARGET,
@@ -87,9 +87,9 @@ from sushigo.party.scoring import (
     temaki_awards,
     tofu_points,
 )
-from sushigo.party.view import PartySeatView
-from sushigo.rules import NUM_ROUNDS, PARTY_HAND_SIZES
-from sushigo.scoring import DUMPLING_POINTS
+from sushigo.engine.party.view import PartySeatView
+from sushigo.engine.rules import NUM_ROUNDS, PARTY_HAND_SIZES
+from sushigo.engine.points import DUMPLING_POINTS
 
 C = PartyCard
 
@@ -179,7 +179,7 @@ class Tableau:
 
     @classmethod
     def of(cls, played: Iterable[tuple[int, int, int, bool]]) -> "Tableau":
-        """From a view's :class:`~sushigo.party.view.PlayedCard` entries.
+        """From a view's :class:`~sushigo.engine.party.view.PlayedCard` entries.
 
         A nigiri shown on a wasabi sits on the first face-up wasabi before it
         that no earlier nigiri took (the engine fills wasabi in order).
@@ -561,7 +561,7 @@ class PartyEstimator:
 
 def card_to_copy_action(kind: int) -> int:
     """The special-order action copying ``kind`` (not on wasabi)."""
-    from sushigo.party.actions import encode_copy
+    from sushigo.engine.party.actions import encode_copy
 
     return encode_copy(kind)
 
@@ -574,9 +574,9 @@ def party_action_values(view: PartySeatView) -> dict[Action, float]:
 
     Only differences between actions matter.
 
-    >>> from sushigo.rules import Rules
-    >>> from sushigo.party.game import PartyGame
-    >>> from sushigo.party.view import party_seat_view
+    >>> from sushigo.engine.rules import Rules
+    >>> from sushigo.engine.party.game import PartyGame
+    >>> from sushigo.engine.party.view import party_seat_view
     >>> game = PartyGame(Rules.party(3, "Sushi Go!"), seed=0)
     >>> game.hands[0] = [int(PartyCard.SASHIMI), int(PartyCard.SALMON)]
     >>> values = party_action_values(party_seat_view(game, 0))
@@ -649,25 +649,13 @@ class PartyGreedyBot(Bot):
     def choose(self, view: AnyView) -> Action:
         if not isinstance(view, PartySeatView):
             raise TypeError("PartyGreedyBot plays Sushi Go Party! views only (use GreedyBot)")
-        return choose_best(view, self)
-
-
-def choose_best(view: PartySeatView, bot: Bot) -> Action:
-    """The legal action of highest value; ties broken by ``bot.rng``."""
-    actions = legal_actions_of(view)
-    if len(actions) == 1:
-        return actions[0]
-    values = party_action_values(view)
-    best = max(values.values())
-    top = [a for a in actions if values[a] >= best - 1e-9]
-    return top[0] if len(top) == 1 else top[bot.rng.randrange(len(top))]
+        return best_action(legal_actions_of(view), lambda: party_action_values(view), self.rng)
 
 
 __all__ = [
     "PartyEstimator",
     "PartyGreedyBot",
     "Tableau",
-    "choose_best",
     "menu_composition",
     "party_action_values",
 ]

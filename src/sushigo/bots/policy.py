@@ -28,8 +28,9 @@ from __future__ import annotations
 import random
 from typing import Final
 
-from sushigo.cards import Card
-from sushigo.game import Game, Phase
+from sushigo.engine.base.cards import Card
+from sushigo.engine.base.game import Game
+from sushigo.engine.turns import Phase
 
 _TEMPURA: Final = int(Card.TEMPURA)
 _SASHIMI: Final = int(Card.SASHIMI)

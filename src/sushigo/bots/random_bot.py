@@ -1,16 +1,16 @@
 """A bot that picks uniformly at random among its legal actions (either edition).
 
 >>> from sushigo import Game
->>> from sushigo.view import seat_view
+>>> from sushigo.engine.base.view import seat_view
 >>> game = Game(4, seed=3)
 >>> view = seat_view(game, 2)
 >>> RandomBot(seed=1).choose(view) == RandomBot(seed=1).choose(view)
 True
 >>> RandomBot(seed=1).choose(view) in view.legal_actions
 True
->>> from sushigo.rules import Rules
->>> from sushigo.party.game import PartyGame
->>> from sushigo.party.view import party_seat_view
+>>> from sushigo.engine.rules import Rules
+>>> from sushigo.engine.party.game import PartyGame
+>>> from sushigo.engine.party.view import party_seat_view
 >>> party = PartyGame(Rules.party(3, "Dinner for Two"), seed=3)
 >>> RandomBot(seed=1).choose(party_seat_view(party, 0)) in party.legal_actions(0)
 True
@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from sushigo.actions import Action
+from sushigo.engine.base.actions import Action
 from sushigo.bots.base import AnyView, Bot, legal_actions_of
 
 

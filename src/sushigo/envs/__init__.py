@@ -9,5 +9,5 @@
 - :mod:`sushigo.envs.openspiel`: the original game as an OpenSpiel
   simultaneous-move game, ``python_sushigo`` (the ``openspiel`` extra);
 - :mod:`sushigo.envs.observation`: observations as numpy arrays (the layout is
-  :mod:`sushigo.observation`); :mod:`sushigo.envs.rewards`: the reward kinds.
+  :mod:`sushigo.engine.observation`); :mod:`sushigo.envs.rewards`: the reward kinds.
 """

@@ -32,7 +32,7 @@ from sushigo.bots import make_bot
 from sushigo.bots.base import Player, view_for
 from sushigo.envs.rewards import final_rewards
 from sushigo.envs.sushigo_v0 import raw_parallel_env
-from sushigo.record import to_record
+from sushigo.engine.editions import to_record
 
 
 class SushiGoEnv(gymnasium.Env[Any, int]):

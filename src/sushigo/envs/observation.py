@@ -1,11 +1,11 @@
-"""Observations as float32 numpy arrays: :func:`sushigo.observation.features` as an array.
+"""Observations as float32 numpy arrays: :func:`sushigo.engine.observation.features` as an array.
 
 The layout (a table of blocks, rotated so the observer comes first) is
-documented in :mod:`sushigo.observation`, which computes it with the standard
+documented in :mod:`sushigo.engine.observation`, which computes it with the standard
 library only; this module is what the environments call.
 
 >>> from sushigo import Game
->>> from sushigo.view import seat_view
+>>> from sushigo.engine.base.view import seat_view
 >>> obs = encode(seat_view(Game(4, seed=1), 0))
 >>> obs.shape == (observation_size(4, "base"),), obs.dtype.name, float(obs[:12].sum())
 (True, 'float32', 8.0)
@@ -17,10 +17,10 @@ from typing import Any
 
 import numpy as np
 
-from sushigo.observation import kinds, observation_size, padded_positions
-from sushigo.observation import features as _features
-from sushigo.party.view import PartySeatView
-from sushigo.view import SeatView
+from sushigo.engine.observation import kinds, observation_size, padded_positions
+from sushigo.engine.observation import features as _features
+from sushigo.engine.party.view import PartySeatView
+from sushigo.engine.base.view import SeatView
 
 
 def encode(view: SeatView | PartySeatView) -> np.ndarray[Any, np.dtype[np.float32]]:

@@ -9,8 +9,8 @@ Without OpenSpiel the module still imports, but :func:`load_game` raises
 - Simultaneous moves: at a decision node ``current_player()`` is
   ``PlayerId.SIMULTANEOUS`` and every seat picks at once
   (``apply_actions``, seat order).  Actions are the engine's integer encoding,
-  156 ids with chopsticks pairs (:mod:`sushigo.actions`); a seat's legal
-  actions are :meth:`sushigo.game.Game.legal_actions`.
+  156 ids with chopsticks pairs (:mod:`sushigo.engine.base.actions`); a seat's legal
+  actions are :meth:`sushigo.engine.base.game.Game.legal_actions`.
 - Chance deals card by card: each chance node draws one card *kind* from
   the cards left in the deck (outcome = card id, probability = copies left /
   cards left), seat 0's hand first, then seat 1's, ...  After
@@ -20,7 +20,7 @@ Without OpenSpiel the module still imports, but :func:`load_game` raises
   chance node draws from that).  A game is ``3 * hand_size`` joint moves and
   ``3 * players * hand_size`` draws (``max_game_length`` counts both).
 - Parameters: ``players`` (2-5, default 4), ``pass_both_ways`` and
-  ``reshuffle`` (the rule options of :class:`~sushigo.rules.Rules`, default
+  ``reshuffle`` (the rule options of :class:`~sushigo.engine.rules.Rules`, default
   off) and ``reward``: ``"margin"`` (own total minus the mean of the others'),
   ``"win"`` (1 shared among the winners) or ``"rank"`` (+1 first to -1 last,
   ties averaged), as in :mod:`sushigo.envs.sushigo_v0`.  Rewards come at the
@@ -30,11 +30,11 @@ Without OpenSpiel the module still imports, but :func:`load_game` raises
   ``CONSTANT_SUM``).  ``min_utility``/``max_utility`` are safe bounds, not
   attained values.
 - Observation (``observation_tensor``/``observation_string``, not perfect
-  recall): the seat's view (:func:`sushigo.view.seat_view`, the one place
+  recall): the seat's view (:func:`sushigo.engine.base.view.seat_view`, the one place
   that decides what a seat may know): the tensor is
-  :func:`sushigo.observation.features` (size
-  :func:`~sushigo.observation.observation_size`), the string the view's
-  :meth:`~sushigo.view.SeatView.to_json` as compact JSON.  While a round is
+  :func:`sushigo.engine.observation.features` (size
+  :func:`~sushigo.engine.observation.observation_size`), the string the view's
+  :meth:`~sushigo.engine.base.view.SeatView.to_json` as compact JSON.  While a round is
   being dealt a seat sees no hand yet: it looks at its cards once the deal
   is complete.
 - Information state (``information_state_string``, perfect recall; no
@@ -45,7 +45,7 @@ Without OpenSpiel the module still imports, but :func:`load_game` raises
 
 >>> import pytest; pyspiel = pytest.importorskip("pyspiel")  # the openspiel extra
 >>> import random
->>> from sushigo.observation import observation_size
+>>> from sushigo.engine.observation import observation_size
 >>> game = load_game(players=3)
 >>> state = game.new_initial_state()
 >>> state.is_chance_node(), len(state.observation_tensor(0)) == observation_size(3)
@@ -67,13 +67,14 @@ import json
 import random
 from typing import Any, Final, Sequence
 
-from sushigo.actions import NUM_ACTIONS, action_name
-from sushigo.cards import CARD_NAMES, NUM_CARD_TYPES, count_cards
+from sushigo.engine.base.actions import NUM_ACTIONS, action_name
+from sushigo.engine.base.cards import CARD_NAMES, NUM_CARD_TYPES, count_cards
 from sushigo.envs.rewards import check_reward, final_rewards
-from sushigo.game import Game, Phase
-from sushigo.observation import features, observation_size
-from sushigo.rules import MAX_PLAYERS, MIN_PLAYERS, NUM_ROUNDS, Rules
-from sushigo.view import replay_hands, seat_view
+from sushigo.engine.base.game import Game
+from sushigo.engine.turns import Phase
+from sushigo.engine.observation import features, observation_size
+from sushigo.engine.rules import MAX_PLAYERS, MIN_PLAYERS, NUM_ROUNDS, Rules
+from sushigo.engine.base.view import replay_hands, seat_view
 
 try:
     import pyspiel
@@ -191,7 +192,7 @@ class SushiGoGame(_GameBase):  # type: ignore[misc]
 class SushiGoState(_StateBase):  # type: ignore[misc]
     """A state: the engine's game plus the cards drawn so far for the next deal.
 
-    ``engine`` is the :class:`sushigo.game.Game` behind the state (dealt with
+    ``engine`` is the :class:`sushigo.engine.base.game.Game` behind the state (dealt with
     ``auto_deal=False``): read it, but change it only through ``apply_action``
     and ``apply_actions``.  :meth:`record` gives the game record.
     """
@@ -242,7 +243,7 @@ class SushiGoState(_StateBase):  # type: ignore[misc]
             engine.deal([drawn[s * k:(s + 1) * k] for s in range(n)])
 
     def _apply_actions(self, actions: Sequence[int]) -> None:
-        # Raises sushigo.game.IllegalActionError (a ValueError) and changes
+        # Raises sushigo.engine.errors.IllegalActionError (a ValueError) and changes
         # nothing if a pick is illegal.
         self.engine.play(list(actions))
         if self.engine.phase is Phase.DEAL:  # a round ended: the next deal draws from the deck now
@@ -287,8 +288,8 @@ class SushiGoState(_StateBase):  # type: ignore[misc]
     # ------------------------------------------------------------------ extras
 
     def record(self) -> dict[str, Any]:
-        """The game record so far (:func:`sushigo.record.to_record`)."""
-        from sushigo.record import to_record
+        """The game record so far (:func:`sushigo.engine.editions.to_record`)."""
+        from sushigo.engine.editions import to_record
 
         return to_record(self.engine, meta={"env": SHORT_NAME})
 

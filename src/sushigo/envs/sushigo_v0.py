@@ -9,8 +9,8 @@ environment (PettingZoo's ``parallel_to_aec``).  Agents are ``player_0`` ..
 - Observation per agent: ``{"observation": float32[...], "action_mask": int8[A]}``
   (layout: :mod:`sushigo.envs.observation`; built from the seat's view only).
 - Actions: the engine's integer encoding, ``Discrete(156)`` in the original game
-  (chopsticks pairs included, :mod:`sushigo.actions`), ``Discrete(161)`` in Party
-  (:mod:`sushigo.party.actions`).  An agent with nothing to decide has an
+  (chopsticks pairs included, :mod:`sushigo.engine.base.actions`), ``Discrete(161)`` in Party
+  (:mod:`sushigo.engine.party.actions`).  An agent with nothing to decide has an
   all-zero mask and its action is ignored (in Party, while a special resolves,
   only one seat decides).
 - Rewards, at the end only (``reward=``): ``"margin"`` (own total minus the
@@ -38,25 +38,25 @@ from __future__ import annotations
 
 import functools
 import random
-from typing import Any, Final
+from typing import Any
 
 import numpy as np
 from gymnasium import spaces
 from pettingzoo import ParallelEnv
 from pettingzoo.utils.conversions import parallel_to_aec
 
-from sushigo.actions import NUM_ACTIONS
-from sushigo.editions import AnyGame, new_game
+from sushigo.engine.base.actions import NUM_ACTIONS
+from sushigo.engine.editions import AnyGame, new_game
 from sushigo.envs.observation import encode, observation_size
 from sushigo.envs.rewards import check_reward, final_rewards
-from sushigo.flags import rules_from_flags
-from sushigo.game import IllegalActionError
-from sushigo.party.actions import PARTY_NUM_ACTIONS
-from sushigo.party.game import PartyGame
-from sushigo.party.view import party_seat_view
-from sushigo.record import to_record
-from sushigo.rules import Rules
-from sushigo.view import seat_view
+from sushigo.engine.flags import rules_from_flags
+from sushigo.engine.errors import IllegalActionError
+from sushigo.engine.party.actions import PARTY_NUM_ACTIONS
+from sushigo.engine.party.game import PartyGame
+from sushigo.engine.party.view import party_seat_view
+from sushigo.engine.editions import to_record
+from sushigo.engine.rules import Rules
+from sushigo.engine.base.view import seat_view
 
 class raw_parallel_env(ParallelEnv[str, dict[str, Any], int]):  # type: ignore[misc]
     """The parallel environment (see the module docstring for its contract)."""

@@ -1,9 +1,9 @@
 """Vector environments on the batch engine: thousands of games per step, for RL training.
 
-Both play the original game on :class:`sushigo.batch.BatchGame` (numpy), so
+Both play the original game on :class:`sushigo.sim.batch.BatchGame` (numpy), so
 every game of a batch is at the same turn and every game ends at the same
-step; observations are :meth:`~sushigo.batch.BatchGame.observations` (the
-layout of :mod:`sushigo.observation`) and the actions the engine's 156 ids.
+step; observations are :meth:`~sushigo.sim.batch.BatchGame.observations` (the
+layout of :mod:`sushigo.engine.observation`) and the actions the engine's 156 ids.
 
 - :class:`BatchEnv`: every seat of ``num_envs`` games at once (self-play,
   population training): ``reset() -> (obs[B, N, D], mask[B, N, 156])``,
@@ -41,11 +41,11 @@ import numpy as np
 from gymnasium import spaces
 from gymnasium.vector import AutoresetMode, VectorEnv
 
-from sushigo.batch import NUM_ACTIONS, BatchGame
+from sushigo.sim.batch import NUM_ACTIONS, BatchGame
 from sushigo.envs.rewards import check_reward
 from sushigo.bots.learned import INPUT_SIZE, Policy, shipped_policy
-from sushigo.observation import observation_size, padded_positions
-from sushigo.rules import Rules
+from sushigo.engine.observation import observation_size, padded_positions
+from sushigo.engine.rules import Rules
 
 Array = np.ndarray[Any, Any]
 BatchPolicy = Callable[[Array, Array], Array]

@@ -27,9 +27,9 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.websockets import WebSocketDisconnect, WebSocketState
 
 from sushigo.bots import BOTS
-from sushigo.flags import DEFAULT_MENU
-from sushigo.party.cards import MENU_ITEMS
-from sushigo.party.menus import OFFICIAL_MENUS
+from sushigo.engine.flags import DEFAULT_MENU
+from sushigo.engine.menus import MENU_ITEMS
+from sushigo.engine.menus import OFFICIAL_MENUS
 from sushigo.server.protocol import (
     MAX_NAME,
     PROTOCOL,

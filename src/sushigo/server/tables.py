@@ -4,8 +4,8 @@ This is the server's domain layer, independent of HTTP: :class:`TableService`
 creates tables, seats players by token, takes decisions, persists every one
 through the group-commit :class:`~sushigo.server.store.Writer` *before*
 acknowledging it, and tells every connection what its seat may see.  Hidden
-information is handled only by :mod:`sushigo.view` and
-:mod:`sushigo.party.view`: a connection receives the view of its own seat
+information is handled only by :mod:`sushigo.engine.base.view` and
+:mod:`sushigo.engine.party.view`: a connection receives the view of its own seat
 (or the spectators' view) and nothing else.
 
 Numbering: ``seq`` counts the game's stored decisions.  Each seat's current
@@ -28,19 +28,19 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any, Final, Protocol, Sequence
 
-from sushigo.actions import action_name
+from sushigo.engine.base.actions import action_name
 from sushigo.bots import make_bot, parse_bot_spec
 from sushigo.bots.base import Bot, view_for
 from sushigo.bots.greedy import GreedyBot
-from sushigo.editions import AnyGame, new_game
-from sushigo.flags import FlagError, rules_from_flags
-from sushigo.party.game import PartyGame
-from sushigo.party.menus import menu_name
-from sushigo.party.view import party_seat_view, party_spectator_view, played_cards
-from sushigo.record import dumps as record_dumps
-from sushigo.record import to_record
-from sushigo.rules import Rules, RulesError
-from sushigo.scoring import wasabi_pairs
+from sushigo.engine.editions import AnyGame, new_game
+from sushigo.engine.flags import FlagError, rules_from_flags
+from sushigo.engine.party.game import PartyGame
+from sushigo.engine.menus import menu_name
+from sushigo.engine.party.view import party_seat_view, party_spectator_view, played_cards
+from sushigo.engine.records import dumps as record_dumps
+from sushigo.engine.editions import to_record
+from sushigo.engine.rules import Rules, RulesError
+from sushigo.engine.base.scoring import wasabi_pairs
 from sushigo.server.protocol import CreateTable as CreateRequest
 from sushigo.server.protocol import dump
 from sushigo.server.store import (
@@ -56,7 +56,7 @@ from sushigo.server.store import (
     TableRow,
     Writer,
 )
-from sushigo.view import seat_view, spectator_view
+from sushigo.engine.base.view import seat_view, spectator_view
 
 log = logging.getLogger("sushigo.server")
 

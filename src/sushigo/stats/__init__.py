@@ -6,7 +6,7 @@ distributions by player count and bot, mean points per scoring category,
 first-pick take rates per card, and win rate against search budget with
 Wilson intervals.  Everything here is pure and uses the standard library
 only; :mod:`sushigo.stats.tables` formats a report, :mod:`sushigo.stats.plots`
-draws it (matplotlib) and :mod:`sushigo.stats.command` is ``sushigo stats``.
+draws it (matplotlib) and :mod:`sushigo.cli.stats` is ``sushigo stats``.
 
 >>> summarize([30, 41, 35])
 Summary(n=3, mean=35.333333333333336, sd=5.507570547286102, min=30, median=35, max=41)
@@ -26,8 +26,8 @@ import statistics
 from dataclasses import dataclass, field
 from typing import Any, Final, Iterable, Mapping, NamedTuple, Sequence
 
-from sushigo.cards import CARD_NAMES
-from sushigo.party.cards import PartyCard
+from sushigo.engine.base.cards import CARD_NAMES
+from sushigo.engine.party.cards import PartyCard
 from sushigo.tournament.ratings import wilson_interval
 
 GAMES_FILE: Final = "games.jsonl"
@@ -216,7 +216,8 @@ def _result_with_breakdown(record: Mapping[str, Any]) -> Mapping[str, Any]:
     result = record.get("result")
     if isinstance(result, dict) and "breakdown" in result:
         return result
-    from sushigo.record import RecordError, replay
+    from sushigo.engine.records import RecordError
+    from sushigo.engine.editions import replay
 
     try:
         return replay(record).result().to_json()

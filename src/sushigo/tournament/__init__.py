@@ -18,17 +18,11 @@ line; ``docs/tournaments.md`` the guide.
 """
 
 from sushigo.tournament.ratings import Rating, rank_seats, wilson_interval
-from sushigo.tournament.runner import (
-    BACKENDS,
-    GameResult,
-    TournamentResult,
-    close_external_bots,
-    play_scheduled,
-    run_tournament,
-)
+from sushigo.tournament.play import close_external_bots, play_scheduled
+from sushigo.tournament.results import BotSummary, GameResult, TournamentResult, TournamentSummary, summarize
+from sushigo.tournament.runner import BACKENDS, run_tournament
 from sushigo.tournament.schedule import ScheduledGame, TournamentError, derive_seed, schedule, scheduled_game
 from sushigo.tournament.store import read_games, save_results
-from sushigo.tournament.summary import BotSummary, TournamentSummary, summarize
 
 __all__ = [
     "BACKENDS",

@@ -1,4 +1,4 @@
-"""The Ray backend: the local backend's tasks (:func:`~sushigo.tournament.runner.play_chunk`)
+"""The Ray backend: the local backend's tasks (:func:`~sushigo.tournament.play.play_chunk`)
 run as Ray tasks, one CPU each.  Ray is imported here only, so ``sushigo``
 works without it.
 
@@ -13,8 +13,8 @@ from __future__ import annotations
 import logging
 from typing import Any, Callable
 
-from sushigo.rules import Rules
-from sushigo.tournament.runner import ChunkOutcome, play_chunk
+from sushigo.engine.rules import Rules
+from sushigo.tournament.play import ChunkOutcome, play_chunk
 from sushigo.tournament.schedule import ScheduledGame, TournamentError
 
 

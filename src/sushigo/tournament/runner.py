@@ -1,6 +1,6 @@
 """Play a tournament's games, locally in processes or on Ray, and collect them.
 
-The game function (:func:`play_scheduled`) is the same on every backend and
+The game function (:func:`~sushigo.tournament.play.play_scheduled`) is the same on every backend and
 depends only on the :class:`~sushigo.tournament.schedule.ScheduledGame` and
 the rules, so the same seed gives the same games however they are spread.
 Built-in bots are made afresh for each game with ``make_bot(spec, seed)``;
@@ -16,25 +16,20 @@ True
 
 from __future__ import annotations
 
-import atexit
-import dataclasses
 import os
 import random
 import time
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Callable, Final, Sequence, cast
+from typing import Callable, Final, Sequence
 
-from sushigo.bots import EXTERNAL_PREFIX, Bot, Player, make_bot, play_game
-from sushigo.party.game import PartyResult
-from sushigo.record import to_record
-from sushigo.rules import Rules, RulesError
-from sushigo.tournament.ratings import rank_seats
-from sushigo.tournament.schedule import ScheduledGame, TournamentError, derive_seed, schedule
+from sushigo.bots import make_bot
+from sushigo.engine.rules import Rules, RulesError
+from sushigo.tournament._ray import run_ray
+from sushigo.tournament.play import ChunkOutcome, close_external_bots, play_chunk
+from sushigo.tournament.results import GameResult, TournamentResult
+from sushigo.tournament.schedule import ScheduledGame, TournamentError, schedule
 
-if TYPE_CHECKING:
-    from sushigo.tournament.summary import TournamentSummary
 
 BACKENDS: Final = ("local", "ray")
 """The ways to run the games: ``local`` processes or a ``ray`` cluster."""
@@ -46,230 +41,7 @@ Progress = Callable[[int, int], None]
 """A progress callback: ``progress(games_done, games_total)``."""
 
 
-@dataclass(frozen=True, slots=True)
-class GameResult:
-    """One played game: the schedule's facts, the outcome, and optionally the record.
-
-    Per-seat tuples (``seats``, ``bot_index``, ``bot_seeds``, ``totals``,
-    ``ranks``) are in seat order, ``winners`` holds seats; use
-    :meth:`seat_of` to go from a listed bot to its seat.
-    """
-
-    game: int
-    set: int
-    deal_seed: int
-    seats: tuple[str, ...]
-    bot_index: tuple[int, ...]
-    bot_seeds: tuple[int, ...]
-    totals: tuple[int, ...]
-    """Final scores by seat."""
-    winners: tuple[int, ...]
-    """Winning seats (several when the win is shared)."""
-    ranks: tuple[float, ...]
-    """Ranks by seat, 1 = best; ties share the average place."""
-    incidents: tuple[dict[str, Any], ...] = ()
-    """What external bots reported in this game (timeouts, bad replies...):
-    their incident fields plus ``game_index``, ``bot`` (listed index) and ``name`` (spec)."""
-    record: dict[str, Any] | None = field(default=None, repr=False)
-    """The game record (:func:`sushigo.record.to_record`), when kept."""
-
-    def seat_of(self, bot: int) -> int:
-        """The seat of listed bot ``bot``."""
-        return self.bot_index.index(bot)
-
-    def win_share(self, bot: int) -> float:
-        """``1/k`` if listed bot ``bot`` is one of ``k`` winners, else 0."""
-        return 1 / len(self.winners) if self.seat_of(bot) in self.winners else 0.0
-
-    def to_json(self, rules: Rules) -> dict[str, Any]:
-        """The game's line in ``games.jsonl`` (see ``docs/tournaments.md``)."""
-        return {
-            "game": self.game,
-            "set": self.set,
-            "deal_seed": self.deal_seed,
-            "edition": rules.edition,
-            "menu": list(rules.menu) if rules.is_party else None,
-            "players": len(self.seats),
-            "seats": list(self.seats),
-            "bot_index": list(self.bot_index),
-            "bot_seeds": list(self.bot_seeds),
-            "totals": list(self.totals),
-            "winners": list(self.winners),
-            "ranks": list(self.ranks),
-            "incidents": [dict(i) for i in self.incidents],
-            "record": self.record,
-        }
-
-
-@dataclass(frozen=True)
-class TournamentResult:
-    """The games of a tournament, in game order, with the settings that made them."""
-
-    specs: tuple[str, ...]
-    """The listed bots, in order (one seat each)."""
-    seed: int
-    rules: Rules
-    duplicate: bool
-    backend: str
-    workers: int
-    time_limit: float | None
-    games: list[GameResult]
-    seconds: float = 0.0
-    """Wall-clock time of the run."""
-
-    def summary(self) -> TournamentSummary:
-        """Per-bot results, confidence intervals and ratings (:mod:`~sushigo.tournament.summary`)."""
-        from sushigo.tournament.summary import summarize
-
-        return summarize(self)
-
-    def settings(self) -> dict[str, Any]:
-        """The run's settings, as saved in ``summary.json``."""
-        return {
-            "seed": self.seed,
-            "games": len(self.games),
-            "players": len(self.specs),
-            "edition": self.rules.edition,
-            "menu": list(self.rules.menu) if self.rules.is_party else None,
-            "options": self.rules.options(),
-            "duplicate": self.duplicate,
-            "backend": self.backend,
-            "workers": self.workers,
-            "time_limit": self.time_limit,
-        }
-
-
 # ------------------------------------------------------------- one game
-
-
-def is_external(spec: str) -> bool:
-    """Whether ``spec`` names an external program (``cmd:COMMAND``)."""
-    return spec.strip().lower().startswith(EXTERNAL_PREFIX)
-
-
-_EXTERNAL_BOTS: dict[tuple[str, float | None, int], Bot] = {}
-"""This process's live external bots, by (spec, time limit, listed index).  A
-bot is made with a seed derived from the tournament seed and its index (the
-program sees it as ``SUSHIGO_BOT_SEED``) and reseeded before every game."""
-_closer_registered = False
-
-
-def _external_bot(spec: str, time_limit: float | None, bot: int, seed: int) -> Bot:
-    global _closer_registered
-    key = (spec, time_limit, bot)
-    found = _EXTERNAL_BOTS.get(key)
-    if found is None:
-        if not _closer_registered:
-            # atexit for the main process and Ray workers; multiprocessing's
-            # finalizers for pool workers, which leave with os._exit.
-            from multiprocessing import util
-
-            atexit.register(close_external_bots)
-            util.Finalize(None, close_external_bots, exitpriority=10)
-            _closer_registered = True
-        found = _EXTERNAL_BOTS[key] = make_bot(spec, seed, timeout=time_limit)
-    return found
-
-
-def close_external_bots() -> None:
-    """Close the external bots this process keeps (called when a worker ends)."""
-    while _EXTERNAL_BOTS:
-        _, bot = _EXTERNAL_BOTS.popitem()
-        try:
-            bot.close()
-        except Exception:  # noqa: BLE001 - closing must not stop the others
-            pass
-
-
-def _incident_json(incident: Any, game: int, bot: int, spec: str) -> dict[str, Any]:
-    to_json = getattr(incident, "to_json", None)
-    if callable(to_json):
-        fields = dict(to_json())
-    elif dataclasses.is_dataclass(incident) and not isinstance(incident, type):
-        fields = dataclasses.asdict(incident)
-    elif isinstance(incident, dict):
-        fields = dict(incident)
-    else:
-        fields = {"kind": "incident", "detail": str(incident)}
-    out: dict[str, Any] = {"game_index": game, "bot": bot, "name": spec}
-    for key, value in fields.items():
-        plain = value is None or isinstance(value, (bool, int, float, str))
-        out.setdefault(str(key), value if plain else str(value))
-    return out
-
-
-def play_scheduled(
-    game: ScheduledGame, rules: Rules, *, time_limit: float | None = None, keep_record: bool = True
-) -> GameResult:
-    """Play one scheduled game and return its result (the same on every backend)."""
-    bots: list[Bot] = []
-    fresh: list[Bot] = []
-    try:
-        for spec, k, seed in zip(game.seats, game.bot_index, game.bot_seeds):
-            if is_external(spec):
-                bot = _external_bot(spec, time_limit, k, derive_seed(game.tournament_seed, "external", k))
-                bot.rng.seed(seed)
-            else:
-                bot = make_bot(spec, seed, timeout=time_limit)
-                fresh.append(bot)
-            bots.append(bot)
-        marks = [len(getattr(b, "incidents", ())) for b in bots]
-        # cast: mypy doesn't match Bot's ClassVar ``name`` with Player's attribute.
-        played = play_game(cast("list[Player]", bots), seed=game.deal_seed, rules=rules, game_id=game.game_id)
-    finally:
-        for bot in fresh:
-            bot.close()
-    result = played.result()
-    tiebreak = result.dessert_cards if isinstance(result, PartyResult) else result.puddings
-    incidents = tuple(
-        _incident_json(incident, game.game, k, spec)
-        for bot, mark, k, spec in zip(bots, marks, game.bot_index, game.seats)
-        for incident in list(getattr(bot, "incidents", ()))[mark:]
-    )
-    record = None
-    if keep_record:
-        meta = {
-            "bots": list(game.seats),
-            "names": list(game.seats),
-            "bot_seeds": list(game.bot_seeds),
-            "tournament": {"seed": game.tournament_seed, "game": game.game, "set": game.set},
-        }
-        record = to_record(played, meta=meta)
-    return GameResult(
-        game=game.game,
-        set=game.set,
-        deal_seed=game.deal_seed,
-        seats=game.seats,
-        bot_index=game.bot_index,
-        bot_seeds=game.bot_seeds,
-        totals=tuple(result.totals),
-        winners=tuple(result.winners),
-        ranks=rank_seats(result.totals, tiebreak),
-        incidents=incidents,
-        record=record,
-    )
-
-
-@dataclass(frozen=True, slots=True)
-class ChunkOutcome:
-    """What one task sends back: its games, or the one-line error that stopped it."""
-
-    results: list[GameResult]
-    error: str | None = None
-
-
-def play_chunk(
-    games: Sequence[ScheduledGame], rules: Rules, time_limit: float | None, keep_records: bool
-) -> ChunkOutcome:
-    """Play ``games`` in order (one task of a backend); errors come back as text."""
-    results = []
-    for game in games:
-        try:
-            results.append(play_scheduled(game, rules, time_limit=time_limit, keep_record=keep_records))
-        except Exception as e:  # noqa: BLE001 - reported to the caller as one line
-            message = " ".join(str(e).split()) or type(e).__name__
-            return ChunkOutcome(results, f"game {game.game} ({', '.join(game.seats)}): {message}")
-    return ChunkOutcome(results)
 
 
 # ------------------------------------------------------------- backends
@@ -425,8 +197,6 @@ def run_tournament(
 
     start = time.perf_counter()
     if backend == "ray":
-        from sushigo.tournament._ray import run_ray
-
         run_ray(chunks, rules, time_limit, keep_records, workers, ray_address, on_chunk)
     else:
         _run_local(chunks, rules, time_limit, keep_records, workers, on_chunk)

@@ -75,7 +75,7 @@ class ScheduledGame:
     set: int
     """Index of its set: ``game // n``."""
     deal_seed: int
-    """Seed of the deal (:class:`~sushigo.game.Game` / :class:`~sushigo.party.game.PartyGame`)."""
+    """Seed of the deal (:class:`~sushigo.engine.base.game.Game` / :class:`~sushigo.engine.party.game.PartyGame`)."""
     seats: tuple[str, ...]
     """The bot spec at each seat."""
     bot_index: tuple[int, ...]

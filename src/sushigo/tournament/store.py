@@ -27,13 +27,12 @@ import os
 import tempfile
 from typing import IO, TYPE_CHECKING, Any, Final, Iterator
 
-from sushigo.record import write_atomically
+from sushigo.engine.records import write_atomically
 from sushigo.tournament.schedule import TournamentError
 
 if TYPE_CHECKING:
-    from sushigo.rules import Rules
-    from sushigo.tournament.runner import GameResult, TournamentResult
-    from sushigo.tournament.summary import TournamentSummary
+    from sushigo.engine.rules import Rules
+    from sushigo.tournament.results import GameResult, TournamentResult, TournamentSummary
 
 GAMES_FILE: Final = "games.jsonl"
 PARTIAL_FILE: Final = "games.partial.jsonl"

@@ -1,4 +1,6 @@
-"""What a tournament says about each bot: wins, scores, ranks, ratings, incidents.
+"""A tournament's summary for people: what was played, the table of bots, incidents.
+
+The numbers come from :func:`~sushigo.tournament.results.summarize`.
 
 >>> from sushigo.tournament import run_tournament
 >>> summary = run_tournament(["greedy", "random"], games=4, seed=3, workers=1,
@@ -13,110 +15,15 @@
 
 from __future__ import annotations
 
-import statistics
-from collections import Counter
-from dataclasses import dataclass, field
-from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
-from sushigo.tournament.ratings import Rating, mean_interval, openskill_ratings, wilson_interval
+
+from sushigo.tournament.results import BotSummary, TournamentResult, TournamentSummary, plain_number, summarize
 
 if TYPE_CHECKING:
     from rich.console import Console
 
-    from sushigo.tournament.runner import TournamentResult
-
-
-@dataclass(frozen=True, slots=True)
-class BotSummary:
-    """One listed bot's results over the tournament."""
-
-    index: int
-    """Its place in the list of bots."""
-    name: str
-    """Its spec, as listed."""
-    games: int
-    wins: float
-    """Games won, a win shared by ``k`` seats counting ``1/k``."""
-    win_rate: float
-    win_rate_ci: tuple[float, float]
-    """95% Wilson interval of the win rate."""
-    mean_score: float
-    mean_score_ci: tuple[float, float] | None
-    """95% interval of the mean score (normal approximation; ``None`` for one game)."""
-    mean_rank: float
-    """Mean finishing place, 1 = first; tied seats share the average place."""
-    rating: Rating
-    """openskill Plackett-Luce rating from every game's ranking, in game order."""
-    incidents: dict[str, int] = field(default_factory=dict)
-    """External-bot incidents by kind."""
-
-    def to_json(self) -> dict[str, Any]:
-        """Its entry in the ``--json`` summary (the first five keys are fixed)."""
-        return {
-            "name": self.name,
-            "games": self.games,
-            "wins": _number(self.wins),
-            "win_rate": self.win_rate,
-            "mean_score": self.mean_score,
-            "ci95": {
-                "win_rate": list(self.win_rate_ci),
-                "mean_score": list(self.mean_score_ci) if self.mean_score_ci is not None else None,
-            },
-            "mean_rank": self.mean_rank,
-            "rating": {"mu": self.rating.mu, "sigma": self.rating.sigma, "ordinal": self.rating.ordinal},
-            "incidents": dict(self.incidents),
-        }
-
-
-def _number(x: float) -> float | int:
-    return int(x) if float(x).is_integer() else x
-
-
-@dataclass(frozen=True, slots=True)
-class TournamentSummary:
-    """The per-bot summaries (in listed order) and the incidents of a tournament."""
-
-    bots: tuple[BotSummary, ...]
-    seed: int
-    games: int
-    incidents: tuple[dict[str, Any], ...] = ()
-    """Every external-bot incident, in game order."""
-
-    def to_json(self) -> dict[str, Any]:
-        """The ``--json`` object: ``{"bots": [...], "seed": S, "games": N}``."""
-        return {"bots": [b.to_json() for b in self.bots], "seed": self.seed, "games": self.games}
-
-
-def summarize(result: TournamentResult) -> TournamentSummary:
-    """Summarize ``result`` bot by bot (see :class:`BotSummary`)."""
-    n = len(result.specs)
-    games = result.games
-    ratings = openskill_ratings(n, [g.bot_index for g in games], [g.ranks for g in games])
-    incidents = tuple(i for g in games for i in g.incidents)
-    bots = []
-    for k, spec in enumerate(result.specs):
-        seats = [g.seat_of(k) for g in games]
-        scores = [float(g.totals[s]) for g, s in zip(games, seats)]
-        wins = sum((Fraction(1, len(g.winners)) for g, s in zip(games, seats) if s in g.winners), Fraction(0))
-        played = len(games)
-        kinds = Counter(str(i.get("kind", "incident")) for i in incidents if i.get("bot") == k)
-        bots.append(
-            BotSummary(
-                index=k,
-                name=spec,
-                games=played,
-                wins=float(wins),
-                win_rate=float(wins / played) if played else 0.0,
-                win_rate_ci=wilson_interval(float(wins), played),
-                mean_score=statistics.fmean(scores) if scores else 0.0,
-                mean_score_ci=mean_interval(scores),
-                mean_rank=statistics.fmean(g.ranks[s] for g, s in zip(games, seats)) if games else 0.0,
-                rating=ratings[k],
-                incidents=dict(sorted(kinds.items())),
-            )
-        )
-    return TournamentSummary(bots=tuple(bots), seed=result.seed, games=len(games), incidents=incidents)
+__all__ = ["BotSummary", "TournamentSummary", "describe", "render", "summarize"]
 
 
 # ------------------------------------------------------------- the table
@@ -127,7 +34,7 @@ def describe(result: TournamentResult) -> str:
     n = len(result.specs)
     rules = result.rules
     if rules.is_party:
-        from sushigo.party.menus import menu_name
+        from sushigo.engine.menus import menu_name
 
         name = menu_name(rules.menu)
         what = f"Sushi Go Party! ({name or 'custom menu: ' + ', '.join(rules.menu[1:])})"
@@ -164,7 +71,7 @@ def render(result: TournamentResult, console: Console, summary: TournamentSummar
         table.add_row(
             Text(b.name, style="bold" if b.rating.ordinal == best else ""),
             str(b.games),
-            f"{_number(round(b.wins, 2))}",
+            f"{plain_number(round(b.wins, 2))}",
             f"{100 * b.win_rate:.1f} ({100 * lo:.0f}-{100 * hi:.0f})",
             score,
             f"{b.mean_rank:.2f}",

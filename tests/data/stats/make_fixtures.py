@@ -1,10 +1,10 @@
-"""Regenerate the ``games.jsonl`` fixtures of ``tests/test_stats.py``.
+"""Regenerate the ``games.jsonl`` fixtures of ``tests/stats/test_stats.py``.
 
     python tests/data/stats/make_fixtures.py
 
 Each line has the shape ``sushigo tournament --out DIR`` writes (see
 ``docs/statistics.md``), built here from real games played with
-:func:`sushigo.bots.play_game` and recorded with :func:`sushigo.record.to_record`:
+:func:`sushigo.bots.play_game` and recorded with :func:`sushigo.engine.editions.to_record`:
 
 * ``mixed/``: 40 base games, 10 at each of 2-5 players, greedy and random
   bots alternating round the table, each deal played twice with the seats
@@ -40,8 +40,8 @@ def game_line(
 ) -> dict[str, Any]:
     """Play one game: listed bot ``(s + turn) % n`` sits at seat ``s``."""
     from sushigo.bots import make_bot, play_game
-    from sushigo.record import to_record
-    from sushigo.rules import Rules
+    from sushigo.engine.editions import to_record
+    from sushigo.engine.rules import Rules
 
     n = len(listed)
     bot_index = [(s + turn) % n for s in range(n)]

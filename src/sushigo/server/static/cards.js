@@ -7,7 +7,7 @@
  *                               ("special_order>salmon", "face_down", "chopsticks2", ...)
  *
  * Names are the record names of the base game (tempura ... pudding) and of
- * Sushi Go Party! (src/sushigo/party/cards.py `name_in_records`).  The SVG
+ * Sushi Go Party! (src/sushigo/engine/party/cards.py `name_in_records`).  The SVG
  * markup below is built only from the constants in this file; names coming
  * from the server are looked up in these tables and are only ever put into
  * the page as text.

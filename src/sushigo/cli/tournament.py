@@ -1,0 +1,122 @@
+"""``sushigo tournament``: the command line over :func:`~sushigo.tournament.runner.run_tournament`.
+
+:func:`run_command` checks the options, runs the tournament with a progress
+bar on standard error, prints the summary (a table, or JSON with ``--json``)
+and saves the games with ``--out``.  Every problem is a one-line
+:class:`~sushigo.tournament.schedule.TournamentError`; ``sushigo.cli.app``
+prints it and exits.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from typing import Callable, Iterator
+
+from contextlib import contextmanager
+
+from sushigo.engine.flags import rules_from_flags
+from sushigo.engine.rules import Rules
+from sushigo.tournament.runner import BACKENDS, check_bots, run_tournament
+from sushigo.tournament.schedule import TournamentError
+
+@contextmanager
+def _progress_bar(enabled: bool, total: int) -> Iterator[Callable[[int, int], None] | None]:
+    if not enabled:
+        yield None
+        return
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+    console = Console(stderr=True)
+    if not console.is_terminal:  # no bar (and no stray blank line) in logs and pipes
+        yield None
+        return
+    with Progress(TextColumn("games"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
+                  console=console, transient=True) as bar:
+        task = bar.add_task("games", total=total)
+
+        def update(done: int, _total: int) -> None:
+            bar.update(task, completed=done)
+
+        yield update
+
+
+def run_command(
+    bots: list[str],
+    *,
+    games: int = 100,
+    seed: int | None = None,
+    workers: int | None = None,
+    backend: str = "local",
+    ray_address: str | None = None,
+    rules: Rules | None = None,
+    time_limit: float | None = None,
+    duplicate: bool = True,
+    json_output: bool = False,
+    out: str | None = None,
+    quiet: bool = False,
+) -> None:
+    """Run ``sushigo tournament`` with these options and print its summary.
+
+    ``rules`` default to the base game for ``len(bots)`` players (the command
+    line builds them with :func:`sushigo.engine.flags.rules_from_flags`).
+    """
+    if len(bots) < 2:
+        raise TournamentError(f"a tournament needs 2 or more bots (one per seat), not {len(bots)}")
+    backend = backend.strip().lower()
+    if backend not in BACKENDS:
+        raise TournamentError(f"--backend must be one of {', '.join(BACKENDS)}, not {backend!r}")
+    if ray_address is not None and backend != "ray":
+        raise TournamentError("--ray-address is for --backend ray")
+    if time_limit is not None and not time_limit > 0:
+        raise TournamentError(f"--time-limit must be more than 0 seconds, not {time_limit}")
+    if rules is None:
+        rules = rules_from_flags(len(bots), label=f"{len(bots)} bots")
+    check_bots(bots, time_limit)
+    if backend == "ray":
+        from sushigo.tournament._ray import import_ray
+
+        import_ray()  # fail before anything else when Ray is missing
+    partial = None
+    if out is not None:
+        from sushigo.tournament.store import PartialGames, prepare_out_dir
+
+        prepare_out_dir(out)
+        partial = PartialGames(out, rules)
+    try:
+        with _progress_bar(not quiet and not json_output, games) as progress:
+            result = run_tournament(
+                bots, games=games, seed=seed, rules=rules, workers=workers, backend=backend,
+                duplicate=duplicate, time_limit=time_limit, keep_records=out is not None,
+                ray_address=ray_address, progress=progress,
+                on_games=partial.add if partial is not None else None,
+            )
+    except BaseException as e:
+        if partial is not None:
+            partial.close()
+            note = f"{partial.count} finished game(s) kept in {partial.path}"
+            if isinstance(e, TournamentError):
+                raise TournamentError(f"{e} ({note})", usage=e.usage) from None
+            print(f"sushigo: stopped: {note}", file=sys.stderr)
+        raise
+    summary = result.summary()
+    if out is not None:
+        from sushigo.tournament.store import save_results
+
+        save_results(result, out, summary, partial=partial)
+    if json_output:
+        print(json.dumps(summary.to_json()))
+        return
+    from rich.console import Console
+
+    from sushigo.tournament.summary import render
+
+    console = Console()
+    render(result, console, summary)
+    if out is not None:
+        import os
+
+        console.print(f"Saved {len(result.games)} games to {os.path.join(out, 'games.jsonl')} "
+                      f"and the summary to {os.path.join(out, 'summary.json')}.", highlight=False)
+    sys.stdout.flush()

@@ -1,0 +1,262 @@
+"""Scoring: rounds, the maki award, puddings and winners (docs/rules.md §1.6-§1.9).
+
+Every function here is pure and works from collections alone, so any score
+the engine reports can be recomputed and explained.
+
+>>> from sushigo.engine.base.cards import Card as C
+>>> score_collection([C.TEMPURA, C.TEMPURA, C.WASABI, C.SQUID])
+{'tempura': 5, 'sashimi': 0, 'dumpling': 0, 'nigiri': 9, 'maki': 0}
+>>> maki_awards([5, 3, 3, 2])
+[6, 1, 1, 0]
+>>> pudding_awards([3, 1, 1, 0])
+[6, 0, 0, -6]
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Final, Iterable, Sequence
+
+from sushigo.engine.points import DUMPLING_POINTS, SASHIMI_SET_POINTS, TEMPURA_PAIR_POINTS, WASABI_FACTOR, Breakdown
+from sushigo.engine.base.cards import MAKI_ICONS, NIGIRI_POINTS, ROUND_CATEGORIES, Card
+
+
+_TEMPURA: Final = int(Card.TEMPURA)
+_SASHIMI: Final = int(Card.SASHIMI)
+_DUMPLING: Final = int(Card.DUMPLING)
+_WASABI: Final = int(Card.WASABI)
+_EGG: Final = int(Card.EGG)
+_SALMON: Final = int(Card.SALMON)
+_SQUID: Final = int(Card.SQUID)
+_MAKI1: Final = int(Card.MAKI1)
+_MAKI2: Final = int(Card.MAKI2)
+_MAKI3: Final = int(Card.MAKI3)
+_PUDDING: Final = int(Card.PUDDING)
+
+MAKI_POINTS: Final[tuple[int, int]] = (6, 3)
+"""The maki award for most and second-most roll icons (split when tied)."""
+PUDDING_POINTS: Final = 6
+"""The pudding award for most (+) and fewest (-) puddings at the end (split when tied)."""
+
+
+def dumpling_points(count: int) -> int:
+    """Points for ``count`` dumplings: 1, 3, 6, 10, then 15 for five or more."""
+    return DUMPLING_POINTS[count if count < 5 else 5]
+
+
+def nigiri_points(cards: Iterable[int]) -> int:
+    """Nigiri points of a collection in play order.
+
+    A nigiri played while an empty wasabi lies in the collection goes on it and
+    scores triple; each wasabi takes one nigiri.  Which empty wasabi fills
+    first (oldest, by this project's ruling) does not change the points.
+    """
+    points = 0
+    empty_wasabi = 0
+    for c in cards:
+        value = NIGIRI_POINTS[c]
+        if value:
+            if empty_wasabi:
+                empty_wasabi -= 1
+                points += WASABI_FACTOR * value
+            else:
+                points += value
+        elif c == _WASABI:
+            empty_wasabi += 1
+    return points
+
+
+def wasabi_pairs(cards: Sequence[int]) -> dict[int, int]:
+    """Which nigiri sits on which wasabi: ``{nigiri position: wasabi position}``.
+
+    Positions index ``cards`` (a collection in play order); the oldest empty
+    wasabi fills first.
+
+    >>> wasabi_pairs([Card.WASABI, Card.WASABI, Card.EGG, Card.SQUID, Card.SALMON])
+    {2: 0, 3: 1}
+    """
+    pairs: dict[int, int] = {}
+    empty: list[int] = []
+    for i, c in enumerate(cards):
+        if c == _WASABI:
+            empty.append(i)
+        elif NIGIRI_POINTS[c] and empty:
+            pairs[i] = empty.pop(0)
+    return pairs
+
+
+def maki_icons(cards: Iterable[int]) -> int:
+    """Total roll icons on the maki cards of ``cards``."""
+    if isinstance(cards, list):
+        return sum(MAKI_ICONS[m] * cards.count(m) for m in (_MAKI1, _MAKI2, _MAKI3))
+    return sum(MAKI_ICONS[c] for c in cards)
+
+
+def score_collection(cards: Sequence[int]) -> Breakdown:
+    """One seat's round score without the maki award (``maki`` is 0 here).
+
+    ``cards`` is the collection in play order; puddings, wasabi and
+    chopsticks score nothing during the round.
+    """
+    count = cards.count
+    if count(_WASABI):
+        nigiri = nigiri_points(cards)
+    else:
+        nigiri = sum(NIGIRI_POINTS[n] * count(n) for n in (_EGG, _SALMON, _SQUID))
+    return {
+        "tempura": TEMPURA_PAIR_POINTS * (count(_TEMPURA) // 2),
+        "sashimi": SASHIMI_SET_POINTS * (count(_SASHIMI) // 3),
+        "dumpling": DUMPLING_POINTS[min(count(_DUMPLING), 5)],
+        "nigiri": nigiri,
+        "maki": 0,
+    }
+
+
+def maki_awards(icons: Sequence[int]) -> list[int]:
+    """The maki award for each seat from its roll-icon total (docs/rules.md §1.6).
+
+    Seats need at least one icon to take part.  Most icons scores 6; a tie for
+    most splits 6 (remainder dropped) and cancels second place.  With one
+    leader, the next-highest total scores 3, split the same way.
+
+    >>> maki_awards([3, 3, 3, 2])
+    [2, 2, 2, 0]
+    >>> maki_awards([4, 0, 0])
+    [6, 0, 0]
+    """
+    awards = [0] * len(icons)
+    top = max(icons, default=0)
+    if top <= 0:
+        return awards
+    firsts = [s for s, n in enumerate(icons) if n == top]
+    if len(firsts) > 1:
+        share = MAKI_POINTS[0] // len(firsts)
+        for s in firsts:
+            awards[s] = share
+        return awards
+    awards[firsts[0]] = MAKI_POINTS[0]
+    second = max((n for n in icons if 0 < n < top), default=0)
+    if second:
+        seconds = [s for s, n in enumerate(icons) if n == second]
+        share = MAKI_POINTS[1] // len(seconds)
+        for s in seconds:
+            awards[s] = share
+    return awards
+
+
+def pudding_awards(puddings: Sequence[int]) -> list[int]:
+    """End-of-game pudding adjustment for each seat (docs/rules.md §1.8).
+
+    Most puddings: +6 split among the tied (remainder dropped).  Fewest
+    (zero included): -6 split the same way, except in a 2-player game.  If
+    everyone has the same count nobody gains or loses.
+
+    >>> pudding_awards([2, 2, 0, 0, 0])
+    [3, 3, -2, -2, -2]
+    >>> pudding_awards([0, 4])
+    [0, 6]
+    """
+    n = len(puddings)
+    awards = [0] * n
+    most = max(puddings)
+    fewest = min(puddings)
+    if most == fewest:
+        return awards
+    leaders = [s for s in range(n) if puddings[s] == most]
+    for s in leaders:
+        awards[s] += PUDDING_POINTS // len(leaders)
+    if n > 2:
+        trailers = [s for s in range(n) if puddings[s] == fewest]
+        for s in trailers:
+            awards[s] -= PUDDING_POINTS // len(trailers)
+    return awards
+
+
+def winners(totals: Sequence[int], puddings: Sequence[int]) -> list[int]:
+    """Winning seats: highest total, then most puddings; still tied means shared.
+
+    >>> winners([30, 30, 12], [2, 1, 5])
+    [0]
+    >>> winners([30, 30, 12], [1, 1, 5])
+    [0, 1]
+    """
+    best = max(totals)
+    tied = [s for s, t in enumerate(totals) if t == best]
+    most = max(puddings[s] for s in tied)
+    return [s for s in tied if puddings[s] == most]
+
+
+def score_round(collections: Sequence[Sequence[int]]) -> list[Breakdown]:
+    """Every seat's round breakdown, maki award included, from the collections."""
+    cols = [c if isinstance(c, list) else list(c) for c in collections]
+    lines = [score_collection(c) for c in cols]
+    for line, award in zip(lines, maki_awards([maki_icons(c) for c in cols])):
+        line["maki"] = award
+    return lines
+
+
+@dataclass(frozen=True, slots=True)
+class Result:
+    """The score sheet of a game (or of the rounds scored so far).
+
+    ``rounds[r][s]`` is seat ``s``'s total in round ``r``; ``breakdown[r][s]``
+    explains it per category.  ``pudding`` is the end-of-game adjustment (all
+    zero until three rounds are scored), ``puddings`` the pudding counts.
+    """
+
+    rounds: tuple[tuple[int, ...], ...]
+    breakdown: tuple[tuple[Breakdown, ...], ...]
+    puddings: tuple[int, ...]
+    pudding: tuple[int, ...]
+    totals: tuple[int, ...]
+    winners: tuple[int, ...]
+
+    @classmethod
+    def from_breakdowns(
+        cls,
+        breakdown: Sequence[Sequence[Breakdown]],
+        puddings: Sequence[int],
+        *,
+        final: bool,
+    ) -> "Result":
+        """Assemble a result; the pudding adjustment applies when ``final``."""
+        n = len(puddings)
+        rounds = tuple(tuple(sum(line.values()) for line in rnd) for rnd in breakdown)
+        pudding = tuple(pudding_awards(puddings)) if final else (0,) * n
+        totals = tuple(sum(r[s] for r in rounds) + pudding[s] for s in range(n))
+        return cls(
+            rounds=rounds,
+            breakdown=tuple(tuple(dict(line) for line in rnd) for rnd in breakdown),
+            puddings=tuple(puddings),
+            pudding=pudding,
+            totals=totals,
+            winners=tuple(winners(totals, puddings)),
+        )
+
+    def to_json(self) -> dict[str, Any]:
+        """The result object of the record spec, plus ``breakdown`` and ``puddings``."""
+        return {
+            "rounds": [list(r) for r in self.rounds],
+            "pudding": list(self.pudding),
+            "totals": list(self.totals),
+            "winners": list(self.winners),
+            "puddings": list(self.puddings),
+            "breakdown": [[dict(line) for line in rnd] for rnd in self.breakdown],
+        }
+
+
+__all__ = [
+    "Breakdown",
+    "DUMPLING_POINTS",
+    "ROUND_CATEGORIES",
+    "Result",
+    "dumpling_points",
+    "maki_awards",
+    "maki_icons",
+    "nigiri_points",
+    "pudding_awards",
+    "score_collection",
+    "score_round",
+    "wasabi_pairs",
+    "winners",
+]

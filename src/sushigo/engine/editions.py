@@ -1,0 +1,127 @@
+"""One entry point for both editions: new games, records and score sheets.
+
+:func:`new_game` makes a :class:`~sushigo.engine.base.game.Game` for base
+rules and a :class:`~sushigo.engine.party.game.PartyGame` for Party rules.
+Both share the same interface: ``legal_actions(seat)``, ``pending_seats``,
+``commit(seat, action)``, ``play(picks)``, ``clone()``, ``result()``,
+``history()``, ``random_playout(rng)``, ``phase``, ``is_over``.
+:func:`to_record`, :func:`save_record`, :func:`replay` and
+:func:`score_sheet` take a game or a file of either edition and hand it to
+that edition's module (:mod:`sushigo.engine.base.record`,
+:mod:`sushigo.engine.party.record`).  This is the one module that knows
+both editions; neither edition imports the other.
+
+>>> from sushigo.engine.rules import Rules
+>>> new_game(Rules(3), seed=1)
+<Game 3 players, round 1, turn 1>
+>>> game = new_game(Rules.party(8, "Big Banquet"), seed=1)
+>>> game
+<PartyGame 8 players, round 1, turn 1>
+>>> import random
+>>> game.random_playout(random.Random(1))
+>>> replay(to_record(game)).result() == game.result()
+True
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any, Mapping, Union
+
+from sushigo.engine.base.game import Game
+from sushigo.engine.base.record import UnknownCardInRecord, base_score_sheet, replay_base, score_collections, to_base_record
+from sushigo.engine.base.scoring import Result
+from sushigo.engine.party.cards import PartyCard
+from sushigo.engine.party.game import PartyGame, PartyResult
+from sushigo.engine.party.record import party_score_sheet, replay_party, to_party_record
+from sushigo.engine.records import RecordError, dumps, edition_of, expect, load_json, write_atomically
+from sushigo.engine.rules import Rules
+
+__all__ = [
+    "AnyGame",
+    "RecordError",
+    "dumps",
+    "edition_of",
+    "load_json",
+    "new_game",
+    "replay",
+    "save_record",
+    "score_collections",
+    "score_sheet",
+    "to_record",
+    "write_atomically",
+]
+
+AnyGame = Union[Game, PartyGame]
+"""A game of either edition."""
+
+
+def new_game(
+    rules: Rules | int,
+    *,
+    seed: int | None = None,
+    rng: random.Random | None = None,
+    auto_deal: bool = True,
+) -> AnyGame:
+    """A new game of the edition ``rules`` names (an int means base rules)."""
+    if isinstance(rules, Rules) and rules.is_party:
+        return PartyGame(rules, seed=seed, rng=rng, auto_deal=auto_deal)
+    return Game(rules, seed=seed, rng=rng, auto_deal=auto_deal)
+
+
+def to_record(game: AnyGame, *, meta: Mapping[str, Any] | None = None) -> dict[str, Any]:
+    """The game record of ``game`` (finished or not) as a JSON-ready dict.
+
+    Adds the optional keys ``meta`` (with the seed when known, plus anything
+    given) and, for a finished game, ``result``.
+    """
+    if isinstance(game, Game):
+        return to_base_record(game, meta=meta)
+    return to_party_record(game, meta=meta)
+
+
+def save_record(game: AnyGame, path: str, *, meta: Mapping[str, Any] | None = None) -> None:
+    """Write the record of ``game`` to ``path`` (atomically: a temp file, then rename)."""
+    write_atomically(path, [dumps(to_record(game, meta=meta)) + "\n"])
+
+
+def replay(data: Any) -> AnyGame:
+    """Check a complete game record of either edition move by move; return the finished game.
+
+    Raises :class:`~sushigo.engine.records.RecordError` naming the round,
+    turn and seat of the first problem, including a record that stops early.
+    """
+    expect(data, dict, "record", "the record")
+    if edition_of(data) == "party":
+        return replay_party(data)
+    try:
+        return replay_base(data)
+    except UnknownCardInRecord as e:
+        raise _named_party_card(e) from None
+
+
+def score_sheet(data: Any) -> Result | PartyResult:
+    """Score the collections of a physical table (a score sheet, 1 to 3 rounds), either edition.
+
+    The pudding adjustment applies only when all three rounds are present.
+    """
+    expect(data, dict, "score sheet", "the score sheet")
+    if edition_of(data) == "party":
+        return party_score_sheet(data)
+    try:
+        return base_score_sheet(data)
+    except UnknownCardInRecord as e:
+        raise _named_party_card(e) from None
+
+
+_PARTY_NAMES = frozenset(c.name_in_records for c in PartyCard)
+
+
+def _named_party_card(error: UnknownCardInRecord) -> RecordError:
+    """A base file's unknown card, said to be a Party card when it is one."""
+    if error.name.strip().lower() not in _PARTY_NAMES:
+        return error
+    return RecordError(
+        f"{error.where}: unknown card {error.name!r} (a Sushi Go Party! card: Party sheets and"
+        " records say \"edition\": \"party\" and name a menu)"
+    )

@@ -1,0 +1,496 @@
+"""The interactive terminal game behind ``sushigo play``.
+
+One human against bots, several humans passing one keyboard around
+(pass-and-play: each hand stays hidden until its player says they are
+ready), or only bots (a demonstration).  Everything is typed: the number of
+a card, two numbers with chopsticks (``3 5`` or ``3+5``, in play order),
+``?`` for the scoring rules, ``q`` to quit.  It reads lines, so it also
+works with piped input, and it fits an 80-column terminal.
+
+Human picks go through :meth:`Game.commit <sushigo.engine.base.game.Game.commit>`; bots
+pick from their own :func:`~sushigo.engine.base.view.seat_view` only.
+
+>>> import io
+>>> from rich.console import Console
+>>> out = Console(file=io.StringIO(), width=80)
+>>> run_play(players=3, humans=0, bots=["greedy", "random", "random"], seed=1, console=out)
+0
+>>> "Final score sheet" in out.file.getvalue()
+True
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Final, Sequence
+
+from rich import box
+from rich.console import Console
+from rich.padding import Padding
+from rich.rule import Rule
+from rich.table import Table
+from rich.text import Text
+
+from sushigo.engine.base.actions import Action, card_ids, encode
+from sushigo.bots.base import view_for
+from sushigo.engine.base.cards import CARD_NAMES, MAKI_ICONS, NIGIRI, Card, parse_card
+from sushigo.engine.errors import UnknownCardError
+from sushigo.engine.names import did_you_mean
+from sushigo.engine.base.game import Game
+from sushigo.engine.errors import IllegalActionError
+from sushigo.terminal.session import (
+    EXIT_FINISHED,
+    EXIT_INTERRUPTED,
+    EXIT_STOPPED,
+    EXIT_USAGE,
+    MAX_NAME,
+    InputFn,
+    TableSession,
+    default_console,
+    prepare_table,
+)
+from sushigo.terminal.labels import base_label, base_style
+from sushigo.terminal.render import score_sheet_table, winners_line
+from sushigo.engine.rules import NUM_ROUNDS, Rules
+from sushigo.engine.base.scoring import maki_icons, wasabi_pairs
+
+CARD_SHORT: Final[dict[Card, str]] = {c: base_label(c) for c in Card}
+"""Short labels used on screen (maki with its roll icons)."""
+
+CARD_STYLE: Final[dict[Card, str]] = {c: base_style(c) for c in Card}
+
+HELP_TEXT: Final = """\
+How to pick: type the number of a card in your hand.  With chopsticks in
+your collection (from an earlier turn) you may take two cards: type two
+numbers, e.g. 3 5 or 3+5; they are placed in that order, and the chopsticks
+go back into the hand you pass on.  Card names work too (squid, wasabi+egg).
+? or h: this help.  q: quit (the game so far is saved if saving is on).
+
+Scoring at the end of each round:
+  Tempura   5 points per pair.          Sashimi  10 points per set of 3.
+  Dumpling  1/2/3/4/5+ cards score 1/3/6/10/15.
+  Nigiri    egg 1, salmon 2, squid 3; tripled on a wasabi played before it
+            (the next nigiri must go on an empty wasabi).
+  Maki      most roll icons 6 (a tie splits 6, no second place), second
+            most 3 (a tie splits 3).  You need at least one roll.
+  Chopsticks and empty wasabi score nothing.
+At the end of the game: most puddings +6, fewest -6 (ties split; no
+penalty with 2 players; nothing if all are equal).  Ties for the win go to
+the player with more puddings, else the win is shared."""
+
+
+def card_text(card: int, label: str | None = None) -> Text:
+    """A card's short label in its colour.
+
+    >>> card_text(Card.SQUID).plain
+    'Squid'
+    """
+    c = Card(card)
+    return Text(label if label is not None else CARD_SHORT[c], style=CARD_STYLE[c])
+
+
+def collection_text(cards: Sequence[int], times: str = "\u00d7") -> Text:
+    """A collection grouped by card, each nigiri shown on its wasabi.
+
+    Counts are written ``Tempura×2`` (``times`` is the sign, without spaces so
+    that a group never breaks across lines); maki show their roll icons.
+
+    >>> collection_text([Card.WASABI, Card.TEMPURA, Card.SQUID, Card.TEMPURA, Card.MAKI2]).plain
+    'Tempura×2  Maki(2)  Wasabi+Squid'
+    >>> collection_text([]).plain
+    '-'
+    """
+    pairs = wasabi_pairs(cards)
+    on_wasabi = set(pairs.values())
+    counts: dict[int, int] = {}
+    topped: list[int] = []
+    for i, c in enumerate(cards):
+        if i in pairs:
+            topped.append(c)
+        elif not (c == Card.WASABI and i in on_wasabi):
+            counts[c] = counts.get(c, 0) + 1
+    parts: list[tuple[float, Text]] = []  # (sort key, text): card order, filled wasabi before empty
+    makis = [c for c in sorted(counts) if MAKI_ICONS[c]]
+    if makis:
+        icons = "+".join(str(MAKI_ICONS[m]) for m in makis for _ in range(counts[m]))
+        parts.append((Card.MAKI1, card_text(makis[0], f"Maki({icons})")))
+    for c, n in counts.items():
+        if not MAKI_ICONS[c]:
+            parts.append((c, card_text(c, CARD_SHORT[Card(c)] + (f"{times}{n}" if n > 1 else ""))))
+    for c in sorted(topped, reverse=True):
+        pair = Text.assemble(card_text(Card.WASABI), ("+", "bright_green"), card_text(c))
+        parts.append((Card.WASABI - 0.5, pair))
+    parts.sort(key=lambda part: part[0])
+    if not parts:
+        return Text("-", style="dim")
+    return Text("  ").join(text for _, text in parts)
+
+
+def pick_text(cards: Sequence[int], collection: Sequence[int]) -> Text:
+    """What a seat revealed this turn: the last ``len(cards)`` cards of ``collection``."""
+    pairs = wasabi_pairs(collection)
+    start = len(collection) - len(cards)
+    parts = []
+    for i in range(start, len(collection)):
+        c = collection[i]
+        parts.append(card_text(c, CARD_SHORT[Card(c)] + (" on wasabi" if i in pairs else "")))
+    text = Text(", then ").join(parts)
+    if len(cards) == 2:
+        text.append("  (chopsticks)", style="cyan")
+    return text
+
+
+def _cell(points: int, count: int) -> str:
+    """A score-table cell: points, and how many cards (or icons) made them."""
+    return f"{points} ({count})" if count else str(points)
+
+
+class TerminalGame(TableSession[Game]):
+    """One game at the terminal; build it with :func:`run_play`."""
+
+    # ------------------------------------------------------------- screens
+
+    def show_help(self) -> None:
+        self.say(Padding(Text(HELP_TEXT), (1, 0, 1, 0)))
+
+    def show_intro(self) -> None:
+        game = self.game
+        rules = game.rules
+        options = []
+        if rules.pass_both_ways:
+            options.append("pass both ways (round 2 passes right)")
+        if rules.reshuffle:
+            options.append("reshuffle between rounds (house rule)")
+        self.say(Rule(Text("Sushi Go!", style="bold red")))
+        def label(seat: int) -> str:
+            if self.bots[seat] is not None:
+                return " (bot)"
+            return " (you)" if len(self.humans) == 1 and self.names[seat] != "You" else ""
+
+        seats = Text(", ").join(Text.assemble(self.name_text(s), label(s)) for s in range(game.players))
+        self.say(Text.assemble(f"{game.players} players: ", seats))
+        self.say(f"Rules: {', '.join(options) if options else 'official'}; seed {game.seed}.")
+        if self.humans:
+            self.say("Type the number of a card to pick it, ? for help, q to quit.")
+
+    def table(self, viewer: int | None) -> Table:
+        """Every seat's collection this round, maki icons, puddings and points."""
+        game = self.game
+        scores = game.result().totals
+        puddings = game.puddings()
+        table = Table(box=box.SIMPLE_HEAD, pad_edge=False, expand=True)
+        table.add_column("Player", no_wrap=True, max_width=MAX_NAME, overflow="ellipsis")
+        table.add_column("Collection this round", ratio=1, min_width=20)
+        table.add_column("Maki", justify="right", no_wrap=True)
+        table.add_column("Pud", justify="right", no_wrap=True)
+        table.add_column("Pts", justify="right", no_wrap=True)
+        for s in range(game.players):
+            name = self.name_text(s)
+            if s == viewer:
+                name.stylize("reverse")
+            cards = game.collections[s]
+            table.add_row(
+                name,
+                collection_text(cards, self.times),
+                str(maki_icons(cards)),
+                str(puddings[s]),
+                str(scores[s]),
+            )
+        return table
+
+    def show_turn(self, seat: int) -> list[int]:
+        """The picking screen of ``seat``; returns its hand in the order numbered."""
+        game = self.game
+        heading = f"Round {game.round} of {NUM_ROUNDS} - turn {game.turn} of {game.rules.hand_size}"
+        self.say(Rule(heading))
+        self.say(self.table(seat))
+        direction = "left" if game.pass_step == 1 else "right"
+        self.say(Text.assemble(
+            "You pass this hand ", direction, " to ", self.name_text(game.passes_to(seat)),
+            " and receive ", self.name_text(game.receives_from(seat)), "'s next.",
+        ))
+        hand = sorted(game.hands[seat])
+        owner = "Your" if len(self.humans) == 1 else f"{self.names[seat]}'s"
+        self.say(Text(f"{owner} hand ({len(hand)} cards):", style="bold"))
+        grid = Table.grid(padding=(0, 2))
+        per_row = 4
+        for _ in range(per_row):
+            grid.add_column(no_wrap=True)
+        cells = [Text.assemble((f"{i:>2} ", "bold"), card_text(c)) for i, c in enumerate(hand, 1)]
+        for i in range(0, len(cells), per_row):
+            grid.add_row(*cells[i:i + per_row])
+        self.say(Padding(grid, (0, 0, 0, 1), expand=False))
+        if game.can_use_chopsticks(seat):
+            hint = "Chopsticks: you may take two cards, e.g. 1 2 (in play order)."
+            self.say(Text(hint, style="cyan"))
+        return hand
+
+    def show_reveal(self, round_index: int) -> None:
+        game = self.game
+        _, turns = game.history()[round_index]
+        cols = game.round_collections(round_index + 1)
+        table = Table.grid(padding=(0, 2))
+        table.add_column(no_wrap=True, max_width=MAX_NAME, overflow="ellipsis")
+        table.add_column()
+        for s, action in enumerate(turns[-1]):
+            table.add_row(self.name_text(s), pick_text(card_ids(action), cols[s]))
+        last = " (the last cards, played for everyone)" if len(turns) == game.rules.hand_size else ""
+        self.say(Text(f"Revealed in round {round_index + 1}, turn {len(turns)}{last}:", style="bold"))
+        self.say(Padding(table, (0, 0, 1, 1), expand=False))
+
+    def show_round_end(self, round_index: int) -> None:
+        game = self.game
+        number = round_index + 1
+        cols = game.round_collections(round_index + 1)
+        lines = game.round_breakdowns[round_index]
+        self.say(Rule(Text(f"End of round {number}: scoring", style="bold")))
+        collections = Table(box=box.SIMPLE_HEAD, pad_edge=False)
+        collections.add_column("Player", no_wrap=True, max_width=MAX_NAME, overflow="ellipsis")
+        collections.add_column("Collection", ratio=1)
+        for s in range(game.players):
+            collections.add_row(self.name_text(s), collection_text(cols[s], self.times))
+        self.say(collections)
+
+        table = Table(
+            box=box.SIMPLE_HEAD,
+            pad_edge=False,
+            title=f"Round {number} points (cards; roll icons for maki)",
+        )
+        table.add_column("Player", no_wrap=True, max_width=MAX_NAME, overflow="ellipsis")
+        for header in ("Tempura", "Sashimi", "Dumpling", "Nigiri", "Maki"):
+            table.add_column(header, justify="right", no_wrap=True)
+        table.add_column("Round", justify="right", no_wrap=True, style="bold")
+        for s in range(game.players):
+            col = cols[s]
+            line = lines[s]
+            nigiri = sum(1 for c in col if c in NIGIRI)
+            table.add_row(
+                self.name_text(s),
+                _cell(line["tempura"], col.count(Card.TEMPURA)),
+                _cell(line["sashimi"], col.count(Card.SASHIMI)),
+                _cell(line["dumpling"], col.count(Card.DUMPLING)),
+                _cell(line["nigiri"], nigiri),
+                _cell(line["maki"], maki_icons(col)),
+                str(sum(line.values())),
+            )
+        self.say(table)
+        self.say(self.maki_explanation([maki_icons(c) for c in cols], [ln["maki"] for ln in lines]))
+        if number < NUM_ROUNDS:
+            self.say(Text.assemble(
+                "Puddings kept for the end of the game: ",
+                Text(", ").join(
+                    Text.assemble(self.name_text(s), f": {n}") for s, n in enumerate(game.kept_puddings)
+                ),
+                ".",
+            ))
+            self.say(score_sheet_table(
+                game.result(), self.names, breakdown=False, title=f"Score sheet after round {number}"
+            ))
+            if self.humans:
+                self.pause(f"Press Enter to start round {number + 1} ")
+
+    def maki_explanation(self, icons: list[int], awards: list[int]) -> Text:
+        """One line: who got the maki award and why."""
+        if max(icons) == 0:
+            return Text("Maki: nobody has a roll, so nobody scores maki.")
+
+        def who(seats: list[int]) -> Text:
+            return Text(" and ").join(self.name_text(s) for s in seats)
+
+        top = max(icons)
+        firsts = [s for s, n in enumerate(icons) if n == top]
+        if len(firsts) > 1:
+            return Text.assemble(
+                f"Maki: tied for most rolls ({top}): ", who(firsts),
+                f" +{awards[firsts[0]]} each; no second place.",
+            )
+        text = Text.assemble(f"Maki: most rolls ({top}): ", who(firsts), " +6")
+        second = max((n for n in icons if 0 < n < top), default=0)
+        if second:
+            seconds = [s for s, n in enumerate(icons) if n == second]
+            each = " each" if len(seconds) > 1 else ""
+            text.append_text(Text.assemble(
+                f"; second most ({second}): ", who(seconds), f" +{awards[seconds[0]]}{each}"
+            ))
+        else:
+            text.append("; nobody else has a roll")
+        text.append(".")
+        return text
+
+    def show_end(self) -> None:
+        game = self.game
+        result = game.result()
+        self.say(Rule(Text("Game over", style="bold")))
+        counts = list(result.puddings)
+        parts = []
+        for s, n in enumerate(counts):
+            adj = result.pudding[s]
+            note = f" ({adj:+d})" if adj else ""
+            parts.append(Text.assemble(self.name_text(s), f": {n}{note}"))
+        self.say(Text.assemble("Puddings: ", Text(", ").join(parts), "."))
+        if max(counts) == min(counts):
+            self.say("Everyone has the same number of puddings: nobody gains or loses.")
+        elif game.players == 2:
+            self.say("Most puddings +6 (no penalty for fewest with 2 players).")
+        else:
+            self.say("Most puddings +6, fewest -6 (ties split the points).")
+        self.say(score_sheet_table(result, self.names, breakdown=False, title="Final score sheet"))
+        best = max(result.totals)
+        tied = [s for s, t in enumerate(result.totals) if t == best]
+        if len(tied) > 1 and len(result.winners) < len(tied):
+            self.say(Text.assemble(
+                Text(" and ").join(self.name_text(s) for s in tied),
+                f" tied on {best} points; the tie goes to most puddings.",
+            ))
+        elif len(result.winners) > 1:
+            self.say(f"Tied on points and puddings ({best} points, "
+                     f"{result.puddings[result.winners[0]]} puddings): a shared win.")
+        self.say(winners_line(result, self.names), style="bold green")
+
+    # ---------------------------------------------------------------- turns
+
+    def human_pick(self, seat: int) -> None:
+        game = self.game
+        if self.pass_and_play:
+            self.say(Text.assemble(
+                "\nPass the device to ", self.name_text(seat), ". Nobody else may look."
+            ))
+            self.pause(f"{self.names[seat]}, press Enter when ready ")
+        hand = self.show_turn(seat)
+        chopsticks = game.can_use_chopsticks(seat)
+        prompt = "Pick a card (or two)> " if chopsticks else "Pick a card> "
+        while True:
+            text = self.ask(prompt).strip().lower()
+            if self.run_command(text):
+                continue
+            try:
+                action = self.parse_pick(text, seat, hand)
+                game.commit(seat, action)
+            except (ValueError, IllegalActionError) as e:
+                self.say(Text(str(e), style="red"))
+                continue
+            break
+        if self.pass_and_play:
+            self.hide()
+
+    def parse_pick(self, text: str, seat: int, hand: list[int]) -> Action:
+        """The action for ``seat``'s typed pick from ``hand`` (as numbered on screen).
+
+        Raises :class:`ValueError` saying what is wrong.
+        """
+        k = len(hand)
+        if not text:
+            raise ValueError(f"Type the number of a card (1-{k}), or ? for help.")
+        tokens = [t for t in re.split(r"[\s+,]+", text) if t]
+        if len(tokens) > 2:
+            raise ValueError("Pick one card, or two with chopsticks.")
+        if len(tokens) == 2 and not self.game.can_use_chopsticks(seat):
+            if Card.CHOPSTICKS in self.game.collections[seat]:
+                raise ValueError("Chopsticks need at least two cards in your hand.")
+            raise ValueError(
+                "Two cards need chopsticks in your collection from an earlier turn."
+            )
+        positions: list[int] = []
+        for token in tokens:
+            if token.isascii() and token.isdigit():
+                pos = int(token)
+                if not 1 <= pos <= k:
+                    raise ValueError(f"There is no card {token[:6]}: your hand is numbered 1-{k}.")
+                if pos - 1 in positions:
+                    raise ValueError("You can't take the same card twice.")
+                positions.append(pos - 1)
+                continue
+            try:
+                card = parse_card(token)
+            except UnknownCardError:
+                hint = did_you_mean(token, [Card(c).name_in_records for c in hand]) or did_you_mean(token, CARD_NAMES)
+                raise ValueError(f"{token[:20]!r} is not a card number or a card name{hint}.") from None
+            free = [i for i, c in enumerate(hand) if c == card and i not in positions]
+            if not free:
+                other = "other " if positions else ""
+                raise ValueError(f"There is no {other}{CARD_SHORT[card]} in your hand.")
+            positions.append(free[0])
+        return encode([hand[p] for p in positions])
+
+    def play_turn(self) -> None:
+        game = self.game
+        round_index = game.round - 1
+        for seat in range(game.players):
+            bot = self.bots[seat]
+            if bot is not None:
+                game.commit(seat, bot.choose(view_for(game, seat, bot)))
+            elif len(game.hands[seat]) == 1:
+                card = game.hands[seat][0]
+                game.commit(seat, card)
+            else:
+                self.human_pick(seat)
+        self.show_reveal(round_index)
+        if game.is_over or game.round - 1 != round_index:
+            self.show_round_end(round_index)
+
+def run_play(
+    players: int = 4,
+    humans: int = 1,
+    bots: Sequence[str] | None = None,
+    seed: int | None = None,
+    pass_both_ways: bool = False,
+    reshuffle: bool = False,
+    save: str | None = None,
+    names: Sequence[str] | None = None,
+    console: Console | None = None,
+    input_fn: InputFn | None = None,
+    time_limit: float | None = None,
+) -> int:
+    """Play one game in the terminal; return the exit status.
+
+    Args:
+        players: seats at the table, 2-5.
+        humans: human seats, 0 to ``players``; they take the first seats.
+            More than one is pass-and-play; none watches the bots play.
+        bots: bot specs (``greedy``, ``ismcts:time=0.5``, ``cmd:COMMAND``; see
+            :func:`sushigo.bots.make_bot`) for the other seats: one for all
+            of them, or one per bot seat.  Default: greedy.
+        seed: seeds the shuffle and (derived per seat) the bots; ``None``
+            draws one, which is shown and saved so the game can be replayed.
+        pass_both_ways, reshuffle: the rule options of :class:`~sushigo.engine.rules.Rules`.
+        save: path of the game record (parent folders are created); written
+            at the end, or with the game so far when a player quits or the
+            input ends.  ``None``: not saved.
+        names: names of the human players, in seat order (at most ``humans``;
+            the rest are "You" or "Player N").  Bots are named after their kind
+            and seat ("Greedy 2").
+        console: a :class:`rich.console.Console` to draw on (default: the
+            terminal, at most 80 columns wide).
+        input_fn: reads one line; see :data:`InputFn` (default: standard input).
+
+    Returns:
+        :data:`EXIT_FINISHED` (0), :data:`EXIT_STOPPED` (1: quit, end of input,
+        or the record could not be saved), :data:`EXIT_USAGE` (2: impossible
+        settings, reported in one line: on ``console`` if one is given, else
+        on standard error) or :data:`EXIT_INTERRUPTED` (130).
+    """
+    table = prepare_table(
+        lambda: Rules(players, pass_both_ways=pass_both_ways, reshuffle=reshuffle),
+        humans, bots, seed, save, names, console, time_limit,
+    )
+    if isinstance(table, int):
+        return table
+    rules, seed, seat_bots, seat_names, meta = table
+    game = Game(rules, seed=seed)
+    out = console if console is not None else default_console()
+    return TerminalGame(game, seat_names, seat_bots, out, input_fn, save, meta).run()
+
+
+__all__ = [
+    "EXIT_FINISHED",
+    "EXIT_INTERRUPTED",
+    "EXIT_STOPPED",
+    "EXIT_USAGE",
+    "InputFn",
+    "TableSession",
+    "TerminalGame",
+    "card_text",
+    "collection_text",
+    "prepare_table",
+    "run_play",
+]

@@ -1,0 +1,748 @@
+"""Sushi Go Party! at the terminal: ``sushigo play --edition party``.
+
+The same feel as the base game (:mod:`sushigo.terminal.base`): one human against
+bots, pass-and-play for several humans (each hand, and each private choice,
+stays hidden until its player says they are ready), or bots only.  It reads
+lines, so piped input works, and it fits 80 columns.
+
+A turn: every seat picks a card by its number in the hand (a special order
+then asks what it copies).  After the reveal the specials resolve in card
+number order and their owners decide: use chopsticks (a second card from
+the hand) or a spoon (name any card on the menu; the first hand on the left
+holding it gives it), take one of the cards a menu drew, or flip earlier
+cards face down with a takeout box.  The screen then says what the specials
+did: who gave what to a spoon, which miso soups were discarded, who scored
+in the uramaki race.  Each round ends with its breakdown, the game with the
+desserts and the winners (ties go to the most dessert cards).
+
+>>> import io
+>>> from rich.console import Console
+>>> out = Console(file=io.StringIO(), width=80)
+>>> run_party_play(players=3, humans=0, bots=["greedy", "random", "random"], seed=1,
+...                menu="Master Menu", console=out)
+0
+>>> "Final score sheet" in out.file.getvalue()
+True
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any, Final, Mapping, Sequence
+
+from rich import box
+from rich.console import Console
+from rich.padding import Padding
+from rich.rule import Rule
+from rich.table import Table
+from rich.text import Text
+
+from sushigo.bots import Bot
+from sushigo.bots.base import view_for
+from sushigo.engine.errors import UnknownCardError
+from sushigo.engine.names import did_you_mean
+from sushigo.engine.turns import Phase
+from sushigo.engine.party.actions import PASS, copy_target, flip_position, played_card
+from sushigo.engine.party.cards import CHOPSTICKS_IDS, DESSERT_IDS, FACE_DOWN, MAKI_ICONS, MENU_IDS, SPOON_IDS, TAKEOUT_IDS, URAMAKI_ICONS, PartyCard, parse_party_card
+from sushigo.engine.menus import MENU_ITEMS
+from sushigo.engine.party.game import Decision, Move, PartyGame
+from sushigo.engine.menus import menu_name
+from sushigo.engine.party.view import PlayedCard, party_seat_view
+from sushigo.engine.rules import NUM_ROUNDS, Rules
+from sushigo.terminal.labels import CARD_SHORT, ITEM_STYLE, style_of
+from sushigo.terminal.session import (
+    MAX_NAME,
+    InputFn,
+    TableSession,
+    default_console,
+    prepare_table,
+)
+
+C = PartyCard
+DEFAULT_MENU: Final = "My First Meal"
+"""The menu of ``sushigo play --edition party`` when none is given."""
+
+ITEM_LABEL: Final[dict[str, str]] = {
+    "nigiri": "Nigiri", "maki": "Maki", "temaki": "Temaki", "uramaki": "Uramaki",
+    "tempura": "Tempura", "sashimi": "Sashimi", "dumpling": "Dumpling", "eel": "Eel",
+    "tofu": "Tofu", "onigiri": "Onigiri", "edamame": "Edamame", "miso_soup": "Miso soup",
+    "chopsticks": "Chopsticks", "spoon": "Spoon", "menu": "Menu", "takeout_box": "Takeout box",
+    "soy_sauce": "Soy sauce", "tea": "Tea", "special_order": "Special order", "wasabi": "Wasabi",
+    "pudding": "Pudding", "green_tea_ice_cream": "Green tea ice cream", "fruit": "Fruit",
+}
+
+COLUMN_LABEL: Final[dict[str, str]] = {
+    "nigiri": "Nigiri", "maki": "Maki", "temaki": "Temaki", "uramaki": "Urmk",
+    "tempura": "Temp", "sashimi": "Sash", "dumpling": "Dump", "eel": "Eel", "tofu": "Tofu",
+    "onigiri": "Onig", "edamame": "Edam", "miso_soup": "Miso", "takeout_box": "Box",
+    "tea": "Tea", "soy_sauce": "Soy",
+}
+"""Column headers of the round breakdown (short, so 10 columns fit 80)."""
+
+ITEM_HELP: Final[dict[str, str]] = {
+    "nigiri": "Nigiri: egg 1, salmon 2, squid 3; tripled on a wasabi played before it.",
+    "maki": "Maki: most roll icons 6, second 3 (6+ players: 6/4/2); ties get full points.",
+    "temaki": "Temaki: most cards +4, fewest -4 (no penalty with 2); ties full points.",
+    "uramaki": "Uramaki: first to 10 icons scores 8 at once (then 5, 2); at the end of the\n"
+               "  round the most remaining icons take the next place.",
+    "tempura": "Tempura: 5 per pair.",
+    "sashimi": "Sashimi: 10 per set of 3.",
+    "dumpling": "Dumpling: 1/3/6/10/15 for 1/2/3/4/5+.",
+    "eel": "Eel: one -3, two or more 7.",
+    "tofu": "Tofu: one 2, two 6, three or more 0.",
+    "onigiri": "Onigiri: each set of different shapes 1/4/9/16 for 1-4 shapes.",
+    "edamame": "Edamame: 1 per opponent with edamame, per card (at most 4 each).",
+    "miso_soup": "Miso soup: 3, but if two or more are played on one turn all are discarded.",
+    "chopsticks": "Chopsticks: on a later turn, after the reveal, play a second card from\n"
+                  "  your hand; the chopsticks go back into the hand.",
+    "spoon": "Spoon: on a later turn, after the reveal, name any card; the first player\n"
+             "  on your left holding it gives it to you and takes the spoon.",
+    "menu": "Menu: draws 4 cards; you play one of them and the menu is discarded.",
+    "takeout_box": "Takeout box: flip any of your earlier cards this round face down: 2 each.",
+    "soy_sauce": "Soy sauce: 4 each if you have the most (or tied) background colours\n"
+                 "  (wasabi shows the nigiri's colour unless --wasabi-colour own).",
+    "tea": "Tea: 1 per card in your largest group of one background colour\n"
+           "  (wasabi shows the nigiri's colour unless --wasabi-colour own).",
+    "special_order": "Special order: copies a card you played earlier this round.",
+    "wasabi": "Wasabi: the next nigiri goes on it and is tripled.",
+    "pudding": "Pudding (end of game): most +6, fewest -6 (ties full points).",
+    "green_tea_ice_cream": "Green tea ice cream (end of game): 12 per set of 4.",
+    "fruit": "Fruit (end of game): per fruit type, 0/1/2/3/4/5+ icons score -2/0/1/3/6/10.",
+}
+
+HELP_HEAD: Final = """\
+How to play: type the number of a card in your hand (or its name).  A
+special order then asks which earlier card it copies.  After the reveal you
+decide for your specials: chopsticks (a card number, Enter to keep them),
+spoon (a card number or name from the list, Enter to keep it), menu (one of
+the drawn cards), takeout box (the numbers of the cards to flip, e.g. 1 3 4,
+Enter for none).  Desserts stay until the end of the game; ties for the win
+go to the most dessert cards.  ? or h: this help.  q: quit (the game so far
+is saved if saving is on).  SO: special order.
+
+On this menu:"""
+
+
+def _key(text: str) -> str:
+    return re.sub(r"[^a-z0-9]+", "", text.lower())
+
+
+_BY_KEY: Final[dict[str, PartyCard]] = {
+    **{_key(label): card for card, label in CARD_SHORT.items()},
+    **{_key(card.name): card for card in PartyCard},
+}
+
+
+def find_card(text: str) -> PartyCard:
+    """The card called ``text`` on screen or in records (``'miso soup'``, ``'maki3'``).
+
+    >>> find_card("Spoon 5"), find_card("fruit_watermelon_orange")
+    (<PartyCard.SPOON5: 28>, <PartyCard.FRUIT_WATERMELON_ORANGE: 44>)
+    """
+    card = _BY_KEY.get(_key(text))
+    if card is None:
+        return parse_party_card(text)  # raises UnknownCardError
+    return card
+
+
+def card_text(card: int, label: str | None = None) -> Text:
+    """A card's short label in its menu item's colour (``'Face down'`` for a flipped card)."""
+    if card == FACE_DOWN:
+        return Text(label or "Face down", style="dim")
+    c = PartyCard(card)
+    return Text(label if label is not None else CARD_SHORT[c], style=style_of(c))
+
+
+def action_text(action: int, on_wasabi: bool = False) -> Text:
+    """What an action plays: ``'Squid on wasabi'``, ``'Special order as Salmon'``."""
+    target = copy_target(action)
+    if target is None:
+        text = card_text(action)
+        if on_wasabi:
+            text.append(" on wasabi")
+        return text
+    kind, wasabi = target
+    label = "a face-down card" if kind == FACE_DOWN else CARD_SHORT[PartyCard(kind)]
+    return Text.assemble(card_text(int(C.SPECIAL_ORDER)), " as ", card_text(kind, label),
+                         " on wasabi" if wasabi else "")
+
+
+def _order(kind: int, on_wasabi: bool = False) -> tuple[int, float]:
+    """Sort key of a collection group: board order of its item, then card id."""
+    if kind == FACE_DOWN:
+        return MENU_ITEMS.index("takeout_box"), 0.0
+    return MENU_ITEMS.index(PartyCard(kind).item), kind - (0.5 if on_wasabi else 0.0)
+
+
+def collection_text(played: Sequence[Any], times: str = "\u00d7") -> Text:
+    """A Party collection grouped by what each card counts as.
+
+    ``played`` holds :class:`~sushigo.engine.party.view.PlayedCard` entries.  A
+    nigiri on its wasabi shows as ``Wasabi+Squid``; a special order as its
+    copy with ``(SO)``; flipped cards as ``Face-down``.  Labels have no
+    spaces, so a group never breaks across lines.
+
+    >>> from sushigo.engine.party.view import PlayedCard
+    >>> cards = [PlayedCard(9, 9, 1, False), PlayedCard(8, 8, 2, True), PlayedCard(21, 21, 3, False),
+    ...          PlayedCard(38, 21, 4, False), PlayedCard(14, 14, 5, False), PlayedCard(13, 13, 6, False)]
+    >>> collection_text(cards).plain
+    'Wasabi+Squid  Uramaki(3+4)  Onigiri-rectangle  Onigiri-rectangle(SO)'
+    """
+    groups: dict[tuple[int, bool, bool], int] = {}
+    for p in played:
+        if p.kind == int(C.WASABI):
+            continue
+        copy = p.card == int(C.SPECIAL_ORDER) and p.kind != p.card
+        key = (p.kind, copy, bool(p.on_wasabi))
+        groups[key] = groups.get(key, 0) + 1
+    topped = sum(n for (_, _, on), n in groups.items() if on)
+    wasabi = sum(1 for p in played if p.kind == int(C.WASABI))
+    empty = max(0, wasabi - topped)
+    parts: list[tuple[tuple[int, float], Text]] = []
+    makis = sorted(p.kind for p in played if p.kind in MAKI_ICONS)
+    uramakis = sorted(p.kind for p in played if p.kind in URAMAKI_ICONS)
+    for name, kinds, icons in (("Maki", makis, MAKI_ICONS), ("Uramaki", uramakis, URAMAKI_ICONS)):
+        if kinds:
+            label = f"{name}({'+'.join(str(icons[k]) for k in kinds)})"
+            parts.append((_order(kinds[0]), card_text(kinds[0], label)))
+    for (kind, copy, on), n in sorted(groups.items()):
+        if kind in MAKI_ICONS or kind in URAMAKI_ICONS:
+            continue
+        label = "Face-down" if kind == FACE_DOWN else CARD_SHORT[PartyCard(kind)].replace(" ", "-")
+        if on:
+            label = "Wasabi+" + label
+        if copy:
+            label += "(SO)"
+        if n > 1:
+            label += f"{times}{n}"
+        parts.append((_order(kind, on), card_text(kind, label)))
+    if empty:
+        parts.append((_order(int(C.WASABI)), card_text(int(C.WASABI), "Wasabi" + (f"{times}{empty}" if empty > 1 else ""))))
+    parts.sort(key=lambda part: part[0])
+    if not parts:
+        return Text("-", style="dim")
+    return Text("  ").join(text for _, text in parts)
+
+
+def _grid(cells: list[Text], per_row: int) -> Padding:
+    grid = Table.grid(padding=(0, 2))
+    for _ in range(per_row):
+        grid.add_column(no_wrap=True)
+    for i in range(0, len(cells), per_row):
+        row = cells[i:i + per_row]
+        grid.add_row(*row, *[Text("")] * (per_row - len(row)))
+    return Padding(grid, (0, 0, 0, 1), expand=False)
+
+
+def _numbered(labels: list[Text], per_row: int = 3) -> Padding:
+    return _grid([Text.assemble((f"{i:>2} ", "bold"), t) for i, t in enumerate(labels, 1)], per_row)
+
+
+class PartyTerminalGame(TableSession[PartyGame]):
+    """One Party game at the terminal; build it with :func:`run_party_play`."""
+
+    def __init__(
+        self,
+        game: PartyGame,
+        names: list[str],
+        bots: list[Bot | None],
+        console: Console,
+        input_fn: InputFn | None,
+        save: str | None,
+        meta: dict[str, Any],
+    ) -> None:
+        super().__init__(game, names, bots, console, input_fn, save, meta)
+        self.menu = game.rules.menu
+        self.menu_title = menu_name(self.menu) or "Custom menu"
+        self.round_index = 0
+        """Index of the round being played (0-2)."""
+        self.turn = 1
+        """The turn being played."""
+
+    # --------------------------------------------------------------- output
+
+    def possessive(self, seat: int) -> Text:
+        """``Your`` for the lone human called "You", else ``Name's``."""
+        if self.names[seat] == "You":
+            return Text("Your", style="bold")
+        return Text.assemble(self.name_text(seat), "'s")
+
+    def who(self, seats: Sequence[int]) -> Text:
+        return Text(" and ").join(self.name_text(s) for s in seats)
+
+    # ---------------------------------------------------------------- input
+
+    def hand_over(self, seat: int, what: str) -> None:
+        """Pass-and-play: wait until ``seat``'s player has the device."""
+        if self.pass_and_play:
+            self.say(Text.assemble("\nPass the device to ", self.name_text(seat), f" {what}. Nobody else may look."))
+            self.pause(f"{self.names[seat]}, press Enter when ready ")
+
+    def done_private(self) -> None:
+        if self.pass_and_play:
+            self.hide()
+
+    # ------------------------------------------------------------- screens
+
+    def show_help(self) -> None:
+        lines = [HELP_HEAD] + ["  " + ITEM_HELP[item] for item in self.menu]
+        self.say(Padding(Text("\n".join(lines)), (1, 0, 1, 0)))
+
+    def menu_line(self) -> Text:
+        items = Text(", ").join(Text(ITEM_LABEL[i], style=ITEM_STYLE.get(i, "cyan")) for i in self.menu)
+        return Text.assemble(("Menu: ", "bold"), self.menu_title, " - ", items)
+
+    def show_intro(self) -> None:
+        game = self.game
+        self.say(Rule(Text("Sushi Go Party!", style="bold red")))
+
+        def label(seat: int) -> str:
+            if self.bots[seat] is not None:
+                return " (bot)"
+            return " (you)" if len(self.humans) == 1 and self.names[seat] != "You" else ""
+
+        seats = Text(", ").join(Text.assemble(self.name_text(s), label(s)) for s in range(game.players))
+        self.say(Text.assemble(f"{game.players} players: ", seats))
+        self.say(self.menu_line())
+        r = game.rules
+        self.say(f"{r.hand_size} cards each per round; desserts added per round: "
+                 f"{', '.join(map(str, r.desserts_per_round))}; seed {game.seed}.")
+        if self.humans:
+            self.say("Type the number of a card to pick it, ? for help (scoring), q to quit.")
+
+    def roll_count(self, cards: Sequence[Any]) -> int:
+        roll = self.menu[1]
+        if roll == "maki":
+            return sum(MAKI_ICONS.get(p.kind, 0) for p in cards)
+        if roll == "uramaki":
+            return sum(URAMAKI_ICONS.get(p.kind, 0) for p in cards)
+        return sum(1 for p in cards if p.kind == int(C.TEMAKI))
+
+    def table(self, viewer: int | None) -> Table:
+        """Every seat's collection this round, roll count, desserts and points."""
+        game = self.game
+        view = party_seat_view(game, None)
+        scores = view.result.totals
+        table = Table(box=box.SIMPLE_HEAD, pad_edge=False, expand=True)
+        table.add_column("Player", no_wrap=True, max_width=MAX_NAME, overflow="ellipsis")
+        table.add_column("Collection this round", ratio=1, min_width=20)
+        roll = {"maki": "Maki", "temaki": "Temk", "uramaki": "Urmk"}[self.menu[1]]
+        table.add_column(roll, justify="right", no_wrap=True)
+        table.add_column("Dess", justify="right", no_wrap=True)
+        table.add_column("Pts", justify="right", no_wrap=True)
+        for s in range(game.players):
+            name = self.name_text(s)
+            if s == viewer:
+                name.stylize("reverse")
+            col = view.collections[s]
+            desserts = len(view.desserts[s]) + sum(1 for p in col if p.kind in DESSERT_IDS)
+            table.add_row(name, collection_text(col, self.times), str(self.roll_count(col)),
+                          str(desserts), str(scores[s]))
+        return table
+
+    def show_hand(self, seat: int, hand: list[int], title: str) -> None:
+        self.say(Text(title, style="bold"))
+        self.say(_numbered([card_text(c) for c in hand]))
+
+    def hand_title(self, seat: int, hand: Sequence[int]) -> str:
+        n = len(hand)
+        return f"{self.owner(seat)} hand ({n} card{'s' if n != 1 else ''}):"
+
+    def owner(self, seat: int) -> str:
+        return "Your" if len(self.humans) == 1 else f"{self.names[seat]}'s"
+
+    def show_turn(self, seat: int) -> list[int]:
+        """The picking screen of ``seat``; returns its hand in the order numbered."""
+        game = self.game
+        self.say(Rule(f"Round {game.round} of {NUM_ROUNDS} - turn {game.turn} of {game.rules.hand_size}"))
+        self.say(self.table(seat))
+        self.say(Text.assemble(
+            "You pass this hand left to ", self.name_text(game.passes_to(seat)),
+            " and receive ", self.name_text(game.receives_from(seat)), "'s next.",
+        ))
+        hand = sorted(game.hands[seat])
+        self.show_hand(seat, hand, self.hand_title(seat, hand))
+        ready = sorted({p.kind for p in game.collections[seat] if p.kind in CHOPSTICKS_IDS | SPOON_IDS})
+        if ready and len(hand) > 1:
+            names = " and ".join(CARD_SHORT[PartyCard(k)] for k in ready)
+            self.say(Text(f"You have {names}: you may use them after the reveal.", style="cyan"))
+        return hand
+
+    # ---------------------------------------------------------- choosing
+
+    def choose_copy(self, seat: int, actions: Sequence[int]) -> int | None:
+        """Ask which card a special order copies; ``None``: the player went back."""
+        if int(C.SPECIAL_ORDER) in actions:
+            self.say("Nothing to copy yet: the special order is played as it is (it scores nothing).")
+            return int(C.SPECIAL_ORDER)
+        copies = sorted(a for a in actions if copy_target(a) is not None)
+        if not copies:
+            return None
+        labels = []
+        for a in copies:
+            kind, wasabi = copy_target(a) or (0, False)
+            label = "Face-down card (2)" if kind == FACE_DOWN else CARD_SHORT[PartyCard(kind)]
+            labels.append(card_text(kind, label + (" on wasabi" if wasabi else "")))
+        self.say(Text("The special order copies a card you played earlier this round:", style="bold"))
+        self.say(_numbered(labels))
+        while True:
+            text = self.ask("Copy which card? (number, Enter to go back)> ").strip().lower()
+            if self.run_command(text):
+                continue
+            if not text:
+                return None
+            if text.isascii() and text.isdigit() and 1 <= int(text) <= len(copies):
+                return copies[int(text) - 1]
+            self.say(Text(f"Type a number from 1 to {len(copies)}, or Enter to go back.", style="red"))
+
+    def parse_card_choice(self, text: str, cards: list[int], what: str) -> int:
+        """The card ``text`` names in the numbered list ``cards`` (a number or a name)."""
+        if text.isascii() and text.isdigit():
+            pos = int(text)
+            if not 1 <= pos <= len(cards):
+                raise ValueError(f"There is no card {text[:6]}: {what} is numbered 1-{len(cards)}.")
+            return cards[pos - 1]
+        try:
+            card = int(find_card(text))
+        except UnknownCardError:
+            names = [PartyCard(c).name_in_records for c in cards if c != FACE_DOWN]
+            hint = did_you_mean(text, names) or did_you_mean(text, [c.name_in_records for c in PartyCard])
+            raise ValueError(f"{text[:20]!r} is not a card number or a card name{hint}.") from None
+        if card not in cards:
+            raise ValueError(f"There is no {CARD_SHORT[PartyCard(card)]} in {what}.")
+        return card
+
+    def pick_from(self, seat: int, cards: list[int], prompt: str, what: str, *, may_pass: bool) -> int:
+        """Ask for one card of ``cards`` (numbered as shown); a special order asks
+        for its copy.  Returns the action (:data:`PASS` on Enter when allowed)."""
+        while True:
+            text = self.ask(prompt).strip().lower()
+            if self.run_command(text):
+                continue
+            if not text:
+                if may_pass:
+                    return PASS
+                self.say(Text(f"Type the number of a card (1-{len(cards)}), or ? for help.", style="red"))
+                continue
+            try:
+                card = self.parse_card_choice(text, cards, what)
+            except ValueError as e:
+                self.say(Text(str(e), style="red"))
+                continue
+            legal = self.game.legal_actions(seat)
+            if card == int(C.SPECIAL_ORDER):
+                action = self.choose_copy(seat, legal)
+                if action is None:
+                    continue
+                return action
+            if card not in legal:
+                self.say(Text(f"{CARD_SHORT[PartyCard(card)]} can't be chosen now.", style="red"))
+                continue
+            return card
+
+    def human_pick(self, seat: int) -> None:
+        game = self.game
+        self.hand_over(seat, "to pick a card")
+        hand = self.show_turn(seat)
+        action = self.pick_from(seat, hand, "Pick a card> ", "your hand", may_pass=False)
+        game.commit(seat, action)
+        self.done_private()
+
+    def human_decision(self, decision: Decision) -> None:
+        game = self.game
+        seat = decision.seat
+        special = CARD_SHORT[PartyCard(decision.card)]
+        self.hand_over(seat, f"for {special}")
+        self.say(Rule(f"Round {game.round} of {NUM_ROUNDS} - turn {game.turn}: {special} after the reveal"))
+        self.say(self.table(seat))
+        if decision.kind == "chopsticks":
+            hand = sorted(game.hands[seat])
+            self.show_hand(seat, hand, self.hand_title(seat, hand))
+            prompt = f"Use {special}? Number of a card, or Enter to keep them> "
+            game.commit(seat, self.pick_from(seat, hand, prompt, "your hand", may_pass=True))
+        elif decision.kind == "spoon":
+            hand = sorted(game.hands[seat])
+            self.show_hand(seat, hand, self.hand_title(seat, hand))
+            cards = sorted({c for a in game.legal_actions(seat) if (c := played_card(a)) is not None})
+            self.say(Text(f"{special}: ask for any card of the menu; the first player on your left "
+                          "holding it gives it to you and takes the spoon.", style="cyan"))
+            self.show_hand(seat, cards, "Cards you can ask for:")
+            prompt = f"Use {special}? Card number or name, or Enter to keep it> "
+            game.commit(seat, self.pick_from(seat, cards, prompt, "the list", may_pass=True))
+        elif decision.kind == "menu":
+            drawn = list(decision.drawn)
+            self.show_hand(seat, drawn, f"{special} drew {len(drawn)} cards (the rest go back):")
+            game.commit(seat, self.pick_from(seat, drawn, "Play which card?> ", "the draw", may_pass=False))
+        else:
+            self.takeout(seat, decision)
+        self.done_private()
+
+    def takeout(self, seat: int, decision: Decision) -> None:
+        game = self.game
+        actions = [a for a in game.legal_actions(seat) if a != PASS]
+        view = party_seat_view(game, seat)
+        col = view.collections[seat]
+        positions = [p for a in actions if (p := flip_position(a)) is not None]
+        labels = []
+        for p in positions:
+            entry = col[p]
+            copy = entry.card == int(C.SPECIAL_ORDER) and entry.kind != entry.card
+            label = CARD_SHORT[PartyCard(entry.kind)] + (" on wasabi" if entry.on_wasabi else "")
+            labels.append(card_text(entry.kind, label + (" (SO)" if copy else "")))
+        special = CARD_SHORT[PartyCard(decision.card)]
+        self.say(Text(f"{special}: flip any of these cards face down; each then scores 2.", style="cyan"))
+        self.say(_numbered(labels))
+        while True:
+            text = self.ask("Flip which cards? (e.g. 1 3 4, Enter for none)> ").strip().lower()
+            if self.run_command(text):
+                continue
+            tokens = [t for t in re.split(r"[\s,+]+", text) if t]
+            try:
+                chosen = []
+                for t in tokens:
+                    if not (t.isascii() and t.isdigit()) or not 1 <= int(t) <= len(positions):
+                        raise ValueError(f"Type numbers from 1 to {len(positions)}, or Enter for none.")
+                    if int(t) - 1 in chosen:
+                        raise ValueError(f"Card {t} is listed twice.")
+                    chosen.append(int(t) - 1)
+            except ValueError as e:
+                self.say(Text(str(e), style="red"))
+                continue
+            break
+        for i in chosen:
+            if not self._still(decision):
+                break
+            game.commit(seat, actions[i])
+        if self._still(decision):
+            game.commit(seat, PASS)
+
+    def _still(self, decision: Decision) -> bool:
+        d = self.game.decision
+        return d is not None and d.seat == decision.seat and d.card == decision.card and d.kind == decision.kind
+
+    # ---------------------------------------------------------- reports
+
+    def show_reveal(self, moves: Sequence[Move], topped: list[bool]) -> None:
+        """Every seat's pick of this turn (``topped``: seats that had an empty wasabi)."""
+        game = self.game
+        table = Table.grid(padding=(0, 2))
+        table.add_column(no_wrap=True, max_width=MAX_NAME, overflow="ellipsis")
+        table.add_column()
+        picks = [m for m in moves if m.via == -1]
+        for m in picks:
+            on = topped[m.seat] and m.action in (int(C.EGG), int(C.SALMON), int(C.SQUID))
+            table.add_row(self.name_text(m.seat), action_text(m.action, on))
+        last = " (the last cards, played for everyone)" if self.turn == game.rules.hand_size else ""
+        self.say(Text(f"Revealed in round {self.round_index + 1}, turn {self.turn}{last}:", style="bold"))
+        self.say(Padding(table, (0, 0, 0, 1), expand=False))
+
+    def describe_specials(self, moves: Sequence[Move], before: list[int]) -> list[Text]:
+        """Lines saying what the specials of a finished turn did."""
+        lines: list[Text] = []
+        flips: dict[tuple[int, int], list[int]] = {}
+        for m in moves:
+            if m.via == -1:
+                continue
+            label = CARD_SHORT[PartyCard(m.via)]
+            who = self.name_text(m.seat)
+            if m.via in CHOPSTICKS_IDS and m.action != PASS:
+                lines.append(Text.assemble(who, f" used {label} to play ", action_text(m.action), "."))
+            elif m.via in SPOON_IDS and m.action != PASS:
+                card = played_card(m.action)
+                asked = card_text(card) if card is not None else Text("?")
+                if m.giver >= 0:
+                    lines.append(Text.assemble(
+                        who, f" used {label} and asked for ", asked, ": ", self.name_text(m.giver),
+                        " gave it and took the spoon."))
+                else:
+                    lines.append(Text.assemble(
+                        who, f" used {label} and asked for ", asked, ": nobody had one; the spoon is discarded."))
+            elif m.via in MENU_IDS:
+                lines.append(Text.assemble(self.possessive(m.seat), f" {label} drew {len(m.drawn)} cards; played ",
+                                           action_text(m.action), "."))
+            elif m.via in TAKEOUT_IDS:
+                flips.setdefault((m.seat, m.via), [])
+                pos = flip_position(m.action)
+                if pos is not None:
+                    flips[(m.seat, m.via)].append(pos)
+        for (seat, via), positions in flips.items():
+            label = CARD_SHORT[PartyCard(via)]
+            n = len(positions)
+            what = f"flipped {n} card{'s' if n != 1 else ''} face down (2 points each)" if n else "flipped nothing"
+            lines.append(Text.assemble(self.possessive(seat), f" {label} {what}."))
+        miso = [m.seat for m in moves if m.action != PASS and self._kind(m.action) == int(C.MISO_SOUP)
+                and (m.via == -1 or m.via in CHOPSTICKS_IDS or m.via in MENU_IDS
+                     or (m.via in SPOON_IDS and m.giver >= 0))]
+        if len(miso) > 1:
+            lines.append(Text.assemble(
+                "Miso soup: ", self.who(sorted(set(miso))),
+                " played more than one this turn: all of them are discarded."))
+        game = self.game
+        if game.round - 1 == self.round_index and not game.is_over:
+            for s in range(game.players):
+                gained = game.uramaki_points[s] - before[s]
+                if gained > 0:
+                    lines.append(Text.assemble(
+                        self.name_text(s), f" reached 10 uramaki icons: +{gained}; the uramaki are discarded."))
+        return lines
+
+    @staticmethod
+    def _kind(action: int) -> int | None:
+        target = copy_target(action)
+        return target[0] if target is not None else played_card(action)
+
+    def show_round_end(self, round_index: int) -> None:
+        game = self.game
+        number = round_index + 1
+        cols = game.round_collections(number)
+        lines = game.round_breakdowns[round_index]
+        self.say(Rule(Text(f"End of round {number}: scoring", style="bold")))
+        collections = Table(box=box.SIMPLE_HEAD, pad_edge=False)
+        collections.add_column("Player", no_wrap=True, max_width=MAX_NAME, overflow="ellipsis")
+        collections.add_column("Collection", ratio=1)
+        for s in range(game.players):
+            face_up = {p.uid for p in cols[s] if p.kind == int(C.WASABI)}
+            played = [PlayedCard(p.card, p.kind, p.turn, p.on in face_up) for p in cols[s]]
+            collections.add_row(self.name_text(s), collection_text(played, self.times))
+        self.say(collections)
+        keys = [k for k in lines[0]] if lines else []
+        table = Table(box=box.SIMPLE_HEAD, pad_edge=False, title=f"Round {number} points")
+        table.add_column("Player", no_wrap=True, max_width=MAX_NAME, overflow="ellipsis")
+        for key in keys:
+            table.add_column(COLUMN_LABEL.get(key, key[:5].title()), justify="right", no_wrap=True)
+        table.add_column("Round", justify="right", no_wrap=True, style="bold")
+        for s in range(game.players):
+            line = lines[s]
+            table.add_row(self.name_text(s), *[str(line.get(k, 0)) for k in keys], str(sum(line.values())))
+        self.say(table)
+        if number < NUM_ROUNDS:
+            self.say(Text.assemble(
+                f"{ITEM_LABEL[self.menu[-1]]} kept for the end of the game: ",
+                Text(", ").join(Text.assemble(self.name_text(s), f": {len(d)}")
+                                for s, d in enumerate(game.desserts)),
+                ".",
+            ))
+            self.say(self.score_sheet(f"Score sheet after round {number}"))
+            if self.humans:
+                self.pause(f"Press Enter to start round {number + 1} ")
+
+    def score_sheet(self, title: str) -> Table:
+        result = self.game.result()
+        final = self.game.is_over
+        table = Table(box=box.SIMPLE_HEAVY, pad_edge=False, title=Text(title))
+        table.add_column("Player", no_wrap=True, max_width=MAX_NAME, overflow="ellipsis")
+        for r in range(len(result.rounds)):
+            table.add_column(f"Round {r + 1}", justify="right", no_wrap=True)
+        if final:
+            table.add_column("Desserts", justify="right", no_wrap=True)
+        table.add_column("Total", justify="right", no_wrap=True)
+        winners = set(result.winners) if final else set()
+        for s in range(self.game.players):
+            total = Text(f"{'*' if s in winners else ''}{result.totals[s]}",
+                         style="bold green" if s in winners else "bold")
+            row = [str(r[s]) for r in result.rounds]
+            if final:
+                row.append(f"{result.pudding[s]} ({result.dessert_cards[s]})")
+            table.add_row(self.name_text(s), *row, total)
+        return table
+
+    def show_end(self) -> None:
+        game = self.game
+        result = game.result()
+        item = self.menu[-1]
+        self.say(Rule(Text("Game over", style="bold")))
+        self.say(Text(f"Desserts: {ITEM_HELP[item]}"))
+        parts = [Text.assemble(self.name_text(s), f": {result.dessert_cards[s]} card"
+                               f"{'s' if result.dessert_cards[s] != 1 else ''} ({result.pudding[s]:+d})")
+                 for s in range(game.players)]
+        self.say(Text.assemble(Text(", ").join(parts), "."))
+        self.say(self.score_sheet("Final score sheet"))
+        best = max(result.totals)
+        tied = [s for s, t in enumerate(result.totals) if t == best]
+        if len(tied) > 1 and len(result.winners) < len(tied):
+            self.say(Text.assemble(self.who(tied), f" tied on {best} points; the tie goes to most dessert cards."))
+        elif len(result.winners) > 1:
+            self.say(f"Tied on points and dessert cards ({best} points): a shared win.")
+        who = [self.names[s] for s in result.winners]
+        if len(who) == 1:
+            self.say(f"Winner: {who[0]} with {best} points", style="bold green")
+        else:
+            self.say(f"Shared win: {', '.join(who)} with {best} points", style="bold green")
+
+    # ---------------------------------------------------------------- turns
+
+    def play_turn(self) -> None:
+        game = self.game
+        self.round_index = game.round - 1
+        self.turn = game.turn
+        before = game.uramaki_points[:]
+        topped = [any(p.kind == int(C.WASABI) and not p.filled for p in col) for col in game.collections]
+        for seat in range(game.players):
+            bot = self.bots[seat]
+            if bot is not None:
+                game.commit(seat, bot.choose(view_for(game, seat, bot)))
+                continue
+            legal = game.legal_actions(seat)
+            if len(legal) == 1:
+                game.commit(seat, legal[0])
+            else:
+                self.human_pick(seat)
+        moves = game.history()[self.round_index][1][self.turn - 1]
+        self.show_reveal(moves, topped)
+        while game.phase is Phase.RESOLVE and game.decision is not None:
+            decision = game.decision
+            bot = self.bots[decision.seat]
+            if bot is not None:
+                game.commit(decision.seat, bot.choose(view_for(game, decision.seat, bot)))
+            else:
+                self.human_decision(decision)
+        moves = game.history()[self.round_index][1][self.turn - 1]
+        lines = self.describe_specials(moves, before)
+        if lines:
+            self.say(Padding(Text("\n").join(lines), (0, 0, 0, 1)))
+        self.say("")
+        if game.is_over or game.round - 1 != self.round_index:
+            self.show_round_end(self.round_index)
+
+def run_party_play(
+    players: int = 4,
+    humans: int = 1,
+    bots: Sequence[str] | None = None,
+    seed: int | None = None,
+    menu: str | Sequence[str] = DEFAULT_MENU,
+    save: str | None = None,
+    names: Sequence[str] | None = None,
+    console: Console | None = None,
+    input_fn: InputFn | None = None,
+    options: Mapping[str, Any] | None = None,
+    time_limit: float | None = None,
+) -> int:
+    """Play one Sushi Go Party! game in the terminal; return the exit status.
+
+    Like :func:`sushigo.terminal.base.run_play` (same seats, bots, seeds, names,
+    saving and exit statuses), with ``players`` 2-8, ``menu`` an official
+    menu name (any case) or the items separated by commas, and ``options``
+    the Party rule options (``uramaki_split``, ``menu_card_draw``,
+    ``two_player_pudding_penalty``, ``wasabi_colour``; defaults when left out).
+    """
+    table = prepare_table(
+        lambda: Rules.party(players, menu, **dict(options or {})), humans, bots, seed, save, names, console,
+        time_limit,
+    )
+    if isinstance(table, int):
+        return table
+    rules, seed, seat_bots, seat_names, meta = table
+    game = PartyGame(rules, seed=seed)
+    out = console if console is not None else default_console()
+    return PartyTerminalGame(game, seat_names, seat_bots, out, input_fn, save, meta).run()
+
+
+__all__ = [
+    "DEFAULT_MENU",
+    "PartyTerminalGame",
+    "action_text",
+    "card_text",
+    "collection_text",
+    "find_card",
+    "run_party_play",
+]

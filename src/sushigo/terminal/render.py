@@ -1,0 +1,133 @@
+"""Human-friendly score sheets (rich tables), shared by the CLI and the terminal game."""
+
+from __future__ import annotations
+
+from typing import Sequence
+
+from rich import box
+from rich.table import Table
+from rich.text import Text
+
+from sushigo.engine.base.cards import ROUND_CATEGORIES
+from sushigo.engine.party.game import PartyResult
+from sushigo.engine.base.scoring import Result
+
+CATEGORY_LABELS = {
+    "tempura": "tempura",
+    "sashimi": "sashimi",
+    "dumpling": "dumplings",
+    "nigiri": "nigiri+wasabi",
+    "maki": "maki award",
+    "pudding": "pudding",
+}
+
+
+def seat_names(players: int, names: Sequence[str] | None = None) -> list[str]:
+    """Display names for the seats (``Seat 0`` ... unless names are given)."""
+    if names:
+        return [str(n)[:12] for n in names]
+    return [f"Seat {s}" for s in range(players)]
+
+
+def _sheet(players: int, names: Sequence[str] | None, title: str | None) -> Table:
+    """An empty score sheet: a label column and one column per seat."""
+    table = Table(
+        title=Text(title) if title is not None else None,
+        box=box.SIMPLE_HEAVY,
+        pad_edge=False,
+        show_footer=False,
+    )
+    table.add_column("", no_wrap=True)
+    for label in seat_names(players, names):
+        table.add_column(Text(label), justify="right", no_wrap=True)
+    return table
+
+
+def score_sheet_table(
+    result: Result,
+    names: Sequence[str] | None = None,
+    *,
+    breakdown: bool = True,
+    title: str | None = "Score sheet",
+) -> Table:
+    """The score sheet as a table: per round (with the category breakdown),
+    the pudding adjustment and the totals.  Fits 80 columns for 5 players."""
+    players = len(result.totals)
+    table = _sheet(players, names, title)
+    for r, (totals, lines) in enumerate(zip(result.rounds, result.breakdown), start=1):
+        if breakdown:
+            for category in ROUND_CATEGORIES:
+                values = [line.get(category, 0) for line in lines]
+                table.add_row(
+                    Text(f"  {CATEGORY_LABELS[category]}", style="dim"),
+                    *[Text(str(v), style="dim") for v in values],
+                )
+        table.add_row(f"Round {r}", *[str(t) for t in totals], end_section=True)
+    puddings = [f"{p} ({c})" for p, c in zip(result.pudding, result.puddings)]
+    table.add_row("Pudding (count)", *puddings, end_section=True)
+    winners = set(result.winners)
+    table.add_row(
+        Text("Total", style="bold"),
+        *[
+            Text(f"{'*' if s in winners else ''}{t}", style="bold green" if s in winners else "bold")
+            for s, t in enumerate(result.totals)
+        ],
+    )
+    return table
+
+
+PARTY_CATEGORY_LABELS = {
+    "nigiri": "nigiri+wasabi",
+    "maki": "maki award",
+    "temaki": "temaki award",
+    "uramaki": "uramaki",
+    "miso_soup": "miso soup",
+    "takeout_box": "face down",
+    "soy_sauce": "soy sauce",
+}
+
+
+def party_score_sheet_table(
+    result: PartyResult,
+    names: Sequence[str] | None = None,
+    *,
+    breakdown: bool = True,
+    title: str | None = "Score sheet",
+) -> Table:
+    """A Sushi Go Party! score sheet: per round (with the categories of the
+    menu), the desserts (with each seat's dessert cards) and the totals."""
+    players = len(result.totals)
+    table = _sheet(players, names, title)
+    for r, (totals, lines) in enumerate(zip(result.rounds, result.breakdown), start=1):
+        if breakdown:
+            categories = list(dict.fromkeys(key for line in lines for key in line))
+            for category in categories:
+                label = PARTY_CATEGORY_LABELS.get(category, category.replace("_", " "))
+                table.add_row(
+                    Text(f"  {label}", style="dim"),
+                    *[Text(str(line.get(category, 0)), style="dim") for line in lines],
+                )
+        table.add_row(f"Round {r}", *[str(t) for t in totals], end_section=True)
+    dessert = next(iter(result.desserts[0]), "dessert") if result.desserts else "dessert"
+    cells = [f"{p} ({c})" for p, c in zip(result.pudding, result.dessert_cards)]
+    table.add_row(Text(f"{dessert.replace('_', ' ').capitalize()} (cards)"), *cells, end_section=True)
+    winners = set(result.winners)
+    table.add_row(
+        Text("Total", style="bold"),
+        *[
+            Text(f"{'*' if s in winners else ''}{t}", style="bold green" if s in winners else "bold")
+            for s, t in enumerate(result.totals)
+        ],
+    )
+    return table
+
+
+def winners_line(result: Result | PartyResult, names: Sequence[str] | None = None) -> Text:
+    """``Winner: Seat 2 with 50 points`` or ``Shared win: Seat 0, Seat 3 with ...``
+    (plain text: names are never read as markup)."""
+    labels = seat_names(len(result.totals), names)
+    who = [labels[s] for s in result.winners]
+    points = result.totals[result.winners[0]]
+    if len(who) == 1:
+        return Text(f"Winner: {who[0]} with {points} points")
+    return Text(f"Shared win: {', '.join(who)} with {points} points")

@@ -1,0 +1,350 @@
+"""What both editions' terminal games share: exit statuses, reading lines,
+checking a table's settings (:func:`prepare_table`) and the session itself
+(:class:`TableSession`: seats, ``?`` help and ``q`` quit, pass-and-play
+screens, saving the record, the run loop).  Each edition draws its own
+screens and plays its own turns (:mod:`~sushigo.terminal.base`,
+:mod:`~sushigo.terminal.party`), because what a turn shows and asks differs
+by nature between them (one pick against picks, spoons, menus and boxes).
+"""
+
+from __future__ import annotations
+
+import datetime
+import os
+import random
+import sys
+from collections import Counter
+from typing import Any, Callable, Final, Generic, Sequence, TypeVar
+
+from rich.console import Console, RenderableType
+from rich.rule import Rule
+from rich.text import Text
+
+from sushigo.bots import Bot, make_bot
+from sushigo.engine.base.game import Game
+from sushigo.engine.editions import save_record
+from sushigo.engine.party.game import PartyGame
+from sushigo.engine.rules import Rules, RulesError
+
+EXIT_FINISHED: Final = 0
+"""The game was played to the end (and saved, if saving was on)."""
+EXIT_STOPPED: Final = 1
+"""A player quit, input ended (Ctrl-D), or the record could not be saved."""
+EXIT_USAGE: Final = 2
+"""The settings were impossible (player counts, bot names, names, save path)."""
+EXIT_INTERRUPTED: Final = 130
+"""Ctrl-C."""
+
+MAX_WIDTH: Final = 80
+MAX_NAME: Final = 12
+"""Longest player name shown (the shared score sheet shows 12 characters)."""
+
+InputFn = Callable[[str], str]
+"""Reads one line (without its newline) after the prompt has been printed.
+
+It receives the prompt text so scripted players can tell what is asked; it
+must not print it again.  It raises :class:`EOFError` at the end of input.
+"""
+
+
+class _Stop(Exception):
+    """The game stops early: ``reason`` is ``'quit'``, ``'eof'`` or ``'interrupt'``."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
+
+
+def _clean_name(name: str) -> str:
+    cleaned = "".join(ch for ch in str(name) if ch.isprintable()).strip()
+    return " ".join(cleaned.split())[:MAX_NAME]
+
+
+class _Setup(ValueError):
+    """Impossible settings (reported in one line, exit status 2)."""
+
+
+GameT = TypeVar("GameT", Game, PartyGame)
+
+
+class TableSession(Generic[GameT]):
+    """What both editions' terminal games share: the seats, reading input
+    (``?`` help and ``q`` quit everywhere), pass-and-play screens, saving
+    the record, and the run loop with its exit statuses.  Subclasses draw
+    the screens and play the turns."""
+
+    def __init__(
+        self,
+        game: GameT,
+        names: list[str],
+        bots: list[Bot | None],
+        console: Console,
+        input_fn: InputFn | None,
+        save: str | None,
+        meta: dict[str, Any],
+    ) -> None:
+        self.game: GameT = game
+        self.names = names
+        self.bots = bots
+        self.humans = [s for s, b in enumerate(bots) if b is None]
+        self.console = console
+        self.save = save
+        self.meta = meta
+        self._read: InputFn = input_fn if input_fn is not None else _read_stdin
+        self._echo = input_fn is not None or not _stdin_is_tty()
+        self.times = "\u00d7" if console.encoding.lower().startswith("utf") else "*"
+
+    # --------------------------------------------------------------- output
+
+    def say(self, *objects: RenderableType | str, **kwargs: Any) -> None:
+        kwargs.setdefault("highlight", False)
+        self.console.print(*objects, **kwargs)
+
+    @property
+    def pass_and_play(self) -> bool:
+        return len(self.humans) > 1
+
+    def name_text(self, seat: int) -> Text:
+        return Text(self.names[seat], style="bold")
+
+    # ---------------------------------------------------------------- input
+
+    def ask(self, prompt: str) -> str:
+        """Print ``prompt``, read one line; end of input and Ctrl-C stop the game."""
+        self.say(Text(prompt, style="bold"), end="")
+        try:
+            line = self._read(prompt)
+        except EOFError:
+            self.say("")
+            raise _Stop("eof") from None
+        except KeyboardInterrupt:
+            self.say("")
+            raise _Stop("interrupt") from None
+        line = line.rstrip("\r\n")
+        if self._echo:
+            shown = line if len(line) <= 24 else line[:21] + "..."
+            self.say(Text(shown))
+        return line
+
+    def confirm_quit(self) -> None:
+        answer = self.ask("Quit this game? [y/N] ").strip().lower()
+        if answer in ("y", "yes"):
+            raise _Stop("quit")
+        self.say("Carrying on.")
+
+    def run_command(self, text: str) -> bool:
+        """Handle ``?``/``h`` (help) and ``q`` (quit, after a confirmation);
+        ``True`` when ``text`` was one of them."""
+        if text in ("?", "h", "help"):
+            self.show_help()
+            return True
+        if text in ("q", "quit", "exit"):
+            self.confirm_quit()
+            return True
+        return False
+
+    def pause(self, prompt: str) -> None:
+        """Wait for Enter (``q`` still quits, ``?`` shows the help)."""
+        while self.run_command(self.ask(prompt).strip().lower()):
+            pass
+
+    def hide(self) -> None:
+        """Clear the screen (and the scrollback) between pass-and-play seats."""
+        if self.console.is_terminal:
+            self.console.clear()
+            self.console.file.write("\x1b[3J")  # erase the scrollback too, where supported
+            self.console.file.flush()
+        else:
+            self.say(Rule("screen cleared", style="dim"))
+
+    # ------------------------------------------------------------------ run
+
+    def save_game(self, finished: bool) -> bool:
+        if self.save is None:
+            return True
+        meta = dict(self.meta, finished=finished)
+        try:
+            save_record(self.game, self.save, meta=meta)
+        except OSError as e:
+            reason = e.strerror or e
+            self.say(Text(f"Could not save the game record to {self.save}: {reason}", style="red"))
+            return False
+        what = "Game record saved" if finished else "The game so far was saved"
+        self.say(Text.assemble(f"{what} to ", (self.save, "bold")))
+        return True
+
+    def run(self) -> int:
+        game_id = f"play-{self.game.seed}"
+        for seat, bot in enumerate(self.bots):
+            if bot is not None:
+                bot.start_game(game_id, seat, self.game.rules)
+        try:
+            return self._run(game_id)
+        finally:
+            for bot in self.bots:
+                if bot is not None:
+                    bot.close()
+
+    def _run(self, game_id: str) -> int:
+        self.show_intro()
+        try:
+            try:
+                while not self.game.is_over:
+                    self.play_turn()
+            except KeyboardInterrupt:
+                self.say("")
+                raise _Stop("interrupt") from None
+        except _Stop as stop:
+            message = {
+                "quit": "Game abandoned.",
+                "eof": "End of input: game stopped.",
+                "interrupt": "Interrupted: game stopped.",
+            }[stop.reason]
+            self.say(Text(message, style="bold"))
+            self.save_game(finished=False)
+            return EXIT_INTERRUPTED if stop.reason == "interrupt" else EXIT_STOPPED
+        result = self.game.result().to_json()
+        for bot in self.bots:
+            if bot is not None:
+                bot.end_game(game_id, result)
+        self.show_end()
+        self.show_incidents()
+        return EXIT_FINISHED if self.save_game(finished=True) else EXIT_STOPPED
+
+    def show_incidents(self) -> None:
+        """Tell what external bots got wrong (their seat played a random legal action instead)."""
+        for seat, bot in enumerate(self.bots):
+            incidents = getattr(bot, "incidents", None) or []
+            if incidents:
+                kinds = ", ".join(f"{k} x{n}" for k, n in sorted(Counter(i.kind for i in incidents).items()))
+                self.say(Text(f"{self.names[seat]} (external bot) misplayed {len(incidents)} decision(s), "
+                              f"played at random instead: {kinds}", style="yellow"))
+
+    # ----------------------------------------------------- for subclasses
+
+    def show_help(self) -> None:
+        raise NotImplementedError
+
+    def show_intro(self) -> None:
+        raise NotImplementedError
+
+    def play_turn(self) -> None:
+        raise NotImplementedError
+
+    def show_end(self) -> None:
+        raise NotImplementedError
+
+
+def _read_stdin(prompt: str) -> str:
+    if sys.stdin is None or sys.stdin.closed:
+        raise EOFError  # standard input was closed: treat it as its end
+    try:
+        return input()
+    except RuntimeError:  # "lost sys.stdin"
+        raise EOFError from None
+
+
+def _stdin_is_tty() -> bool:
+    try:
+        return sys.stdin is not None and sys.stdin.isatty()
+    except (AttributeError, ValueError):
+        return False
+
+
+def default_console() -> Console:
+    """The terminal, at most :data:`MAX_WIDTH` columns wide."""
+    probe = Console()
+    return Console(width=min(probe.width, MAX_WIDTH), highlight=False)
+
+
+def _seat_names(humans: int, specs: list[str], names: Sequence[str] | None) -> list[str]:
+    given = [_clean_name(n) for n in (names or [])]
+    if len(given) > humans:
+        raise _Setup(f"{len(given)} names given for {humans} human player(s)")
+    if any(not n for n in given):
+        raise _Setup("a player name is empty")
+    out = list(given)
+    for h in range(len(given), humans):
+        out.append("You" if humans == 1 else f"Player {h + 1}")
+    for i, spec in enumerate(specs):
+        # "Greedy 2", "Ismcts 3" (settings left out), "Bot 4" for an external program
+        kind = spec.strip().split(":", 1)[0].lower()
+        label = "Bot" if kind == "cmd" else kind.capitalize()
+        out.append(f"{label} {humans + i + 1}")
+    seen: set[str] = set()
+    for s, name in enumerate(out):
+        if name.lower() in seen:
+            raise _Setup(f"two players are called {name!r}")
+        seen.add(name.lower())
+    return out
+
+
+def prepare_table(
+    make_rules: Callable[[], Rules],
+    humans: int,
+    bots: Sequence[str] | None,
+    seed: int | None,
+    save: str | None,
+    names: Sequence[str] | None,
+    console: Console | None,
+    time_limit: float | None = None,
+) -> tuple[Rules, int, list[Bot | None], list[str], dict[str, Any]] | int:
+    """Check a table's settings for either edition's terminal game.
+
+    Returns ``(rules, seed, seat bots, seat names, record meta)``, or
+    :data:`EXIT_USAGE` after reporting the impossible setting in one line (on
+    ``console`` if given, else on standard error).  The save path's folder is
+    created here, before any game is played.
+    """
+    try:
+        try:
+            rules = make_rules()
+        except RulesError as e:
+            raise _Setup(str(e)) from None
+        if isinstance(humans, bool) or not isinstance(humans, int) or not 0 <= humans <= rules.players:
+            raise _Setup(f"humans must be 0 to {rules.players}, not {humans!r}")
+        bot_seats = rules.players - humans
+        specs = list(bots) if bots else ["greedy"]
+        if len(specs) == 1:
+            specs = specs * bot_seats
+        elif len(specs) != bot_seats:
+            raise _Setup(
+                f"{len(specs)} bots given for {bot_seats} bot seat(s): give one for all, or one per seat"
+            )
+        if seed is None:
+            seed = random.SystemRandom().randrange(2**31)
+        seeder = random.Random(f"sushigo-play-bots-{seed}")
+        bot_seeds = [seeder.getrandbits(32) for _ in range(bot_seats)]
+        try:
+            seat_bots: list[Bot | None] = [None] * humans + [
+                make_bot(spec, bot_seed, timeout=time_limit) for spec, bot_seed in zip(specs, bot_seeds)
+            ]
+        except ValueError as e:
+            raise _Setup(str(e)) from None
+        seat_names = _seat_names(humans, specs, names)
+        if save is not None:
+            if os.path.isdir(save):
+                raise _Setup(f"cannot save to {save}: it is a directory")
+            directory = os.path.dirname(os.path.abspath(save))
+            try:
+                os.makedirs(directory, exist_ok=True)
+            except OSError as e:
+                raise _Setup(f"cannot create {directory}: {e.strerror or e}") from None
+    except _Setup as e:
+        message = f"sushigo: error: {' '.join(str(e).split())}"
+        if console is None:
+            print(message, file=sys.stderr)
+        else:
+            console.print(Text(message), soft_wrap=True, highlight=False)
+        return EXIT_USAGE
+    meta: dict[str, Any] = {
+        "names": seat_names,
+        "seats": [
+            {"name": seat_names[s], "player": "human"} if b is None
+            else {"name": seat_names[s], "player": "bot", "bot": b.name, "bot_seed": b.seed}
+            for s, b in enumerate(seat_bots)
+        ],
+        "program": "sushigo play",
+        "started": datetime.datetime.now().astimezone().isoformat(timespec="seconds"),
+    }
+    return rules, seed, seat_bots, seat_names, meta
