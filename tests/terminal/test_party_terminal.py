@@ -14,6 +14,7 @@ from typing import Any, Iterable
 import pytest
 from rich.console import Console
 
+from sushigo.engine.party.explain import explain_party_round
 from sushigo.engine.party.game import PartyGame
 from sushigo.engine.party.record import replay_party
 from sushigo.terminal.party import (
@@ -160,6 +161,20 @@ def test_the_reports_say_what_the_specials_did() -> None:
     assert re.search(r"Takeout box \d+ flipped", texts["Master Menu"])
     assert re.search(r"used Chopsticks \d to play", texts["Big Banquet"])
     assert "Revealed in round 3, turn 9 (the last cards, played for everyone):" in texts["Master Menu"]
+
+
+def test_each_round_is_explained_in_the_engines_words(tmp_path: Path) -> None:
+    code, text, _, path = play(tmp_path, players=4, humans=0, seed=3, menu="Cutthroat Combo")
+    assert code == EXIT_FINISHED and path is not None
+    game = replay_party(load_json(str(path)))
+    flat = "".join(text.split())
+    assert text.count("How it scored") == 3
+    for r in (1, 2, 3):
+        story = explain_party_round(game, r)
+        for figures in story.figures:
+            for figure in figures:
+                assert "".join(figure.text.split()) in flat, figure.text
+        assert "".join(story.races[0].split())[1:] in flat
 
 
 def test_bots_only_on_every_table_size_fits_80_columns() -> None:

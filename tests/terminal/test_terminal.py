@@ -16,6 +16,7 @@ from rich.console import Console
 import sushigo.terminal.base as terminal
 import sushigo.terminal.session as session
 from sushigo import Card, Game
+from sushigo.engine.base.explain import explain_round
 from sushigo.bots import Bot, make_bot
 from sushigo.engine.records import RecordError, load_json
 from sushigo.engine.editions import replay
@@ -455,19 +456,35 @@ def test_collection_text_shows_each_nigiri_on_its_wasabi() -> None:
     assert collection_text(cards, times="*").plain.endswith("Pudding*2")
 
 
-def test_round_end_explains_maki_and_puddings() -> None:
+def test_round_end_explains_each_figure_in_the_engines_words() -> None:
     out = console()
     ui = terminal.TerminalGame(Game(3, seed=0), ["A", "B", "C"], [None] * 3, out, lambda p: "", None, {})
-    assert ui.maki_explanation([5, 3, 3], [6, 1, 1]).plain == (
-        "Maki: most rolls (5): A +6; second most (3): B and C +1 each."
-    )
-    assert ui.maki_explanation([4, 4, 1], [3, 3, 0]).plain == (
-        "Maki: tied for most rolls (4): A and B +3 each; no second place."
-    )
-    assert ui.maki_explanation([0, 2, 0], [0, 6, 0]).plain == (
-        "Maki: most rolls (2): B +6; nobody else has a roll."
-    )
-    assert "nobody scores maki" in ui.maki_explanation([0, 0, 0], [0, 0, 0]).plain
+    C = Card
+    cols = [[C.SASHIMI] * 3 + [C.MAKI3, C.MAKI2], [C.MAKI3, C.WASABI, C.SQUID], [C.MAKI2, C.MAKI1]]
+    out.print(ui.scoring_table(explain_round(cols)))
+    text = out.file.getvalue()
+    for sentence in ("3 sashimi: one set of three, 10", "5 maki icons: the most, 6",
+                     "squid on wasabi 9: 9", "3 maki icons: tied for second with one other, 1",
+                     "Maki icons 5, 3, 3: 6, 1, 1."):
+        assert shown(sentence, text), sentence
+    out = console()
+    out.print(ui.scoring_table(explain_round([[C.CHOPSTICKS], [C.PUDDING], []])))
+    text = out.file.getvalue()
+    assert text.count("nothing that scores") == 3
+    assert shown("Nobody has a maki roll: no maki points.", text)
+
+
+def test_every_round_of_a_game_is_explained(tmp_path: Path) -> None:
+    code, text, _, path = play(tmp_path, players=4, humans=0, bots=["greedy"], seed=3)
+    assert code == EXIT_FINISHED and path is not None
+    game = replay(load_json(str(path)))
+    assert text.count("How it scored") == 3
+    for r in (1, 2, 3):
+        story = explain_round(game.round_collections(r))
+        for figures in story.figures:
+            for figure in figures:
+                assert shown(figure.text, text), figure.text
+        assert shown(story.races[0][1:], text)
 
 
 # ---------------------------------------------------------- real process

@@ -1,5 +1,6 @@
 """Scoring pieces both editions share: the dumpling table, the tempura,
-sashimi and wasabi values, and the shape of a seat's points per category.
+sashimi and wasabi values, the shape of a seat's points per category, and of
+a round's score explained (:class:`Figure`, :class:`RoundStory`).
 
 >>> DUMPLING_POINTS[3], sum({"tempura": 5, "maki": 3}.values())
 (6, 8)
@@ -7,7 +8,8 @@ sashimi and wasabi values, and the shape of a seat's points per category.
 
 from __future__ import annotations
 
-from typing import Final
+from dataclasses import dataclass
+from typing import Any, Final
 
 DUMPLING_POINTS: Final[tuple[int, ...]] = (0, 1, 3, 6, 10, 15)
 """Points for 0..5 dumplings; five or more score 15 (a lookup, not a running sum)."""
@@ -21,3 +23,40 @@ SASHIMI_SET_POINTS: Final = 10
 """Points for each set of three sashimi."""
 WASABI_FACTOR: Final = 3
 """A nigiri on a wasabi scores this many times its face value."""
+
+_WORDS: Final = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten")
+
+
+def number_word(n: int) -> str:
+    """``n`` in words up to ten (``'no'`` for 0), in figures above."""
+    return _WORDS[n] if n < len(_WORDS) else str(n)
+
+
+@dataclass(frozen=True, slots=True)
+class Figure:
+    """One category of one seat's round score: what made it and what it is worth."""
+
+    category: str
+    """The breakdown key (``tempura``, ``nigiri``, ``maki``, ...)."""
+    count: int
+    """The cards of that kind in the collection (roll icons for maki and uramaki)."""
+    points: int
+    text: str
+    """One sentence, e.g. ``'3 sashimi: one set of three, 10'``."""
+
+    def to_json(self) -> dict[str, Any]:
+        return {"category": self.category, "count": self.count, "points": self.points, "text": self.text}
+
+
+@dataclass(frozen=True, slots=True)
+class RoundStory:
+    """A round's scoring, explained: each seat's figures and the maki race."""
+
+    figures: tuple[tuple[Figure, ...], ...]
+    """By seat, the categories the seat has cards for (in breakdown order)."""
+    races: tuple[str, ...]
+    """Each race of the round (maki, temaki, uramaki) in one sentence: every
+    seat's count and award, in seat order."""
+
+    def to_json(self) -> dict[str, Any]:
+        return {"figures": [[f.to_json() for f in seat] for seat in self.figures], "races": list(self.races)}

@@ -36,6 +36,7 @@ from sushigo.bots.base import view_for
 from sushigo.engine.base.cards import CARD_NAMES, MAKI_ICONS, NIGIRI, Card, parse_card
 from sushigo.engine.errors import UnknownCardError
 from sushigo.engine.names import did_you_mean
+from sushigo.engine.base.explain import explain_round
 from sushigo.engine.base.game import Game
 from sushigo.engine.errors import IllegalActionError
 from sushigo.terminal.session import (
@@ -274,7 +275,7 @@ class TerminalGame(TableSession[Game]):
                 str(sum(line.values())),
             )
         self.say(table)
-        self.say(self.maki_explanation([maki_icons(c) for c in cols], [ln["maki"] for ln in lines]))
+        self.say(self.scoring_table(explain_round(cols)))
         if number < NUM_ROUNDS:
             self.say(Text.assemble(
                 "Puddings kept for the end of the game: ",
@@ -288,34 +289,6 @@ class TerminalGame(TableSession[Game]):
             ))
             if self.humans:
                 self.pause(f"Press Enter to start round {number + 1} ")
-
-    def maki_explanation(self, icons: list[int], awards: list[int]) -> Text:
-        """One line: who got the maki award and why."""
-        if max(icons) == 0:
-            return Text("Maki: nobody has a roll, so nobody scores maki.")
-
-        def who(seats: list[int]) -> Text:
-            return Text(" and ").join(self.name_text(s) for s in seats)
-
-        top = max(icons)
-        firsts = [s for s, n in enumerate(icons) if n == top]
-        if len(firsts) > 1:
-            return Text.assemble(
-                f"Maki: tied for most rolls ({top}): ", who(firsts),
-                f" +{awards[firsts[0]]} each; no second place.",
-            )
-        text = Text.assemble(f"Maki: most rolls ({top}): ", who(firsts), " +6")
-        second = max((n for n in icons if 0 < n < top), default=0)
-        if second:
-            seconds = [s for s, n in enumerate(icons) if n == second]
-            each = " each" if len(seconds) > 1 else ""
-            text.append_text(Text.assemble(
-                f"; second most ({second}): ", who(seconds), f" +{awards[seconds[0]]}{each}"
-            ))
-        else:
-            text.append("; nobody else has a roll")
-        text.append(".")
-        return text
 
     def show_end(self) -> None:
         game = self.game

@@ -45,6 +45,7 @@ from sushigo.engine.turns import Phase
 from sushigo.engine.party.actions import PASS, copy_target, flip_position, played_card
 from sushigo.engine.party.cards import CHOPSTICKS_IDS, DESSERT_IDS, FACE_DOWN, MAKI_ICONS, MENU_IDS, SPOON_IDS, TAKEOUT_IDS, URAMAKI_ICONS, PartyCard, parse_party_card
 from sushigo.engine.menus import MENU_ITEMS
+from sushigo.engine.party.explain import explain_party_round
 from sushigo.engine.party.game import Decision, Move, PartyGame
 from sushigo.engine.menus import menu_name
 from sushigo.engine.party.view import PlayedCard, party_seat_view
@@ -615,6 +616,7 @@ class PartyTerminalGame(TableSession[PartyGame]):
             line = lines[s]
             table.add_row(self.name_text(s), *[str(line.get(k, 0)) for k in keys], str(sum(line.values())))
         self.say(table)
+        self.say(self.scoring_table(explain_party_round(game, number)))
         if number < NUM_ROUNDS:
             self.say(Text.assemble(
                 f"{ITEM_LABEL[self.menu[-1]]} kept for the end of the game: ",

@@ -16,14 +16,17 @@ import sys
 from collections import Counter
 from typing import Any, Callable, Final, Generic, Sequence, TypeVar
 
+from rich import box
 from rich.console import Console, RenderableType
 from rich.rule import Rule
+from rich.table import Table
 from rich.text import Text
 
 from sushigo.bots import Bot, make_bot
 from sushigo.engine.base.game import Game
 from sushigo.engine.editions import save_record
 from sushigo.engine.party.game import PartyGame
+from sushigo.engine.points import RoundStory
 from sushigo.engine.rules import Rules, RulesError
 
 EXIT_FINISHED: Final = 0
@@ -210,6 +213,17 @@ class TableSession(Generic[GameT]):
         self.show_end()
         self.show_incidents()
         return EXIT_FINISHED if self.save_game(finished=True) else EXIT_STOPPED
+
+    def scoring_table(self, story: RoundStory) -> Table:
+        """How each seat's round scored, in the engine's words (the figures of
+        :mod:`sushigo.engine.base.explain` or :mod:`sushigo.engine.party.explain`), and the races."""
+        table = Table(box=box.SIMPLE_HEAD, pad_edge=False, title="How it scored",
+                      caption=" ".join(r[0].upper() + r[1:] + "." for r in story.races), caption_justify="left")
+        table.add_column("Player", no_wrap=True, max_width=MAX_NAME, overflow="ellipsis")
+        table.add_column("Figures", ratio=1)
+        for s, figures in enumerate(story.figures):
+            table.add_row(self.name_text(s), "; ".join(f.text for f in figures) or "nothing that scores")
+        return table
 
     def show_incidents(self) -> None:
         """Tell what external bots got wrong (their seat played a random legal action instead)."""

@@ -4,6 +4,7 @@
 - :mod:`~sushigo.engine.base.scoring`: pure scoring of collections, maki, pudding, winners.
 - :mod:`~sushigo.engine.base.actions`: the integer action encoding (chopsticks pairs included).
 - :mod:`~sushigo.engine.base.game`: the state machine (:class:`~sushigo.engine.base.game.Game`).
+- :mod:`~sushigo.engine.base.explain`: a round's score explained, one sentence per figure.
 - :mod:`~sushigo.engine.base.view`: what one seat may know; determinization for search.
 - :mod:`~sushigo.engine.base.record`: the original game's records and score sheets.
 

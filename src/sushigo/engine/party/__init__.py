@@ -4,6 +4,7 @@
 - :mod:`sushigo.engine.party.actions`: the Party action encoding (161 ids).
 - :mod:`sushigo.engine.party.scoring`: pure scoring of every Party card.
 - :mod:`sushigo.engine.party.game`: the :class:`~sushigo.engine.party.game.PartyGame` state machine.
+- :mod:`sushigo.engine.party.explain`: a round's score explained, one sentence per figure.
 - :mod:`sushigo.engine.party.view`: what a seat may know; determinization.
 - :mod:`sushigo.engine.party.record`: Party records and score sheets.
 

@@ -1,0 +1,137 @@
+"""What produced each figure of a round's score, in words: the original game.
+
+The terminal and the browser table say how a round scored with these words,
+so a player reads the same sentence everywhere and no front end recomputes
+a rule.  Every figure (:class:`~sushigo.engine.points.Figure`) carries its
+category, the cards (or maki icons) that made it, its points and one
+sentence; the points are those of
+:func:`~sushigo.engine.base.scoring.score_round`, which the tests check game
+for game.
+
+>>> from sushigo import Card as C
+>>> story = explain_round([[C.SASHIMI] * 3 + [C.MAKI3, C.MAKI2], [C.MAKI3], [C.MAKI2, C.MAKI1], [C.MAKI2]])
+>>> [f.text for f in story.figures[0]]
+['3 sashimi: one set of three, 10', '5 maki icons: the most, 6']
+>>> story.races
+('maki icons 5, 3, 3, 2: 6, 1, 1, 0',)
+>>> explain_puddings([3, 1, 1])
+'puddings 3, 1, 1: +6, -3, -3'
+"""
+
+from __future__ import annotations
+
+from typing import Sequence
+
+from sushigo.engine.base.cards import NIGIRI_POINTS, Card
+from sushigo.engine.base.scoring import maki_awards, maki_icons, pudding_awards, wasabi_pairs
+from sushigo.engine.points import (
+    DUMPLING_POINTS,
+    SASHIMI_SET_POINTS,
+    TEMPURA_PAIR_POINTS,
+    WASABI_FACTOR,
+    Figure,
+    RoundStory,
+    number_word,
+)
+
+def _sets(n: int, size: int, one: str, many: str, points: int, kind: str) -> Figure:
+    sets = n // size
+    return Figure(kind, n, sets * points, f"{n} {kind}: {number_word(sets)} {many if sets > 1 else one}, {sets * points}")
+
+
+def _nigiri(cards: Sequence[int]) -> Figure | None:
+    pairs = wasabi_pairs(cards)
+    parts = []
+    total = 0
+    count = 0
+    for i, c in enumerate(cards):
+        value = NIGIRI_POINTS[c]
+        if value:
+            count += 1
+            points = value * WASABI_FACTOR if i in pairs else value
+            total += points
+            parts.append(f"{Card(c).name_in_records}{' on wasabi' if i in pairs else ''} {points}")
+    empty = sum(1 for c in cards if c == Card.WASABI) - len(pairs)
+    if not parts and not empty:
+        return None
+    if empty:
+        parts.append(f"{number_word(empty)} wasabi left empty")
+    return Figure("nigiri", count, total, f"{', '.join(parts)}: {total}")
+
+
+def _maki_text(icons: int, award: int, rank: str) -> str:
+    if icons == 0:
+        return "no maki icons, 0"
+    return f"{icons} maki icon{'s' if icons > 1 else ''}: {rank}, {award}"
+
+
+def explain_collection(cards: Sequence[int]) -> list[Figure]:
+    """The figures of one collection without the maki race (whose award needs the other seats).
+
+    >>> from sushigo import Card as C
+    >>> [f.text for f in explain_collection([C.TEMPURA, C.WASABI, C.SQUID, C.EGG, C.DUMPLING, C.TEMPURA])]
+    ['2 tempura: one pair, 5', '1 dumpling: 1', 'squid on wasabi 9, egg 1: 10']
+    """
+    figures = []
+    tempura = cards.count(Card.TEMPURA)
+    if tempura:
+        figures.append(_sets(tempura, 2, "pair", "pairs", TEMPURA_PAIR_POINTS, "tempura"))
+    sashimi = cards.count(Card.SASHIMI)
+    if sashimi:
+        figures.append(_sets(sashimi, 3, "set of three", "sets of three", SASHIMI_SET_POINTS, "sashimi"))
+    dumplings = cards.count(Card.DUMPLING)
+    if dumplings:
+        points = DUMPLING_POINTS[min(dumplings, len(DUMPLING_POINTS) - 1)]
+        figures.append(Figure("dumpling", dumplings, points,
+                              f"{dumplings} dumpling{'s' if dumplings > 1 else ''}: {points}"))
+    nigiri = _nigiri(cards)
+    if nigiri is not None:
+        figures.append(nigiri)
+    return figures
+
+
+def _ranks(icons: Sequence[int], awards: Sequence[int]) -> list[str]:
+    top = max(icons, default=0)
+    firsts = sum(1 for n in icons if n == top)
+    second = max((n for n in icons if 0 < n < top), default=0)
+    seconds = sum(1 for n in icons if n == second)
+    out = []
+    for n, award in zip(icons, awards):
+        if n == top:
+            out.append("the most" if firsts == 1 else f"tied for the most with {number_word(firsts - 1)} other"
+                       + ("s" if firsts > 2 else ""))
+        elif n == second and firsts == 1:
+            out.append("second" if seconds == 1 else f"tied for second with {number_word(seconds - 1)} other"
+                       + ("s" if seconds > 2 else ""))
+        else:
+            out.append("no award")
+    return out
+
+
+def explain_round(collections: Sequence[Sequence[int]]) -> RoundStory:
+    """Every seat's round score explained, the maki race included (docs/rules.md §1.5-§1.6)."""
+    icons = [maki_icons(list(cards)) for cards in collections]
+    awards = maki_awards(icons)
+    ranks = _ranks(icons, awards)
+    figures = []
+    for cards, n, award, rank in zip(collections, icons, awards, ranks):
+        seat = explain_collection(list(cards))
+        if n:
+            seat.append(Figure("maki", n, award, _maki_text(n, award, rank)))
+        figures.append(tuple(seat))
+    race = (f"maki icons {', '.join(map(str, icons))}: {', '.join(map(str, awards))}" if any(icons)
+            else "nobody has a maki roll: no maki points")
+    return RoundStory(tuple(figures), (race,))
+
+
+def explain_puddings(puddings: Sequence[int]) -> str:
+    """The end-of-game pudding award in one sentence (docs/rules.md §1.8).
+
+    >>> explain_puddings([2, 2]), explain_puddings([0, 4])
+    ('puddings 2, 2: everyone has the same, no pudding points', 'puddings 0, 4: 0, +6')
+    """
+    awards = pudding_awards(puddings)
+    counts = ", ".join(map(str, puddings))
+    if not any(awards):
+        return f"puddings {counts}: everyone has the same, no pudding points"
+    return f"puddings {counts}: {', '.join(f'{a:+d}' if a else '0' for a in awards)}"

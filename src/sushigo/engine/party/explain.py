@@ -1,0 +1,198 @@
+"""What produced each figure of a round's score, in words: Sushi Go Party!.
+
+The same kind of :class:`~sushigo.engine.points.RoundStory` as
+:mod:`sushigo.engine.base.explain` gives for the original game, one
+:class:`~sushigo.engine.points.Figure` per breakdown key a seat has cards
+for, recomputed from the round's collections with the scoring functions of
+:mod:`sushigo.engine.party.scoring` (the tests check every figure against the
+game's breakdown).  The uramaki race is scored while the round is played,
+so its figure reports the points the game recorded.
+
+>>> import random
+>>> from sushigo.engine.rules import Rules
+>>> game = PartyGame(Rules.party(3, "Master Menu"), seed=5)
+>>> game.random_playout(random.Random(5))
+>>> story = explain_party_round(game, 1)
+>>> [f.text for f in story.figures[0]][:2]
+['egg 1, squid 3, salmon 2: 6', '2 temaki: the most, 4']
+>>> [f.text for f in story.figures[2]][-1], story.races
+('5 face-down cards: 10', ('temaki cards 2, 0, 1: 4, -4, 0',))
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Sequence
+
+from sushigo.engine.party.cards import FACE_DOWN, MAKI_ICONS, ONIGIRI_IDS, URAMAKI_ICONS, PartyCard
+from sushigo.engine.party.game import PartyGame, Played, on_face_up_wasabi
+from sushigo.engine.party.scoring import (
+    NIGIRI_FACE,
+    colour_counts,
+    edamame_awards,
+    eel_points,
+    onigiri_points,
+    party_maki_awards,
+    soy_sauce_awards,
+    tea_points,
+    temaki_awards,
+    tofu_points,
+)
+from sushigo.engine.points import (
+    DUMPLING_POINTS,
+    SASHIMI_SET_POINTS,
+    TEMPURA_PAIR_POINTS,
+    WASABI_FACTOR,
+    Figure,
+    RoundStory,
+    number_word,
+)
+
+C = PartyCard
+_PLACES = ("first", "second", "third")
+
+
+def _plural(n: int, one: str, many: str | None = None) -> str:
+    return f"{n} {one if n == 1 else (many or one + 's')}"
+
+
+def _nigiri(col: Sequence[Played]) -> Figure | None:
+    on = on_face_up_wasabi(col)
+    parts, total, count = [], 0, 0
+    for p, tripled in zip(col, on):
+        face = NIGIRI_FACE.get(p.kind, 0)
+        if face:
+            count += 1
+            points = face * WASABI_FACTOR if tripled else face
+            total += points
+            parts.append(f"{PartyCard(p.kind).name_in_records}{' on wasabi' if tripled else ''} {points}")
+    filled = {p.on for p, t in zip(col, on) if t}
+    empty = sum(1 for p in col if p.kind == C.WASABI and p.uid not in filled)
+    if not parts and not empty:
+        return None
+    if empty:
+        parts.append(f"{number_word(empty)} wasabi left empty")
+    return Figure("nigiri", count, total, f"{', '.join(parts)}: {total}")
+
+
+def _place(value: int, values: Sequence[int], award: int) -> str:
+    if value <= 0 or award == 0:
+        return "no award"
+    ranked = sorted({v for v in values if v > 0}, reverse=True)
+    tied = sum(1 for v in values if v == value) > 1
+    return f"{'tied ' if tied else ''}{_PLACES[ranked.index(value)]}"
+
+
+def _appetizer(item: str, kinds: Counter[int], edamame: int) -> Figure | None:
+    if item == "tempura":
+        n = kinds[C.TEMPURA]
+        pairs = n // 2
+        return Figure(item, n, TEMPURA_PAIR_POINTS * pairs,
+                      f"{n} tempura: {number_word(pairs)} {'pair' if pairs < 2 else 'pairs'}, "
+                      f"{TEMPURA_PAIR_POINTS * pairs}") if n else None
+    if item == "sashimi":
+        n = kinds[C.SASHIMI]
+        sets = n // 3
+        return Figure(item, n, SASHIMI_SET_POINTS * sets,
+                      f"{n} sashimi: {number_word(sets)} {'set' if sets < 2 else 'sets'} of three, "
+                      f"{SASHIMI_SET_POINTS * sets}") if n else None
+    if item == "dumpling":
+        n = kinds[C.DUMPLING]
+        points = DUMPLING_POINTS[min(n, len(DUMPLING_POINTS) - 1)]
+        return Figure(item, n, points, f"{_plural(n, 'dumpling')}: {points}") if n else None
+    if item == "eel":
+        n = kinds[C.EEL]
+        return Figure(item, n, eel_points(n), f"{n} eel: {eel_points(n)}") if n else None
+    if item == "tofu":
+        n = kinds[C.TOFU]
+        return Figure(item, n, tofu_points(n), f"{n} tofu: {tofu_points(n)}") if n else None
+    if item == "onigiri":
+        shapes = [kinds[c] for c in ONIGIRI_IDS]
+        n = sum(shapes)
+        if not n:
+            return None
+        groups: list[int] = []
+        while any(shapes):
+            groups.append(sum(1 for k in shapes if k))
+            shapes = [k - 1 if k else 0 for k in shapes]
+        points = onigiri_points(kinds.elements())
+        sizes = ", ".join(_plural(k, "shape") for k in groups)
+        return Figure(item, n, points, f"{n} onigiri in {_plural(len(groups), 'set')} ({sizes}): {points}")
+    if item == "edamame":
+        n = kinds[C.EDAMAME]
+        return Figure(item, n, edamame, f"{n} edamame, {_plural(edamame // n if n else 0, 'point')} each: "
+                      f"{edamame}") if n else None
+    if item == "miso_soup":
+        n = kinds[C.MISO_SOUP]
+        return Figure(item, n, 3 * n, f"{_plural(n, 'miso soup', 'miso soups')} kept: {3 * n}") if n else None
+    raise ValueError(f"not an appetizer: {item!r}")
+
+
+def explain_party_round(game: PartyGame, round_number: int) -> RoundStory:
+    """Every seat's score in finished round ``round_number`` of ``game``, explained
+    (docs/rules.md §2.5-§2.8): one figure per category the seat has cards for,
+    and a sentence per roll race.
+    """
+    if not 1 <= round_number <= len(game.round_breakdowns):
+        raise ValueError(f"round {round_number} has not been scored")
+    cols = game.round_collections(round_number)
+    lines = game.round_breakdowns[round_number - 1]
+    menu, colour = game.rules.menu, game.rules.wasabi_colour
+    kinds = [[p.kind for p in col] for col in cols]
+    counts = [Counter(k) for k in kinds]
+    maki = [sum(MAKI_ICONS.get(c, 0) for c in k) for k in kinds]
+    maki_awards = party_maki_awards(maki)
+    temaki = [c[C.TEMAKI] for c in counts]
+    temaki_points = temaki_awards(temaki)
+    edamame = edamame_awards([c[C.EDAMAME] for c in counts])
+    soy = soy_sauce_awards(kinds, colour)
+    colours = [len(colour_counts(k, colour)) for k in kinds]
+    figures = []
+    for s, col in enumerate(cols):
+        seat: list[Figure] = []
+        for key in lines[s]:
+            figure: Figure | None
+            if key == "nigiri":
+                figure = _nigiri(col)
+            elif key == "maki":
+                figure = Figure(key, maki[s], maki_awards[s], f"{_plural(maki[s], 'maki icon')}: "
+                                f"{_place(maki[s], maki, maki_awards[s])}, {maki_awards[s]}") if maki[s] else None
+            elif key == "temaki":
+                word = ("the most" if temaki_points[s] > 0 else "the fewest" if temaki_points[s] < 0
+                        else "everyone has the same" if min(temaki) == max(temaki)
+                        else "the fewest, no penalty with two players" if len(cols) == 2 and temaki[s] == min(temaki)
+                        else "neither the most nor the fewest")
+                figure = Figure(key, temaki[s], temaki_points[s],
+                                f"{temaki[s]} temaki: {word}, {temaki_points[s]}")
+            elif key == "uramaki":
+                icons = sum(URAMAKI_ICONS.get(c, 0) for c in kinds[s])
+                points = lines[s][key]
+                figure = Figure(key, icons, points, f"uramaki race: {points}" + (
+                    f" ({_plural(icons, 'icon')} left at the end)" if icons else "")) if points or icons else None
+            elif key == "takeout_box":
+                n = counts[s][FACE_DOWN]
+                figure = Figure(key, n, 2 * n, f"{_plural(n, 'face-down card')}: {2 * n}") if n else None
+            elif key == "tea":
+                n = counts[s][C.TEA]
+                group = max(colour_counts(kinds[s], colour).values(), default=0)
+                points = tea_points(kinds[s], colour)
+                figure = Figure(key, n, points, f"{n} tea, largest colour group {group}: {points}") if n else None
+            elif key == "soy_sauce":
+                n = counts[s][C.SOY_SAUCE]
+                most = "the most" if colours[s] == max(colours) else "not the most"
+                figure = Figure(key, n, soy[s], f"{n} soy sauce, {_plural(colours[s], 'colour')} "
+                                f"({most}): {soy[s]}") if n else None
+            else:
+                figure = _appetizer(key, counts[s], edamame[s])
+            if figure is not None:
+                seat.append(figure)
+        figures.append(tuple(seat))
+    races = []
+    if "maki" in menu:
+        races.append(f"maki icons {', '.join(map(str, maki))}: {', '.join(map(str, maki_awards))}"
+                     if any(maki) else "nobody has a maki roll: no maki points")
+    if "temaki" in menu:
+        races.append(f"temaki cards {', '.join(map(str, temaki))}: {', '.join(map(str, temaki_points))}")
+    if "uramaki" in menu:
+        races.append(f"uramaki points {', '.join(str(line.get('uramaki', 0)) for line in lines)}")
+    return RoundStory(tuple(figures), tuple(races))

@@ -1,0 +1,57 @@
+"""Party round explanations say what the game scored (src/sushigo/engine/party/explain.py)."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from sushigo.engine.menus import OFFICIAL_MENUS, MenuError, check_menu, parse_menu
+from sushigo.engine.party.explain import explain_party_round
+from sushigo.engine.party.game import PartyGame
+from sushigo.engine.rules import Rules
+
+
+def _games(menu: str, seeds: int) -> list[PartyGame]:
+    games = []
+    for players in range(2, 9):
+        try:
+            check_menu(parse_menu(menu), players)
+        except MenuError:
+            continue
+        for seed in range(seeds):
+            game = PartyGame(Rules.party(players, menu), seed=seed)
+            game.random_playout(random.Random(seed))
+            games.append(game)
+    return games
+
+
+@pytest.mark.parametrize("menu", sorted(OFFICIAL_MENUS))
+def test_every_figure_is_the_games_points(menu: str) -> None:
+    for game in _games(menu, 6):
+        for r in (1, 2, 3):
+            story = explain_party_round(game, r)
+            lines = game.round_breakdowns[r - 1]
+            assert len(story.figures) == game.players
+            for seat, (figures, line) in enumerate(zip(story.figures, lines)):
+                got = {f.category: f.points for f in figures}
+                assert set(got) <= set(line), (seat, got)
+                for key, points in line.items():
+                    assert got.get(key, 0) == points, (menu, game.players, r, seat, key)
+                for f in figures:
+                    assert f.text.endswith(f" {f.points}") or f.category == "uramaki", f.text
+            rolls = [item for item in ("maki", "temaki", "uramaki") if item in game.rules.menu]
+            assert len(story.races) == len(rolls)
+
+
+def test_sentences_of_a_known_game() -> None:
+    game = PartyGame(Rules.party(4, "Cutthroat Combo"), seed=5)
+    game.random_playout(random.Random(5))
+    story = explain_party_round(game, 2)
+    texts = [[f.text for f in seat] for seat in story.figures]
+    assert texts[1] == ["salmon 2: 2", "3 temaki: neither the most nor the fewest, 0", "2 eel: 7", "1 tofu: 2",
+                        "2 miso soups kept: 6"]
+    assert "3 soy sauce, 6 colours (the most): 12" in texts[2]
+    assert story.races == ("temaki cards 4, 3, 0, 2: 4, 0, -4, 0",)
+    with pytest.raises(ValueError, match="has not been scored"):
+        explain_party_round(PartyGame(Rules.party(3, "Master Menu"), seed=1), 1)
