@@ -60,3 +60,24 @@ class RoundStory:
 
     def to_json(self) -> dict[str, Any]:
         return {"figures": [[f.to_json() for f in seat] for seat in self.figures], "races": list(self.races)}
+
+
+def sets_figure(kind: str, count: int, size: int, one: str, many: str, points: int) -> Figure:
+    """The figure of a card scored by complete sets (tempura pairs, sashimi threes).
+
+    >>> sets_figure("sashimi", 7, 3, "set of three", "sets of three", SASHIMI_SET_POINTS).text
+    '7 sashimi: two sets of three, 20'
+    """
+    sets = count // size
+    return Figure(kind, count, sets * points, f"{count} {kind}: {number_word(sets)} {many if sets > 1 else one}, "
+                  f"{sets * points}")
+
+
+def dumpling_figure(count: int) -> Figure:
+    """The figure of ``count`` dumplings (both editions' table).
+
+    >>> dumpling_figure(6).text
+    '6 dumplings: 15'
+    """
+    points = DUMPLING_POINTS[min(count, len(DUMPLING_POINTS) - 1)]
+    return Figure("dumpling", count, points, f"{count} dumpling{'s' if count != 1 else ''}: {points}")

@@ -34,6 +34,8 @@ from sushigo.bots.base import Bot, view_for
 from sushigo.bots.greedy import GreedyBot
 from sushigo.engine.editions import AnyGame, new_game
 from sushigo.engine.flags import FlagError, rules_from_flags
+from sushigo.engine.base.explain import explain_round
+from sushigo.engine.party.explain import explain_party_round
 from sushigo.engine.party.game import PartyGame
 from sushigo.engine.menus import menu_name
 from sushigo.engine.party.view import party_seat_view, party_spectator_view, played_cards
@@ -132,6 +134,8 @@ class LiveTable:
     result: dict[str, Any] | None = None
     seeded: bool = False
     """The creator chose the seed (and so may know the deal)."""
+    explained: list[dict[str, Any]] = field(default_factory=list)
+    """The finished rounds' scoring in words (:func:`explained_rounds`), kept so each is explained once."""
 
     @property
     def edition(self) -> str:
@@ -189,8 +193,9 @@ def _with_old_options(text: str) -> str:
     return record_dumps(record) + "\n"
 
 
-def view_payload(game: AnyGame, seat: int | None) -> dict[str, Any]:
-    """What ``seat`` (``None``: a spectator) may see, as sent in ``state.view``."""
+def view_payload(game: AnyGame, seat: int | None, explained: list[dict[str, Any]] | None = None) -> dict[str, Any]:
+    """What ``seat`` (``None``: a spectator) may see, as sent in ``state.view``
+    (``explained``: the table's rounds explained so far, see :func:`explained_rounds`)."""
     if isinstance(game, PartyGame):
         pv = party_seat_view(game, seat) if seat is not None else party_spectator_view(game)
         out = pv.to_json()
@@ -202,10 +207,29 @@ def view_payload(game: AnyGame, seat: int | None) -> dict[str, Any]:
         out["legal"] = [action_name(a) for a in v.legal_actions]
         out["on_wasabi"] = _on_wasabi(v.collections)
     out["last_round"] = _last_round(game)
+    out["explained"] = explained_rounds(game, explained)
     if seat is not None:
         out["pass_to"] = (seat + game.pass_step) % game.players
         out["receive_from"] = (seat - game.pass_step) % game.players
     return out
+
+
+def explained_rounds(game: AnyGame, done: list[dict[str, Any]] | None = None) -> list[dict[str, Any]]:
+    """Every finished round's scoring in the engine's words (public: every
+    card of a finished round was revealed), as ``RoundStory.to_json()``: each
+    seat's figures (``category``, ``count``, ``points``, ``text``) and the races.
+
+    A finished round never changes: ``done``, the rounds explained before
+    (a live table keeps them), is extended rather than explained again.
+    """
+    done = [] if done is None else done
+    for number in range(len(done) + 1, len(game.round_breakdowns) + 1):
+        if isinstance(game, PartyGame):
+            story = explain_party_round(game, number)
+        else:
+            story = explain_round(game.round_collections(number))
+        done.append(story.to_json())
+    return list(done)
 
 
 def _last_round(game: AnyGame) -> dict[str, Any] | None:
@@ -491,7 +515,7 @@ class TableService:
 
     def state_message(self, table: LiveTable, seat: int | None) -> str:
         """The complete ``state`` frame for ``seat`` (``None``: spectator)."""
-        view = None if table.status == WAITING else view_payload(table.game, seat)
+        view = None if table.status == WAITING else view_payload(table.game, seat, table.explained)
         deadline = None
         if seat is not None and seat in table.deadlines:
             deadline = round(table.deadlines[seat][1], 3)

@@ -25,19 +25,15 @@ from typing import Sequence
 from sushigo.engine.base.cards import NIGIRI_POINTS, Card
 from sushigo.engine.base.scoring import maki_awards, maki_icons, pudding_awards, wasabi_pairs
 from sushigo.engine.points import (
-    DUMPLING_POINTS,
     SASHIMI_SET_POINTS,
     TEMPURA_PAIR_POINTS,
     WASABI_FACTOR,
     Figure,
     RoundStory,
+    dumpling_figure,
     number_word,
+    sets_figure,
 )
-
-def _sets(n: int, size: int, one: str, many: str, points: int, kind: str) -> Figure:
-    sets = n // size
-    return Figure(kind, n, sets * points, f"{n} {kind}: {number_word(sets)} {many if sets > 1 else one}, {sets * points}")
-
 
 def _nigiri(cards: Sequence[int]) -> Figure | None:
     pairs = wasabi_pairs(cards)
@@ -75,15 +71,13 @@ def explain_collection(cards: Sequence[int]) -> list[Figure]:
     figures = []
     tempura = cards.count(Card.TEMPURA)
     if tempura:
-        figures.append(_sets(tempura, 2, "pair", "pairs", TEMPURA_PAIR_POINTS, "tempura"))
+        figures.append(sets_figure("tempura", tempura, 2, "pair", "pairs", TEMPURA_PAIR_POINTS))
     sashimi = cards.count(Card.SASHIMI)
     if sashimi:
-        figures.append(_sets(sashimi, 3, "set of three", "sets of three", SASHIMI_SET_POINTS, "sashimi"))
+        figures.append(sets_figure("sashimi", sashimi, 3, "set of three", "sets of three", SASHIMI_SET_POINTS))
     dumplings = cards.count(Card.DUMPLING)
     if dumplings:
-        points = DUMPLING_POINTS[min(dumplings, len(DUMPLING_POINTS) - 1)]
-        figures.append(Figure("dumpling", dumplings, points,
-                              f"{dumplings} dumpling{'s' if dumplings > 1 else ''}: {points}"))
+        figures.append(dumpling_figure(dumplings))
     nigiri = _nigiri(cards)
     if nigiri is not None:
         figures.append(nigiri)

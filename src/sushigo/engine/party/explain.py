@@ -39,13 +39,14 @@ from sushigo.engine.party.scoring import (
     tofu_points,
 )
 from sushigo.engine.points import (
-    DUMPLING_POINTS,
     SASHIMI_SET_POINTS,
     TEMPURA_PAIR_POINTS,
     WASABI_FACTOR,
     Figure,
     RoundStory,
+    dumpling_figure,
     number_word,
+    sets_figure,
 )
 
 C = PartyCard
@@ -86,20 +87,13 @@ def _place(value: int, values: Sequence[int], award: int) -> str:
 def _appetizer(item: str, kinds: Counter[int], edamame: int) -> Figure | None:
     if item == "tempura":
         n = kinds[C.TEMPURA]
-        pairs = n // 2
-        return Figure(item, n, TEMPURA_PAIR_POINTS * pairs,
-                      f"{n} tempura: {number_word(pairs)} {'pair' if pairs < 2 else 'pairs'}, "
-                      f"{TEMPURA_PAIR_POINTS * pairs}") if n else None
+        return sets_figure(item, n, 2, "pair", "pairs", TEMPURA_PAIR_POINTS) if n else None
     if item == "sashimi":
         n = kinds[C.SASHIMI]
-        sets = n // 3
-        return Figure(item, n, SASHIMI_SET_POINTS * sets,
-                      f"{n} sashimi: {number_word(sets)} {'set' if sets < 2 else 'sets'} of three, "
-                      f"{SASHIMI_SET_POINTS * sets}") if n else None
+        return sets_figure(item, n, 3, "set of three", "sets of three", SASHIMI_SET_POINTS) if n else None
     if item == "dumpling":
         n = kinds[C.DUMPLING]
-        points = DUMPLING_POINTS[min(n, len(DUMPLING_POINTS) - 1)]
-        return Figure(item, n, points, f"{_plural(n, 'dumpling')}: {points}") if n else None
+        return dumpling_figure(n) if n else None
     if item == "eel":
         n = kinds[C.EEL]
         return Figure(item, n, eel_points(n), f"{n} eel: {eel_points(n)}") if n else None

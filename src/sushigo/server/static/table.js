@@ -37,7 +37,8 @@
  *                   desserts, revealed (the cards of the latest reveal)
  *   scores          the score panel; scoresheet (a <table>, rows
  *                   data-seat=n with a cell data-testid="total"),
- *                   breakdowns (per round <details data-testid="breakdown">),
+ *                   breakdowns (per round <details data-testid="breakdown">,
+ *                   each with the round explained: data-testid="explained"),
  *                   winners (when finished), record-link (when finished)
  */
 (function () {
@@ -883,6 +884,24 @@
     });
   }
 
+  // How a round scored, in the engine's words (view.explained: the server
+  // sends each seat's figures and the races; nothing is recomputed here).
+  function explanation(story) {
+    var box = el("div", "explained");
+    box.setAttribute("data-testid", "explained");
+    story.figures.forEach(function (figures, s) {
+      var p = el("p", "explained-seat");
+      p.appendChild(el("strong", null, seatName(s) + ": "));
+      var texts = figures.map(function (f) { return f.text; });
+      p.appendChild(document.createTextNode(texts.length ? texts.join("; ") : "nothing that scores"));
+      box.appendChild(p);
+    });
+    story.races.forEach(function (race) {
+      box.appendChild(el("p", "explained-race", race.charAt(0).toUpperCase() + race.slice(1) + "."));
+    });
+    return box;
+  }
+
   function renderScores() {
     var panel = $("scores");
     var v = S.view;
@@ -946,7 +965,7 @@
       d.setAttribute("data-testid", "breakdown");
       d.setAttribute("data-round", String(ri + 1));
       var newest = ri === rounds.length - 1;
-      d.open = openBefore.hasOwnProperty(String(ri + 1)) ? openBefore[String(ri + 1)] : newest && !finished;
+      d.open = openBefore.hasOwnProperty(String(ri + 1)) ? openBefore[String(ri + 1)] : newest;
       d.appendChild(el("summary", null, "Round " + (ri + 1) + " scoring"));
       var cats = [];
       rnd.forEach(function (line) { Object.keys(line || {}).forEach(function (c) { if (cats.indexOf(c) < 0) cats.push(c); }); });
@@ -972,6 +991,8 @@
       t2.appendChild(b2);
       wrap.appendChild(t2);
       d.appendChild(wrap);
+      var story = v.explained && v.explained[ri];
+      if (story) d.appendChild(explanation(story));
       bd.appendChild(d);
     });
 
