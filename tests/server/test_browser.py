@@ -521,3 +521,37 @@ def test_the_lobby_form_takes_the_server_s_timer_range_and_the_party_options(liv
     summary = httpx.get(live_server + "/api/tables/" + href.rsplit("/", 1)[-1]).json()
     assert summary["timer"] == low and summary["options"]["wasabi_colour"] == "own"
     assert errors == []
+
+
+@pytest.mark.parametrize("viewport", [{"width": 1280, "height": 800}, {"width": 390, "height": 844}])
+def test_no_card_name_breaks_inside_a_word(live_server: str, browser: Browser, viewport: dict[str, int]) -> None:
+    """Every card's name fits its card, as a hand card and as a choice button, on a desktop and a phone."""
+    from sushigo import Card, PartyCard
+
+    names = sorted({c.name_in_records for c in Card} | {c.name_in_records for c in PartyCard}
+                   | {"special_order>salmon+wasabi", "special_order>face_down", "face_down"})
+    ctx = browser.new_context(viewport=viewport)
+    try:
+        page = ctx.new_page()
+        page.goto(live_server + "/")
+        overflowing = page.evaluate("""(names) => {
+            const host = document.createElement("div");
+            host.className = "hand";
+            document.body.appendChild(host);
+            const bad = [];
+            for (const name of names) {
+                for (const kind of ["hand", "choice"]) {
+                    const card = window.SushiCards.element(name, {tag: "button", mini: kind === "choice"});
+                    if (kind === "choice") card.classList.add("action-card");
+                    host.appendChild(card);
+                    const label = card.querySelector(".card-name");
+                    label.style.overflowWrap = "normal";  // measured unbroken: a word must fit whole
+                    if (label.scrollWidth > label.clientWidth + 1) bad.push(kind + ": " + label.textContent);
+                }
+            }
+            return bad;
+        }""", names)
+        assert overflowing == []
+        assert page.evaluate("getComputedStyle(document.querySelector('.card-name')).overflowWrap") == "normal"
+    finally:
+        ctx.close()

@@ -300,7 +300,9 @@
     }
     el.appendChild(a);
     var n = document.createElement("span");
-    n.className = "card-name" + (full.length > 13 ? " long" : "");
+    // Words never break inside (a card name is a few words); a long word gets a smaller font instead.
+    var word = Math.max.apply(null, full.split(/\s+/).map(function (w) { return w.length; }));
+    n.className = "card-name" + (full.length > 13 ? " long" : "") + (word >= 11 ? " word-11" : word >= 9 ? " word-9" : "");
     n.textContent = full;
     el.appendChild(n);
     return el;
