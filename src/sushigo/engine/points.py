@@ -9,7 +9,7 @@ a round's score explained (:class:`Figure`, :class:`RoundStory`).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Final
+from typing import Any, Final, Sequence
 
 DUMPLING_POINTS: Final[tuple[int, ...]] = (0, 1, 3, 6, 10, 15)
 """Points for 0..5 dumplings; five or more score 15 (a lookup, not a running sum)."""
@@ -81,3 +81,30 @@ def dumpling_figure(count: int) -> Figure:
     """
     points = DUMPLING_POINTS[min(count, len(DUMPLING_POINTS) - 1)]
     return Figure("dumpling", count, points, f"{count} dumpling{'s' if count != 1 else ''}: {points}")
+
+
+def nigiri_figure(nigiri: Sequence[tuple[str, int, bool]], empty_wasabi: int) -> Figure | None:
+    """The nigiri figure from each nigiri in play order (its name, face value,
+    whether it sits on a wasabi) and the wasabi left empty; ``None`` for neither.
+
+    >>> nigiri_figure([("squid", 3, True), ("egg", 1, False)], 1).text
+    'squid on wasabi 9, egg 1, one wasabi left empty: 10'
+    """
+    if not nigiri and not empty_wasabi:
+        return None
+    points = [face * WASABI_FACTOR if on else face for _, face, on in nigiri]
+    parts = [f"{name}{' on wasabi' if on else ''} {p}" for (name, _, on), p in zip(nigiri, points)]
+    if empty_wasabi:
+        parts.append(f"{number_word(empty_wasabi)} wasabi left empty")
+    return Figure("nigiri", len(nigiri), sum(points), f"{', '.join(parts)}: {sum(points)}")
+
+
+def race_sentence(what: str, counts: Sequence[int], awards: Sequence[int]) -> str:
+    """A race in one sentence: every seat's count and award, in seat order.
+
+    >>> race_sentence("maki icons", [5, 3, 3, 2], [6, 1, 1, 0]), race_sentence("maki icons", [0, 0], [0, 0])
+    ('maki icons 5, 3, 3, 2: 6, 1, 1, 0', 'nobody has a maki roll: no maki points')
+    """
+    if what == "maki icons" and not any(counts):
+        return "nobody has a maki roll: no maki points"
+    return f"{what} {', '.join(map(str, counts))}: {', '.join(map(str, awards))}"

@@ -27,37 +27,22 @@ from sushigo.engine.base.scoring import maki_awards, maki_icons, pudding_awards,
 from sushigo.engine.points import (
     SASHIMI_SET_POINTS,
     TEMPURA_PAIR_POINTS,
-    WASABI_FACTOR,
     Figure,
     RoundStory,
     dumpling_figure,
+    nigiri_figure,
     number_word,
+    race_sentence,
     sets_figure,
 )
 
 def _nigiri(cards: Sequence[int]) -> Figure | None:
     pairs = wasabi_pairs(cards)
-    parts = []
-    total = 0
-    count = 0
-    for i, c in enumerate(cards):
-        value = NIGIRI_POINTS[c]
-        if value:
-            count += 1
-            points = value * WASABI_FACTOR if i in pairs else value
-            total += points
-            parts.append(f"{Card(c).name_in_records}{' on wasabi' if i in pairs else ''} {points}")
-    empty = sum(1 for c in cards if c == Card.WASABI) - len(pairs)
-    if not parts and not empty:
-        return None
-    if empty:
-        parts.append(f"{number_word(empty)} wasabi left empty")
-    return Figure("nigiri", count, total, f"{', '.join(parts)}: {total}")
+    nigiri = [(Card(c).name_in_records, NIGIRI_POINTS[c], i in pairs) for i, c in enumerate(cards) if NIGIRI_POINTS[c]]
+    return nigiri_figure(nigiri, cards.count(Card.WASABI) - len(pairs))
 
 
 def _maki_text(icons: int, award: int, rank: str) -> str:
-    if icons == 0:
-        return "no maki icons, 0"
     return f"{icons} maki icon{'s' if icons > 1 else ''}: {rank}, {award}"
 
 
@@ -113,9 +98,7 @@ def explain_round(collections: Sequence[Sequence[int]]) -> RoundStory:
         if n:
             seat.append(Figure("maki", n, award, _maki_text(n, award, rank)))
         figures.append(tuple(seat))
-    race = (f"maki icons {', '.join(map(str, icons))}: {', '.join(map(str, awards))}" if any(icons)
-            else "nobody has a maki roll: no maki points")
-    return RoundStory(tuple(figures), (race,))
+    return RoundStory(tuple(figures), (race_sentence("maki icons", icons, awards),))
 
 
 def explain_puddings(puddings: Sequence[int]) -> str:

@@ -41,11 +41,11 @@ from sushigo.engine.party.scoring import (
 from sushigo.engine.points import (
     SASHIMI_SET_POINTS,
     TEMPURA_PAIR_POINTS,
-    WASABI_FACTOR,
     Figure,
     RoundStory,
     dumpling_figure,
-    number_word,
+    nigiri_figure,
+    race_sentence,
     sets_figure,
 )
 
@@ -59,21 +59,10 @@ def _plural(n: int, one: str, many: str | None = None) -> str:
 
 def _nigiri(col: Sequence[Played]) -> Figure | None:
     on = on_face_up_wasabi(col)
-    parts, total, count = [], 0, 0
-    for p, tripled in zip(col, on):
-        face = NIGIRI_FACE.get(p.kind, 0)
-        if face:
-            count += 1
-            points = face * WASABI_FACTOR if tripled else face
-            total += points
-            parts.append(f"{PartyCard(p.kind).name_in_records}{' on wasabi' if tripled else ''} {points}")
-    filled = {p.on for p, t in zip(col, on) if t}
-    empty = sum(1 for p in col if p.kind == C.WASABI and p.uid not in filled)
-    if not parts and not empty:
-        return None
-    if empty:
-        parts.append(f"{number_word(empty)} wasabi left empty")
-    return Figure("nigiri", count, total, f"{', '.join(parts)}: {total}")
+    nigiri = [(PartyCard(p.kind).name_in_records, NIGIRI_FACE[p.kind], tripled)
+              for p, tripled in zip(col, on) if p.kind in NIGIRI_FACE]
+    filled = {p.on for p, tripled in zip(col, on) if tripled}
+    return nigiri_figure(nigiri, sum(1 for p in col if p.kind == C.WASABI and p.uid not in filled))
 
 
 def _place(value: int, values: Sequence[int], award: int) -> str:
@@ -183,10 +172,9 @@ def explain_party_round(game: PartyGame, round_number: int) -> RoundStory:
         figures.append(tuple(seat))
     races = []
     if "maki" in menu:
-        races.append(f"maki icons {', '.join(map(str, maki))}: {', '.join(map(str, maki_awards))}"
-                     if any(maki) else "nobody has a maki roll: no maki points")
+        races.append(race_sentence("maki icons", maki, maki_awards))
     if "temaki" in menu:
-        races.append(f"temaki cards {', '.join(map(str, temaki))}: {', '.join(map(str, temaki_points))}")
+        races.append(race_sentence("temaki cards", temaki, temaki_points))
     if "uramaki" in menu:
         races.append(f"uramaki points {', '.join(str(line.get('uramaki', 0)) for line in lines)}")
     return RoundStory(tuple(figures), tuple(races))
