@@ -15,8 +15,9 @@ says what is wrong and where.  Each edition's own records are in
 from __future__ import annotations
 
 import json
-from typing import IO, Any, Final, Iterable, Mapping, Protocol
+from typing import IO, Any, Callable, Final, Iterable, Mapping, Protocol
 
+from sushigo.engine.errors import DealError
 from sushigo.engine.names import did_you_mean
 from sushigo.engine.rules import NUM_ROUNDS
 
@@ -238,3 +239,28 @@ def check_claimed_result(data: Mapping[str, Any], actual: Mapping[str, Any], hin
             raise RecordError(
                 f"result: the record says {key} {claimed[key]!r}, replay gives {actual[key]!r}{hint}"
             )
+
+
+def deal_round(
+    rnd: Any,
+    where: str,
+    players: int,
+    hand_size: int,
+    read_hand: Callable[[Any, str], list[int]],
+    deal: Callable[[list[list[int]]], None],
+) -> list[Any]:
+    """Check a round's ``hands`` (one per seat, each read by ``read_hand``),
+    ``deal`` them, and return the round's ``turns`` (at most ``hand_size``):
+    the start of every round of a replay, either edition."""
+    hands = round_part(rnd, "hands", where)
+    if len(hands) != players:
+        raise RecordError(f"{where}: {len(hands)} hands dealt for {players} players")
+    dealt = [read_hand(hand, f"{where}, hand of seat {s}") for s, hand in enumerate(hands)]
+    try:
+        deal(dealt)
+    except DealError as e:
+        raise RecordError(f"{where}: impossible deal: {e}") from None
+    turns = round_part(rnd, "turns", where)
+    if len(turns) > hand_size:
+        raise RecordError(f"{where}: {len(turns)} turns, but hands hold only {hand_size} cards")
+    return turns

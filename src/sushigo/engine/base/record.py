@@ -27,16 +27,16 @@ from sushigo.engine.base.actions import card_ids, encode
 from sushigo.engine.base.cards import DECK_COUNT_LIST, NUM_CARD_TYPES, Card, parse_card
 from sushigo.engine.base.game import Game
 from sushigo.engine.base.scoring import Result, score_round
-from sushigo.engine.errors import DealError, GameOverError, IllegalActionError, InvalidActionError, UnknownCardError
+from sushigo.engine.errors import GameOverError, IllegalActionError, InvalidActionError, UnknownCardError
 from sushigo.engine.records import (
     RECORD_FORMAT,
     RecordError,
     add_meta_and_result,
     check_claimed_result,
     check_format,
+    deal_round,
     expect,
     record_rounds,
-    round_part,
     type_name,
 )
 from sushigo.engine.rules import NUM_ROUNDS, Rules, RulesError
@@ -123,17 +123,7 @@ def replay_base(data: Mapping[str, Any]) -> Game:
     k = rules.hand_size
     for r, rnd in enumerate(rounds, start=1):
         where = f"round {r}"
-        hands = round_part(rnd, "hands", where)
-        if len(hands) != players:
-            raise RecordError(f"{where}: {len(hands)} hands dealt for {players} players")
-        dealt = [_cards(h, f"{where}, hand of seat {s}", "a hand") for s, h in enumerate(hands)]
-        try:
-            game.deal(dealt)
-        except DealError as e:
-            raise RecordError(f"{where}: impossible deal: {e}") from None
-        turns = round_part(rnd, "turns", where)
-        if len(turns) > k:
-            raise RecordError(f"{where}: {len(turns)} turns, but hands hold only {k} cards")
+        turns = deal_round(rnd, where, players, k, lambda hand, at: _cards(hand, at, "a hand"), game.deal)
         for t, turn in enumerate(turns, start=1):
             at = f"{where}, turn {t}"
             expect(turn, list, at, "a turn")

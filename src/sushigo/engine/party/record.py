@@ -71,10 +71,10 @@ from sushigo.engine.records import (
     add_meta_and_result,
     check_claimed_result,
     check_format,
+    deal_round,
     edition_of,
     expect,
     record_rounds,
-    round_part,
     type_name,
 )
 from sushigo.engine.rules import (
@@ -413,23 +413,14 @@ def replay_party(data: Any, *, partial: bool = False) -> PartyGame:
     rounds = record_rounds(data)
     game = PartyGame(rules, auto_deal=False)
     k = rules.hand_size
+
+    def read_hand(hand: Any, at: str) -> list[int]:
+        expect(hand, list, at, "a hand")
+        return [int(_card_name(c, f"{at}, card {i + 1}", rules)) for i, c in enumerate(hand)]
+
     for r, rnd in enumerate(rounds, start=1):
         where = f"round {r}"
-        hands = round_part(rnd, "hands", where)
-        if len(hands) != players:
-            raise RecordError(f"{where}: {len(hands)} hands dealt for {players} players")
-        dealt = []
-        for s, hand in enumerate(hands):
-            hand_at = f"{where}, hand of seat {s}"
-            expect(hand, list, hand_at, "a hand")
-            dealt.append([int(_card_name(c, f"{hand_at}, card {i + 1}", rules)) for i, c in enumerate(hand)])
-        try:
-            game.deal(dealt)
-        except DealError as e:
-            raise RecordError(f"{where}: impossible deal: {e}") from None
-        turns = round_part(rnd, "turns", where)
-        if len(turns) > k:
-            raise RecordError(f"{where}: {len(turns)} turns, but hands hold only {k} cards")
+        turns = deal_round(rnd, where, players, k, read_hand, game.deal)
         for t, turn in enumerate(turns, start=1):
             at = f"{where}, turn {t}"
             expect(turn, list, at, "a turn")
