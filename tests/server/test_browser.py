@@ -26,10 +26,7 @@ httpx = pytest.importorskip("httpx")
 
 from playwright.sync_api import Browser, BrowserContext, Page, sync_playwright  # noqa: E402
 
-from sushigo.engine.base.explain import explain_round  # noqa: E402
-from sushigo.engine.editions import replay  # noqa: E402
-from sushigo.engine.party.explain import explain_party_round  # noqa: E402
-from sushigo.engine.party.game import PartyGame  # noqa: E402
+from sushigo.engine.editions import explain, replay  # noqa: E402
 
 pytestmark = pytest.mark.e2e
 
@@ -186,7 +183,7 @@ def check_finished_page(page: Page, base: str, table_id: str) -> dict[str, Any]:
     # every round explained in the engine's words, the last one open on the final screen
     game = replay(httpx.get(f"{base}/api/tables/{table_id}/record", timeout=10).json())
     for r in (1, 2, 3):
-        story = explain_party_round(game, r) if isinstance(game, PartyGame) else explain_round(game.round_collections(r))
+        story = explain(game, r)
         details = page.locator(f'[data-testid="breakdown"][data-round="{r}"]')
         shown = details.locator('[data-testid="explained"]').text_content() or ""
         for figures in story.figures:

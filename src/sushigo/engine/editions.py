@@ -6,7 +6,8 @@ Both share the same interface: ``legal_actions(seat)``, ``pending_seats``,
 ``commit(seat, action)``, ``play(picks)``, ``clone()``, ``result()``,
 ``history()``, ``random_playout(rng)``, ``phase``, ``is_over``.
 :func:`to_record`, :func:`save_record`, :func:`replay` and
-:func:`score_sheet` take a game or a file of either edition and hand it to
+:func:`score_sheet` take a game or a file of either edition (and
+:func:`explain` explains a round of either) and hand it to
 that edition's module (:mod:`sushigo.engine.base.record`,
 :mod:`sushigo.engine.party.record`).  This is the one module that knows
 both editions; neither edition imports the other.
@@ -28,12 +29,15 @@ from __future__ import annotations
 import random
 from typing import Any, Mapping, Union
 
+from sushigo.engine.base.explain import explain_round
 from sushigo.engine.base.game import Game
 from sushigo.engine.base.record import UnknownCardInRecord, base_score_sheet, replay_base, score_collections, to_base_record
 from sushigo.engine.base.scoring import Result
 from sushigo.engine.party.cards import PartyCard
+from sushigo.engine.party.explain import explain_party_round
 from sushigo.engine.party.game import PartyGame, PartyResult
 from sushigo.engine.party.record import party_score_sheet, replay_party, to_party_record
+from sushigo.engine.points import RoundStory
 from sushigo.engine.records import RecordError, dumps, edition_of, expect, load_json, write_atomically
 from sushigo.engine.rules import Rules
 
@@ -42,6 +46,7 @@ __all__ = [
     "RecordError",
     "dumps",
     "edition_of",
+    "explain",
     "load_json",
     "new_game",
     "replay",
@@ -67,6 +72,15 @@ def new_game(
     if isinstance(rules, Rules) and rules.is_party:
         return PartyGame(rules, seed=seed, rng=rng, auto_deal=auto_deal)
     return Game(rules, seed=seed, rng=rng, auto_deal=auto_deal)
+
+
+def explain(game: AnyGame, round_number: int) -> RoundStory:
+    """How finished round ``round_number`` of a game of either edition scored, in words
+    (:func:`~sushigo.engine.base.explain.explain_round`,
+    :func:`~sushigo.engine.party.explain.explain_party_round`)."""
+    if isinstance(game, PartyGame):
+        return explain_party_round(game, round_number)
+    return explain_round(game.round_collections(round_number))
 
 
 def to_record(game: AnyGame, *, meta: Mapping[str, Any] | None = None) -> dict[str, Any]:

@@ -32,10 +32,8 @@ from sushigo.engine.base.actions import action_name
 from sushigo.bots import make_bot, parse_bot_spec
 from sushigo.bots.base import Bot, view_for
 from sushigo.bots.greedy import GreedyBot
-from sushigo.engine.editions import AnyGame, new_game
+from sushigo.engine.editions import AnyGame, explain, new_game
 from sushigo.engine.flags import FlagError, rules_from_flags
-from sushigo.engine.base.explain import explain_round
-from sushigo.engine.party.explain import explain_party_round
 from sushigo.engine.party.game import PartyGame
 from sushigo.engine.menus import menu_name
 from sushigo.engine.party.view import party_seat_view, party_spectator_view, played_cards
@@ -224,11 +222,7 @@ def explained_rounds(game: AnyGame, done: list[dict[str, Any]] | None = None) ->
     """
     done = [] if done is None else done
     for number in range(len(done) + 1, len(game.round_breakdowns) + 1):
-        if isinstance(game, PartyGame):
-            story = explain_party_round(game, number)
-        else:
-            story = explain_round(game.round_collections(number))
-        done.append(story.to_json())
+        done.append(explain(game, number).to_json())
     return list(done)
 
 
