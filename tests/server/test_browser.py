@@ -37,6 +37,7 @@ ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
 ENABLED = ('[data-testid="hand"] [data-testid="card"][data-action]:enabled, '
            '[data-testid="actions"] [data-testid="action"]:enabled')
 FINISHED = '[data-testid="winners"]:not([hidden])'
+CONTINUE = '[data-testid="continue"]'
 GAME_TIMEOUT = 120.0
 
 
@@ -133,15 +134,22 @@ def click_action(page: Page, action: str) -> None:
 
 
 def play_to_end(page: Page, choose: Callable[[Page, random.Random], str | None], seed: int = 0,
-                on_turn: Callable[[Page], None] | None = None) -> int:
-    """Make every decision of this page's seat until the game is over; returns the decisions made."""
+                on_turn: Callable[[Page], None] | None = None,
+                on_round_end: Callable[[Page], None] | None = None) -> int:
+    """Make every decision of this page's seat until the game is over, pressing
+    Continue at each round's end (after ``on_round_end``); returns the decisions made."""
     rng = random.Random(seed)
     made = 0
     deadline = time.monotonic() + GAME_TIMEOUT
     while time.monotonic() < deadline:
-        page.wait_for_selector(f"{FINISHED}, {ENABLED}", timeout=30_000)
+        page.wait_for_selector(f"{FINISHED}, {ENABLED}, {CONTINUE}", timeout=30_000)
         if page.locator(FINISHED).count():
             return made
+        if page.locator(CONTINUE).count():
+            if on_round_end is not None:
+                on_round_end(page)
+            page.locator(CONTINUE).click()
+            continue
         if on_turn is not None:
             on_turn(page)
         action = choose(page, rng)
@@ -281,6 +289,9 @@ def test_two_humans_in_two_browsers(live_server: str, browser: Browser) -> None:
             assert time.monotonic() < deadline, f"the game did not finish in time: {describe(pages)}"
             moved = False
             for i, p in enumerate(pages):
+                if p.locator(CONTINUE).count():
+                    p.locator(CONTINUE).click()
+                    moved = True
                 choices = p.locator(ENABLED)
                 if choices.count():
                     action = choices.nth(rng.randrange(choices.count())).get_attribute("data-action")
@@ -522,7 +533,8 @@ def test_the_lobby_form_takes_the_server_s_timer_range_and_the_party_options(liv
 
 @pytest.mark.parametrize("viewport", [{"width": 1280, "height": 800}, {"width": 390, "height": 844}])
 def test_no_card_name_breaks_inside_a_word(live_server: str, browser: Browser, viewport: dict[str, int]) -> None:
-    """Every card's name fits its card, as a hand card and as a choice button, on a desktop and a phone."""
+    """Every card's name fits its card, as a hand card, as a choice button and under a
+    collection's card, on a desktop and a phone."""
     from sushigo import Card, PartyCard
 
     names = sorted({c.name_in_records for c in Card} | {c.name_in_records for c in PartyCard}
@@ -545,6 +557,17 @@ def test_no_card_name_breaks_inside_a_word(live_server: str, browser: Browser, v
                     label.style.overflowWrap = "normal";  // measured unbroken: a word must fit whole
                     if (label.scrollWidth > label.clientWidth + 1) bad.push(kind + ": " + label.textContent);
                 }
+                // and as the caption of a collection's card (with "on wasabi" for a nigiri on one)
+                for (const text of [window.SushiCards.label(name), window.SushiCards.label(name) + " on wasabi"]) {
+                    const group = document.createElement("div");
+                    group.className = "group";
+                    const caption = window.SushiCards.caption(text);
+                    group.appendChild(caption);
+                    host.appendChild(group);
+                    if (caption.scrollWidth > caption.clientWidth + 1 || getComputedStyle(caption).overflowWrap !== "normal") {
+                        bad.push("collection: " + text);
+                    }
+                }
             }
             return bad;
         }""", names)
@@ -552,3 +575,126 @@ def test_no_card_name_breaks_inside_a_word(live_server: str, browser: Browser, v
         assert page.evaluate("getComputedStyle(document.querySelector('.card-name')).overflowWrap") == "normal"
     finally:
         ctx.close()
+
+
+def log_lines(page: Page) -> list[dict[str, Any]]:
+    """Every line of the page's turn log, as drawn."""
+    return page.evaluate("""() => Array.from(document.querySelectorAll('[data-testid="log"] [data-testid="log-line"]'))
+        .map(li => ({kind: li.dataset.kind, round: Number(li.dataset.round),
+                     turn: li.dataset.turn === "" ? null : Number(li.dataset.turn),
+                     seat: li.dataset.seat === "" ? null : Number(li.dataset.seat), text: li.textContent}))""")
+
+
+def _labels(rules_party: bool, text: str) -> str:
+    from sushigo.engine.base.cards import CARD_LABELS, parse_card
+    from sushigo.engine.party.cards import PARTY_LABELS, parse_party_card
+
+    name = text.split(">")[0].split("+")[0]
+    return PARTY_LABELS[parse_party_card(name)] if rules_party else CARD_LABELS[parse_card(name)]
+
+
+@pytest.mark.parametrize("edition, viewport", [
+    ("base", {"width": 1280, "height": 800}),
+    ("party", {"width": 390, "height": 844}),
+])
+def test_every_turn_is_told_and_every_round_end_kept(live_server: str, browser: Browser, edition: str,
+                                                     viewport: dict[str, int]) -> None:
+    """The turn log tells every reveal (a chopsticks pair as both cards, in order) and
+    every special's effect as the record has them; each round's last reveal stays on
+    screen, explained, until the player continues; a spectator goes on by itself."""
+    from sushigo.engine.editions import story_of
+
+    if edition == "base":
+        body: dict[str, Any] = {"edition": "base", "players": 3, "seats": ["human", "bot:greedy", "bot:greedy"],
+                                "seed": 21}
+        chooser: Callable[[Page, random.Random], str | None] = ChopsticksFirst()
+    else:
+        body = {"edition": "party", "players": 3, "seats": ["human", "bot:greedy", "bot:greedy"], "seed": 7,
+                "menu": ["nigiri", "uramaki", "tempura", "miso_soup", "eel", "chopsticks", "spoon", "fruit"]}
+        chooser = prefer_specials
+    created = api_create(live_server, **body)
+    context = browser.new_context(viewport=viewport, has_touch=viewport["width"] < 500)
+    try:
+        page = context.new_page()
+        watcher = context.new_page()
+        errors = watch_errors(page)
+        join(page, invites(live_server, created)[0], "Ana")
+        watcher.goto(f"{live_server}/t/{created['id']}")
+        ends: list[dict[str, Any]] = []
+
+        def at_round_end(p: Page) -> None:
+            panel = p.locator('[data-testid="round-end"]')
+            assert p.locator('[data-testid="hand-section"]').is_hidden()  # the next round waits for you
+            ends.append({
+                "round": int(panel.get_attribute("data-round") or 0),
+                "seats": [s.text_content() or "" for s in panel.locator('[data-testid="round-end-seat"]').all()],
+                "cards": [int(g.get_attribute("data-count") or 0)
+                          for g in panel.locator('[data-testid="round-end-seat"] [data-testid="group"]').all()],
+            })
+
+        play_to_end(page, chooser, seed=2, on_round_end=at_round_end)
+        record = download_record(page)
+        game = replay(record)
+        names = record["meta"]["names"]
+        assert names == ["Ana", "greedy bot 1", "greedy bot 2"]
+        # the round ends, as they were shown: every seat, every card, every figure of the engine
+        assert [e["round"] for e in ends] == [1, 2]
+        for e in ends:
+            story = explain(game, e["round"])
+            cols = game.round_collections(e["round"])
+            assert sum(e["cards"]) == sum(len(c) for c in cols) - sum(
+                1 for col in cols for i, on in enumerate(record_on_wasabi(game, e["round"], col)) if on)
+            for seat, shown in enumerate(e["seats"]):
+                assert shown.startswith(names[seat])
+                for figure in story.figures[seat]:
+                    assert figure.text in shown
+        # the final screen keeps round 3's cards
+        page.wait_for_selector('[data-testid="round-end"][data-round="3"]')
+        assert page.locator(CONTINUE).count() == 0
+        # the log, as the page drew it, is the engine's story of the record, in names
+        shown = [x for x in log_lines(page) if x["kind"] not in ("timer", "away", "back")]
+        story = story_of(game)
+        assert [(x["kind"], x["round"], x["turn"], x["seat"]) for x in shown] == [
+            (line.kind, line.round, line.turn, line.seat) for line in story]
+        assert [x["text"] for x in shown] == [line.render(names, 0) for line in story]
+        # and, read against the record itself: each seat's cards of each turn, in order
+        party = edition == "party"
+        for number, rnd in enumerate(record["rounds"], 1):
+            for turn, moves in enumerate(rnd["turns"], 1):
+                picks = [x for x in shown if x["round"] == number and x["turn"] == turn and x["kind"] == "pick"]
+                assert len(picks) == 3
+                for line, seat_moves in zip(picks, moves):
+                    cards = [seat_moves[0]] if party else seat_moves
+                    text = line["text"]
+                    at = 0
+                    for card in cards:  # both cards of a pair, in play order
+                        at = text.index(_labels(party, card), at) + 1
+                    if party:
+                        for special in seat_moves[1:]:
+                            kind = special.split(":")[0].rstrip("0123456789")
+                            if not special.endswith(":pass") and kind in ("chopsticks", "spoon"):
+                                assert any(x["kind"] == kind and x["seat"] == line["seat"] and x["turn"] == turn
+                                           for x in shown), special
+        if party:
+            assert {x["kind"] for x in shown} >= {"chopsticks", "spoon"}
+        else:
+            assert any(" used chopsticks to play " in x["text"] for x in shown)
+        assert page.locator('[data-testid="log"]').get_attribute("role") == "log"
+        # the spectator saw the same story and went on to each round by itself
+        watcher.wait_for_selector(FINISHED)
+        assert [x["text"] for x in log_lines(watcher)] == [x["text"] for x in log_lines(page)
+                                                           if x["kind"] not in ("timer",)]
+        assert errors == []
+    finally:
+        context.close()
+
+
+def record_on_wasabi(game: Any, number: int, col: Any) -> list[bool]:
+    """Per card of a finished round's collection: a nigiri drawn on its wasabi (one group, not two)."""
+    from sushigo.engine.base.scoring import wasabi_pairs
+    from sushigo.engine.party.game import PartyGame
+
+    if isinstance(game, PartyGame):
+        return [p.on >= 0 for p in col]
+    pairs = wasabi_pairs(list(col))
+    return [i in pairs for i in range(len(col))]

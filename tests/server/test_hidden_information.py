@@ -9,7 +9,9 @@ record and events, and every frame is checked against it:
 - independently of those modules: a seat's ``hand`` is exactly its true hand, no
   frame carries another seat's pick before the reveal, at the first turn of a
   round no seat learns another's hand, the spectator sees no hand at all, and
-  ``progress`` frames carry nothing but who has picked.
+  ``progress`` frames carry nothing but who has picked;
+- the ``log`` each socket was sent is the engine's story of the game as that
+  seat may read it (:func:`sushigo.engine.narration.lines_seen_by`).
 """
 
 from __future__ import annotations
@@ -22,7 +24,8 @@ from typing import Any
 import pytest
 
 from sushigo.engine.editions import new_game
-from sushigo.engine.editions import replay
+from sushigo.engine.editions import replay, story_of
+from sushigo.engine.narration import lines_seen_by
 from sushigo.server.tables import view_payload
 
 from .conftest import create, tokens
@@ -91,7 +94,19 @@ def _check(client: Any, tid: str, frames: dict[int | None, list[dict[str, Any]]]
         games.append(g)
     assert games[-1].result().totals == replayed.result().totals
     checked = 0
+    story = story_of(replayed)
     for seat, got in frames.items():
+        log: list[dict[str, Any]] = []
+        for msg in got:
+            if msg["type"] == "log":
+                assert set(msg) == {"v", "type", "from", "lines"}
+                assert msg["from"] <= len(log)
+                log = log[:msg["from"]] + msg["lines"]
+        # the story the seat was told is the engine's, as that seat may read it (a menu's
+        # draw only to its own seat), plus the server's own lines
+        told = [line for line in log if line["kind"] not in ("timer", "away", "back")]
+        assert told == lines_seen_by(story, seat), seat
+        assert len(told) > 3 * 8 * rules.players
         for msg in got:
             if msg["type"] == "progress":
                 assert set(msg) == {"v", "type", "seq", "picked"}

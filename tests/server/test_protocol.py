@@ -17,6 +17,8 @@ from typing import Any, Callable, Iterator
 
 import anyio
 import pytest
+
+from sushigo.engine.base.cards import CARD_LABELS, parse_card
 from fastapi.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
@@ -63,6 +65,10 @@ def recv(ws: Any, timeout: float = RECV_TIMEOUT) -> Msg:
     assert isinstance(msg, dict) and msg.get("v") == 1 and isinstance(msg.get("type"), str), msg
     if msg["type"] == "state":
         ws.last_state = msg  # the newest state, even when a helper skipped it
+    elif msg["type"] == "log":  # the log as this socket was told it, even when a helper skipped a frame
+        told = getattr(ws, "log", [])
+        assert 0 <= msg["from"] <= len(told), (msg["from"], len(told))
+        ws.log = told[:msg["from"]] + msg["lines"]
     return msg
 
 
@@ -124,7 +130,7 @@ def hello(ws: Any, token: str | None = None, name: str | None = None,
         if state["type"] == "state":
             check_state(state, welcome["seat"])
             return welcome, state
-        assert state["type"] == "seats", state
+        assert state["type"] in ("seats", "log"), state
     raise AssertionError("no state after welcome")
 
 
@@ -1028,6 +1034,17 @@ def test_move_timer_decides_for_an_idle_human(client: TestClient) -> None:
         pick(ws, s2["seq"], action)
         ack = until(ws, "ack")
         assert ack["action"] == action
+        until(spectator, "state", lambda m: m["seq"] >= ack["seq"])
+        # the log told the seat what the timer chose for it, the others only that time ran out
+        (own,) = [line for line in ws.log if line["kind"] == "timer"]
+        (public,) = [line for line in spectator.log if line["kind"] == "timer"]
+        reveal = next(line for line in ws.log if line["kind"] == "pick" and line["seat"] == 0)
+        first = s2["view"]["collections"][0][0]
+        assert own["seat"] == public["seat"] == 0 and own["round"] == own["turn"] == 1
+        assert own["text"] == f"Time ran out: greedy chose {CARD_LABELS[parse_card(first)]} for you."
+        assert public["text"] == "Time ran out for {0}: greedy decided for them."
+        assert reveal["cards"] == [first]
+        assert ws.log.index(own) < ws.log.index(reveal)
     events = sorted(store_of(client).load(table_id=tid)[0].events, key=lambda e: e.seq)
     mine = [(e.seat, e.by) for e in events if e.seat == 0]
     assert mine == [(0, "timer"), (0, "seat")]
@@ -1045,6 +1062,43 @@ def test_published_states_carry_the_deadline(lite_client: TestClient) -> None:
         pick(ws, s["seq"], s["view"]["legal_actions"][0])
         s2 = until(ws, "state", my_turn(0, s["seq"]))
         assert s2["deadline"] is not None, "the state of the next decision has no deadline"
+
+
+def test_the_log_says_who_left_and_came_back(lite_client: TestClient) -> None:
+    created = create(lite_client, players=3, seats=["human", "human", "bot:greedy"], seed=4)
+    tid = created["id"]
+    a, b = tokens(created)
+    path = ws_path(tid)
+    with lite_client.websocket_connect(path) as ws_a:
+        hello(ws_a, a, "Ana")
+        with lite_client.websocket_connect(path) as ws_b:
+            hello(ws_b, b, "Ben")
+            s = until(ws_a, "state", lambda m: m["status"] == "playing")
+        until(ws_a, "seats", lambda m: not m["seats"][1]["connected"])
+        with lite_client.websocket_connect(path) as ws_b:
+            hello(ws_b, b)
+            until(ws_a, "seats", lambda m: m["seats"][1]["connected"])
+            # the returning socket is told the whole log, its own return included
+            until(ws_b, "seats")
+            assert [line["text"] for line in ws_b.log] == ["{1} left the table.", "{1} is back."]
+        assert s["seq"] == 0
+    assert [(line["kind"], line["seat"], line["text"]) for line in ws_a.log] == [
+        ("away", 1, "{1} left the table."), ("back", 1, "{1} is back.")]
+
+
+def test_each_bot_has_one_name_in_the_lobby_the_table_and_the_record(fast: TestClient) -> None:
+    created = create(fast, players=4, seats=["human", "bot:greedy", "bot:random", "bot:greedy"], seed=8)
+    tid = created["id"]
+    (token,) = tokens(created)
+    names = ["Ana", "greedy bot 1", "random bot", "greedy bot 2"]
+    with fast.websocket_connect(ws_path(tid)) as ws:
+        _, state = hello(ws, token, "Ana")
+        assert [s["name"] for s in state["table"]["seats"]][1:] == names[1:]
+        listed = next(t for t in fast.get("/api/tables").json()["tables"] if t["id"] == tid)
+        assert [s["name"] for s in listed["seats"]][1:] == names[1:]
+        play_alone(ws, 0, random.Random(8), base_choice)
+    record = json.loads(fast.get(f"/api/tables/{tid}/record").text)
+    assert record["meta"]["names"] == names
 
 
 # --------------------------------------------------------------------------- 9. names

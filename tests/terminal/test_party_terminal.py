@@ -157,8 +157,8 @@ def test_the_reports_say_what_the_specials_did() -> None:
                      texts["Cutthroat Combo"].replace("\n ", " "))
     assert "all of them are discarded" in texts["Cutthroat Combo"].replace("\n ", " ")
     assert "reached 10 uramaki icons: +8" in texts["Points Platter"]
-    assert re.search(r"Menu \d drew 4 cards; played", texts["Dinner for Two"])
-    assert re.search(r"Takeout box \d+ flipped", texts["Master Menu"])
+    assert re.search(r"used Menu \d: drew 4 cards and played", texts["Dinner for Two"])
+    assert re.search(r"used Takeout box \d+ (and flipped nothing|: flipped)", texts["Master Menu"])
     assert re.search(r"used Chopsticks \d to play", texts["Big Banquet"])
     assert "Revealed in round 3, turn 9 (the last cards, played for everyone):" in texts["Master Menu"]
 

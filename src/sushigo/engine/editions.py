@@ -7,12 +7,14 @@ Both share the same interface: ``legal_actions(seat)``, ``pending_seats``,
 ``history()``, ``random_playout(rng)``, ``phase``, ``is_over``.
 :func:`to_record`, :func:`save_record`, :func:`replay` and
 :func:`score_sheet` take a game or a file of either edition (and
-:func:`explain` explains a round of either) and hand it to
+:func:`explain` explains a round of either, :func:`narrator` and
+:func:`story_of` tell its turns) and hand it to
 that edition's module (:mod:`sushigo.engine.base.record`,
 :mod:`sushigo.engine.party.record`).  This is the one module that knows
 both editions; neither edition imports the other.
 
 >>> from sushigo.engine.rules import Rules
+from sushigo.engine.turns import Phase
 >>> new_game(Rules(3), seed=1)
 <Game 3 players, round 1, turn 1>
 >>> game = new_game(Rules.party(8, "Big Banquet"), seed=1)
@@ -31,28 +33,37 @@ from typing import Any, Mapping, Union
 
 from sushigo.engine.base.explain import explain_round
 from sushigo.engine.base.game import Game
+from sushigo.engine.base.narration import BaseNarrator
+from sushigo.engine.base.narration import action_words as base_action_words
 from sushigo.engine.base.record import UnknownCardInRecord, base_score_sheet, replay_base, score_collections, to_base_record
 from sushigo.engine.base.scoring import Result
 from sushigo.engine.party.cards import PartyCard
 from sushigo.engine.party.explain import explain_party_round
 from sushigo.engine.party.game import PartyGame, PartyResult
+from sushigo.engine.narration import Line, Narrator
+from sushigo.engine.party.narration import PartyNarrator
+from sushigo.engine.party.narration import action_words as party_action_words
 from sushigo.engine.party.record import party_score_sheet, replay_party, to_party_record
 from sushigo.engine.points import RoundStory
 from sushigo.engine.records import RecordError, dumps, edition_of, expect, load_json, write_atomically
 from sushigo.engine.rules import Rules
+from sushigo.engine.turns import Phase
 
 __all__ = [
     "AnyGame",
+    "action_words",
     "RecordError",
     "dumps",
     "edition_of",
     "explain",
     "load_json",
+    "narrator",
     "new_game",
     "replay",
     "save_record",
     "score_collections",
     "score_sheet",
+    "story_of",
     "to_record",
     "write_atomically",
 ]
@@ -81,6 +92,51 @@ def explain(game: AnyGame, round_number: int) -> RoundStory:
     if isinstance(game, PartyGame):
         return explain_party_round(game, round_number)
     return explain_round(game.round_collections(round_number))
+
+
+def action_words(game: AnyGame, action: int) -> str:
+    """One decision of ``game`` in words (``'Tempura'``, ``'Wasabi, then Egg nigiri (chopsticks)'``)."""
+    return party_action_words(action) if isinstance(game, PartyGame) else base_action_words(action)
+
+
+def narrator(game: AnyGame) -> Narrator:
+    """A narrator that follows ``game`` from now on (call its ``update()`` after
+    each decision; :mod:`sushigo.engine.narration`)."""
+    return PartyNarrator(game) if isinstance(game, PartyGame) else BaseNarrator(game)
+
+
+def story_of(game: AnyGame) -> list[Line]:
+    """Every line of a game's story so far, told again from its history
+    (the same lines a narrator that followed it from the start gave).
+
+    >>> from sushigo.engine.rules import Rules
+    >>> game = new_game(Rules.party(3, "Master Menu"), seed=4)
+    >>> game.random_playout(random.Random(4))
+    >>> lines = story_of(game)
+    >>> lines[-1].kind, sum(line.kind == "pick" for line in lines)
+    ('game', 90)
+    """
+    lines: list[Line] = []
+    if isinstance(game, PartyGame):
+        party = PartyGame(game.rules, auto_deal=False)
+        teller = narrator(party)
+        for hands, turns in game.history():
+            party.deal(hands)
+            for moves in turns:
+                for m in moves:
+                    if party.phase is Phase.DRAW:
+                        party.draw(m.drawn)
+                    party.commit(m.seat, m.action)
+                    lines += teller.update()
+        return lines
+    base = Game(game.rules, auto_deal=False)
+    teller = narrator(base)
+    for dealt, picks in game.history():
+        base.deal(dealt)
+        for actions in picks:
+            base.play(actions)
+            lines += teller.update()
+    return lines
 
 
 def to_record(game: AnyGame, *, meta: Mapping[str, Any] | None = None) -> dict[str, Any]:

@@ -317,7 +317,7 @@ def create_app(
             if s.kind == "human":
                 out_seats.append({"seat": s.seat, "kind": "human", "invite": f"/t/{table.id}#seat={tokens[s.seat]}"})
             else:
-                out_seats.append({"seat": s.seat, "kind": "bot", "bot": s.bot})
+                out_seats.append({"seat": s.seat, "kind": "bot", "bot": s.bot, "name": s.name})
         return {"id": table.id, "spectate": f"/t/{table.id}", "seats": out_seats, "table": table.summary()}
 
     @app.get("/api/tables")
@@ -423,8 +423,8 @@ def create_app(
                         sock.send(dump({"type": "welcome", "table": table.id, "seat": seat,
                                         "seq": table.seq, "protocol": PROTOCOL}))
                         joined = True
-                        service.attach(table, sock)
                         sock.send(service.state_message(table, sock.seat))
+                        service.attach(table, sock)  # then the whole log, then the seats
                         if name is not None and sock.seat is not None:
                             await service.rename(table, sock.seat, name)
                     elif not joined:

@@ -32,7 +32,8 @@ from sushigo.engine.base.actions import action_name
 from sushigo.bots import make_bot, parse_bot_spec
 from sushigo.bots.base import Bot, view_for
 from sushigo.bots.greedy import GreedyBot
-from sushigo.engine.editions import AnyGame, explain, new_game
+from sushigo.engine.editions import AnyGame, action_words, explain, narrator, new_game
+from sushigo.engine.narration import Line, Narrator, lines_seen_by
 from sushigo.engine.flags import FlagError, rules_from_flags
 from sushigo.engine.party.game import PartyGame
 from sushigo.engine.menus import menu_name
@@ -97,6 +98,8 @@ class Seat:
     name: str | None
     token_hash: bytes | None
     connections: int = 0
+    seen: bool = False
+    """A socket of this seat has connected at some point (so a later one is a return)."""
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -134,6 +137,11 @@ class LiveTable:
     """The creator chose the seed (and so may know the deal)."""
     explained: list[dict[str, Any]] = field(default_factory=list)
     """The finished rounds' scoring in words (:func:`explained_rounds`), kept so each is explained once."""
+    narrator: Narrator | None = None
+    log: list[Line] = field(default_factory=list)
+    """The game's story so far (the engine's lines, plus timer picks and seats leaving and returning)."""
+    log_sent: int = 0
+    """How many lines of :attr:`log` every watcher has been sent."""
 
     @property
     def edition(self) -> str:
@@ -161,10 +169,30 @@ def _summary(table_id: str, rules: Rules, status: str, created: float, timer: in
     return out
 
 
+def name_bots(seats: Sequence[Seat]) -> None:
+    """Give every bot seat its one name (lobby, table, log and record): its bot's
+    kind, numbered in seat order when several seats play the same kind.
+
+    >>> seats = [Seat(0, "human", None, "Ana", None), Seat(1, "bot", "greedy", None, None),
+    ...          Seat(2, "bot", "ismcts:time=0.2", None, None), Seat(3, "bot", "greedy", None, None)]
+    >>> name_bots(seats)
+    >>> [s.name for s in seats]
+    ['Ana', 'greedy bot 1', 'ismcts bot', 'greedy bot 2']
+    """
+    kinds = [(s.bot or "bot").split(":")[0].strip().lower() if s.kind == "bot" else None for s in seats]
+    seen: dict[str, int] = {}
+    for s, kind in zip(seats, kinds):
+        if kind is None:
+            continue
+        seen[kind] = seen.get(kind, 0) + 1
+        s.name = f"{kind} bot" if kinds.count(kind) == 1 else f"{kind} bot {seen[kind]}"
+
+
 def summary_of(loaded: LoadedTable) -> dict[str, Any]:
     """A summary from stored rows (a table this process does not hold in memory)."""
     row = loaded.row
     seats = [Seat(s.seat, s.kind, s.bot, s.name, None) for s in loaded.seats]
+    name_bots(seats)
     return _summary(row.id, _rules_of(row), row.status, row.created, row.timer,
                     bool(row.rules.get("seeded")), seats, row.result)
 
@@ -367,11 +395,14 @@ class TableService:
         for ev in item.events:
             if ev.seq != table.seq + 1:
                 raise ValueError(f"event {ev.seq} follows {table.seq}")
-            self._apply(table, ev.seat, ev.action)
+            self._apply(table, ev.seat, ev.action, ev.by)
         table.moved = True
+        table.log_sent = len(table.log)  # a watcher is sent the whole log when it attaches
         return table
 
     def _make_bots(self, table: LiveTable) -> None:
+        name_bots(table.seats)
+        table.narrator = narrator(table.game)
         for s in table.seats:
             if s.kind == "bot" and s.bot is not None:
                 table.bots[s.seat] = make_bot(s.bot, seed=(table.seed + 7919 * (s.seat + 1)) % (1 << 63))
@@ -461,18 +492,55 @@ class TableService:
     # ------------------------------------------------------------------ watchers
 
     def attach(self, table: LiveTable, conn: Connection) -> None:
+        """Add a watcher (after its ``state``): it is sent the whole log."""
         table.connections.add(conn)
+        if table.log:
+            conn.send(self.log_message(table, conn.seat, 0))
         if conn.seat is not None:
-            table.seats[conn.seat].connections += 1
+            s = table.seats[conn.seat]
+            s.connections += 1
+            if s.connections == 1 and s.seen:
+                self._tell(table, "back", f"{{{s.seat}}} is back.", s.seat)
+            s.seen = True
             self.broadcast_seats(table)
 
     def detach(self, table: LiveTable, conn: Connection) -> None:
         if conn in table.connections:
             table.connections.discard(conn)
             if conn.seat is not None:
-                table.seats[conn.seat].connections -= 1
+                s = table.seats[conn.seat]
+                s.connections -= 1
+                if s.connections == 0:
+                    self._tell(table, "away", f"{{{s.seat}}} left the table.", s.seat)
                 self.broadcast_seats(table)
         self.forget_if_idle(table)
+
+    def _tell(self, table: LiveTable, kind: str, text: str, seat: int) -> None:
+        """Add a line of the server's own (a seat leaving or returning) and send it, while the game is on."""
+        if table.status != PLAYING:
+            return
+        game = table.game
+        table.log.append(Line(kind, game.round, None if game.is_over else game.turn, text, seat=seat))
+        self._publish_log(table)
+
+    def log_message(self, table: LiveTable, seat: int | None, start: int) -> str:
+        """The ``log`` frame with the lines from ``start`` on, as ``seat`` may read them."""
+        return dump({"type": "log", "from": start, "lines": lines_seen_by(table.log[start:], seat)})
+
+    def _publish_log(self, table: LiveTable) -> None:
+        """Send every watcher the lines it has not been sent (one text per seat that reads a line of its own)."""
+        start = table.log_sent
+        if start >= len(table.log):
+            return
+        table.log_sent = len(table.log)
+        private = {line.seat for line in table.log[start:] if line.private is not None}
+        cache: dict[int | None, str] = {}
+        for conn in table.connections:
+            key = conn.seat if conn.seat in private else None
+            text = cache.get(key)
+            if text is None:
+                text = cache[key] = self.log_message(table, key, start)
+            conn.send(text)
 
     def forget_if_idle(self, table: LiveTable) -> None:
         """Drop a finished table nobody watches from memory (the database keeps it; see :meth:`revive`)."""
@@ -517,7 +585,9 @@ class TableService:
                      "table": table.summary(), "view": view, "deadline": deadline})
 
     def _publish(self, table: LiveTable) -> None:
-        """Tell every watcher what changed: a full state if anything visible moved, else progress."""
+        """Tell every watcher what changed: the new log lines, then a full state
+        if anything visible moved, else progress."""
+        self._publish_log(table)
         if table.moved:
             table.moved = False
             cache: dict[int | None, str] = {}
@@ -535,11 +605,18 @@ class TableService:
 
     # ------------------------------------------------------------------ decisions
 
-    def _apply(self, table: LiveTable, seat: int, action: int) -> None:
-        """Apply one decision to the game in memory (no checks beyond the engine's)."""
+    def _apply(self, table: LiveTable, seat: int, action: int, by: str = "seat") -> None:
+        """Apply one decision to the game in memory (no checks beyond the engine's)
+        and add what it finished to the log (``by``: who decided, as stored)."""
         game = table.game
         before = set(game.pending_seats)
+        if by == "timer":
+            words = action_words(game, action)
+            table.log.append(Line("timer", game.round, game.turn, f"Time ran out for {{{seat}}}: greedy decided for them.",
+                                  seat=seat, private=f"Time ran out: greedy chose {words} for you."))
         moved = game.commit(seat, action)
+        if table.narrator is not None:
+            table.log += table.narrator.update()
         table.seq += 1
         for s in game.pending_seats:
             if s not in before or s == seat:
@@ -573,7 +650,7 @@ class TableService:
         return await self._decide(table, seat, action, by)
 
     async def _decide(self, table: LiveTable, seat: int, action: int, by: str) -> int:
-        self._apply(table, seat, action)
+        self._apply(table, seat, action, by)
         seq = table.seq
         self.picks += 1
         self._clear_deadline(table, seat)
@@ -597,7 +674,7 @@ class TableService:
 
     def _meta(self, table: LiveTable) -> dict[str, Any]:
         return {"seed": table.seed, "table": table.id,
-                "names": [s.name if s.kind == "human" else f"{s.bot} (bot)" for s in table.seats],
+                "names": [s.name for s in table.seats],
                 "date": time.strftime("%Y-%m-%d", time.gmtime(table.created))}
 
     async def _reload(self, table: LiveTable) -> None:
@@ -616,6 +693,7 @@ class TableService:
         fresh = self._restore(items[0])
         self._repair(fresh, items[0])
         table.game, table.seq, table.opened = fresh.game, fresh.seq, fresh.opened
+        table.narrator, table.log, table.log_sent = fresh.narrator, fresh.log, 0
         table.status, table.result, table.moved = fresh.status, fresh.result, True
         self._after_change(table)
         self._publish(table)

@@ -43,9 +43,10 @@ from sushigo.engine.errors import UnknownCardError
 from sushigo.engine.names import did_you_mean
 from sushigo.engine.turns import Phase
 from sushigo.engine.party.actions import PASS, copy_target, flip_position, played_card
-from sushigo.engine.party.cards import CHOPSTICKS_IDS, DESSERT_IDS, FACE_DOWN, MAKI_ICONS, MENU_IDS, SPOON_IDS, TAKEOUT_IDS, URAMAKI_ICONS, PartyCard, parse_party_card
+from sushigo.engine.party.cards import CHOPSTICKS_IDS, DESSERT_IDS, FACE_DOWN, MAKI_ICONS, SPOON_IDS, URAMAKI_ICONS, PartyCard, parse_party_card
 from sushigo.engine.menus import MENU_ITEMS
 from sushigo.engine.party.explain import explain_party_round
+from sushigo.engine.narration import Line
 from sushigo.engine.party.game import Decision, Move, PartyGame
 from sushigo.engine.menus import menu_name
 from sushigo.engine.party.view import PlayedCard, party_seat_view
@@ -537,60 +538,10 @@ class PartyTerminalGame(TableSession[PartyGame]):
         self.say(Text(f"Revealed in round {self.round_index + 1}, turn {self.turn}{last}:", style="bold"))
         self.say(Padding(table, (0, 0, 0, 1), expand=False))
 
-    def describe_specials(self, moves: Sequence[Move], before: list[int]) -> list[Text]:
-        """Lines saying what the specials of a finished turn did."""
-        lines: list[Text] = []
-        flips: dict[tuple[int, int], list[int]] = {}
-        for m in moves:
-            if m.via == -1:
-                continue
-            label = CARD_SHORT[PartyCard(m.via)]
-            who = self.name_text(m.seat)
-            if m.via in CHOPSTICKS_IDS and m.action != PASS:
-                lines.append(Text.assemble(who, f" used {label} to play ", action_text(m.action), "."))
-            elif m.via in SPOON_IDS and m.action != PASS:
-                card = played_card(m.action)
-                asked = card_text(card) if card is not None else Text("?")
-                if m.giver >= 0:
-                    lines.append(Text.assemble(
-                        who, f" used {label} and asked for ", asked, ": ", self.name_text(m.giver),
-                        " gave it and took the spoon."))
-                else:
-                    lines.append(Text.assemble(
-                        who, f" used {label} and asked for ", asked, ": nobody had one; the spoon is discarded."))
-            elif m.via in MENU_IDS:
-                lines.append(Text.assemble(self.possessive(m.seat), f" {label} drew {len(m.drawn)} cards; played ",
-                                           action_text(m.action), "."))
-            elif m.via in TAKEOUT_IDS:
-                flips.setdefault((m.seat, m.via), [])
-                pos = flip_position(m.action)
-                if pos is not None:
-                    flips[(m.seat, m.via)].append(pos)
-        for (seat, via), positions in flips.items():
-            label = CARD_SHORT[PartyCard(via)]
-            n = len(positions)
-            what = f"flipped {n} card{'s' if n != 1 else ''} face down (2 points each)" if n else "flipped nothing"
-            lines.append(Text.assemble(self.possessive(seat), f" {label} {what}."))
-        miso = [m.seat for m in moves if m.action != PASS and self._kind(m.action) == int(C.MISO_SOUP)
-                and (m.via == -1 or m.via in CHOPSTICKS_IDS or m.via in MENU_IDS
-                     or (m.via in SPOON_IDS and m.giver >= 0))]
-        if len(miso) > 1:
-            lines.append(Text.assemble(
-                "Miso soup: ", self.who(sorted(set(miso))),
-                " played more than one this turn: all of them are discarded."))
-        game = self.game
-        if game.round - 1 == self.round_index and not game.is_over:
-            for s in range(game.players):
-                gained = game.uramaki_points[s] - before[s]
-                if gained > 0:
-                    lines.append(Text.assemble(
-                        self.name_text(s), f" reached 10 uramaki icons: +{gained}; the uramaki are discarded."))
-        return lines
-
-    @staticmethod
-    def _kind(action: int) -> int | None:
-        target = copy_target(action)
-        return target[0] if target is not None else played_card(action)
+    def describe_specials(self, lines: Sequence[Line]) -> list[Text]:
+        """What the specials of a finished turn did, in the engine's words (the picks
+        have their own table, the round's end its own report)."""
+        return [self.line_text(line) for line in lines if line.kind not in ("pick", "round", "game")]
 
     def show_round_end(self, round_index: int) -> None:
         game = self.game
@@ -677,7 +628,6 @@ class PartyTerminalGame(TableSession[PartyGame]):
         game = self.game
         self.round_index = game.round - 1
         self.turn = game.turn
-        before = game.uramaki_points[:]
         topped = [any(p.kind == int(C.WASABI) and not p.filled for p in col) for col in game.collections]
         for seat in range(game.players):
             bot = self.bots[seat]
@@ -698,8 +648,7 @@ class PartyTerminalGame(TableSession[PartyGame]):
                 game.commit(decision.seat, bot.choose(view_for(game, decision.seat, bot)))
             else:
                 self.human_decision(decision)
-        moves = game.history()[self.round_index][1][self.turn - 1]
-        lines = self.describe_specials(moves, before)
+        lines = self.describe_specials(self.narrator.update())
         if lines:
             self.say(Padding(Text("\n").join(lines), (0, 0, 0, 1)))
         self.say("")

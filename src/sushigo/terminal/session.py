@@ -12,6 +12,7 @@ from __future__ import annotations
 import datetime
 import os
 import random
+import re
 import sys
 from collections import Counter
 from typing import Any, Callable, Final, Generic, Sequence, TypeVar
@@ -24,7 +25,8 @@ from rich.text import Text
 
 from sushigo.bots import Bot, make_bot
 from sushigo.engine.base.game import Game
-from sushigo.engine.editions import save_record
+from sushigo.engine.editions import narrator, save_record
+from sushigo.engine.narration import Line
 from sushigo.engine.party.game import PartyGame
 from sushigo.engine.points import RoundStory
 from sushigo.engine.rules import Rules, RulesError
@@ -87,6 +89,8 @@ class TableSession(Generic[GameT]):
         meta: dict[str, Any],
     ) -> None:
         self.game: GameT = game
+        self.narrator = narrator(game)
+        """Tells each finished turn in the engine's words (:meth:`line_text`)."""
         self.names = names
         self.bots = bots
         self.humans = [s for s, b in enumerate(bots) if b is None]
@@ -109,6 +113,18 @@ class TableSession(Generic[GameT]):
 
     def name_text(self, seat: int) -> Text:
         return Text(self.names[seat], style="bold")
+
+    def line_text(self, line: Line) -> Text:
+        """A line of the engine's story (:mod:`sushigo.engine.narration`) with the
+        seats' names in bold; the public text (a pass-and-play screen is shared)."""
+        out = Text()
+        at = 0
+        for m in re.finditer(r"\{(\d+)\}", line.text):
+            out.append(line.text[at:m.start()])
+            out.append_text(self.name_text(int(m.group(1))))
+            at = m.end()
+        out.append(line.text[at:])
+        return out
 
     # ---------------------------------------------------------------- input
 

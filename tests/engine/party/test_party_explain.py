@@ -55,3 +55,24 @@ def test_sentences_of_a_known_game() -> None:
     assert story.races == ("temaki cards 4, 3, 0, 2: 4, 0, -4, 0",)
     with pytest.raises(ValueError, match="has not been scored"):
         explain_party_round(PartyGame(Rules.party(3, "Master Menu"), seed=1), 1)
+
+
+@pytest.mark.parametrize("menu", ["Cutthroat Combo", "Party Sampler", "Master Menu"])
+def test_desserts_are_explained_with_the_points_the_result_gives(menu: str) -> None:
+    from sushigo.engine.party.cards import FRUIT_ICONS
+    from sushigo.engine.party.explain import FRUITS, explain_desserts
+
+    for players in (3, 4, 6):
+        for seed in range(15):
+            game = PartyGame(Rules.party(players, menu), seed=seed)
+            game.random_playout(random.Random(seed))
+            figures = explain_desserts(game)
+            result = game.result()
+            assert [f.points for f in figures] == list(result.pudding)
+            assert [f.count for f in figures] == list(result.dessert_cards)
+            for f, kept in zip(figures, game.desserts):
+                assert f.text.endswith(f", {f.points}")
+                if menu == "Master Menu":  # fruit: each fruit's icons, counted here from the cards' icons
+                    for i, fruit in enumerate(FRUITS):
+                        icons = sum(FRUIT_ICONS[c][i] for c in kept)
+                        assert f"{fruit} {icons} (" in f.text

@@ -29,8 +29,12 @@ from sushigo.engine.party.game import PartyGame, Played, on_face_up_wasabi
 from sushigo.engine.party.scoring import (
     NIGIRI_FACE,
     colour_counts,
+    FRUIT_POINTS,
     edamame_awards,
     eel_points,
+    fruit_icons,
+    green_tea_points,
+    party_pudding_awards,
     onigiri_points,
     party_maki_awards,
     soy_sauce_awards,
@@ -178,3 +182,46 @@ def explain_party_round(game: PartyGame, round_number: int) -> RoundStory:
     if "uramaki" in menu:
         races.append(f"uramaki points {', '.join(str(line.get('uramaki', 0)) for line in lines)}")
     return RoundStory(tuple(figures), tuple(races))
+
+
+FRUITS: tuple[str, ...] = ("watermelon", "pineapple", "orange")
+
+
+def explain_desserts(game: PartyGame) -> list[Figure]:
+    """Each seat's end-of-game desserts in one figure (docs/rules.md §2.8):
+    its cards, how they scored and the points of the game's result.
+
+    >>> import random
+    >>> from sushigo.engine.rules import Rules
+    >>> game = PartyGame(Rules.party(3, "Party Sampler"), seed=2)
+    >>> game.random_playout(random.Random(2))
+    >>> [f.text for f in explain_desserts(game)]
+    ['4 green tea ice cream: one set of four, 12', '3 green tea ice cream: no set of four, 0', '1 green tea ice cream: no set of four, 0']
+    """
+    if not game.is_over:
+        raise ValueError("desserts are scored at the end of the game")
+    item = game.rules.menu[-1]
+    desserts = game.desserts
+    figures = []
+    if item == "pudding":
+        counts = [d.count(int(C.PUDDING)) for d in desserts]
+        awards = party_pudding_awards(counts, game.rules.two_player_pudding_penalty)
+        for n, award in zip(counts, awards):
+            word = ("everyone has the same" if min(counts) == max(counts)
+                    else "the most" if n == max(counts)
+                    else ("the fewest" if award else "the fewest, no penalty with two players") if n == min(counts)
+                    else "neither the most nor the fewest")
+            figures.append(Figure(item, n, award, f"{_plural(n, 'pudding')}: {word}, {award}"))
+    elif item == "green_tea_ice_cream":
+        for d in desserts:
+            n = d.count(int(C.GREEN_TEA_ICE_CREAM))
+            figures.append(sets_figure("green tea ice cream", n, 4, "set of four", "sets of four", green_tea_points(n))
+                           if n >= 4 else Figure(item, n, 0, f"{n} green tea ice cream: no set of four, 0"))
+    else:
+        for d in desserts:
+            icons = fruit_icons(d)
+            points = [FRUIT_POINTS[min(n, len(FRUIT_POINTS) - 1)] for n in icons]
+            parts = ", ".join(f"{fruit} {n} ({p:+d})" if p else f"{fruit} {n} (0)"
+                              for fruit, n, p in zip(FRUITS, icons, points))
+            figures.append(Figure(item, len(d), sum(points), f"{_plural(len(d), 'fruit card')}: {parts}, {sum(points)}"))
+    return figures

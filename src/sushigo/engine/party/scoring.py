@@ -355,11 +355,21 @@ def fruit_points(cards: Iterable[int]) -> int:
     >>> fruit_points([C.FRUIT_WATERMELON2, C.FRUIT_WATERMELON_ORANGE])
     1
     """
+    return sum(FRUIT_POINTS[min(n, 5)] for n in fruit_icons(cards))
+
+
+def fruit_icons(cards: Iterable[int]) -> list[int]:
+    """Watermelon, pineapple and orange icons on the fruit cards of ``cards``.
+
+    >>> from sushigo.engine.party.cards import PartyCard as C
+    >>> fruit_icons([C.FRUIT_WATERMELON2, C.FRUIT_WATERMELON_ORANGE])
+    [3, 0, 1]
+    """
     icons = [0, 0, 0]
     for c in cards:
         for i, n in enumerate(FRUIT_ICONS.get(c, (0, 0, 0))):
             icons[i] += n
-    return sum(FRUIT_POINTS[min(n, 5)] for n in icons)
+    return icons
 
 
 def green_tea_points(n: int) -> int:
@@ -425,6 +435,7 @@ def party_winners(totals: Sequence[int], dessert_cards: Sequence[int]) -> list[i
 
 __all__ = [
     "FRUIT_POINTS",
+    "fruit_icons",
     "MAKI_PLACES_LARGE",
     "MAKI_PLACES_SMALL",
     "NIGIRI_FACE",

@@ -308,5 +308,14 @@
     return el;
   }
 
-  window.SushiCards = { info: info, label: label, art: art, element: element, COLOURS: COLOURS };
+  // The caption under a small card of a collection: words never break inside either.
+  function caption(text) {
+    var n = document.createElement("span");
+    var word = Math.max.apply(null, String(text).split(/\s+/).map(function (w) { return w.length; }));
+    n.className = "group-label" + (word >= 11 ? " word-11" : word >= 9 ? " word-9" : "");
+    n.textContent = text;
+    return n;
+  }
+
+  window.SushiCards = { info: info, label: label, art: art, element: element, caption: caption, COLOURS: COLOURS };
 })();

@@ -332,7 +332,7 @@
         var li = el("li");
         li.setAttribute("data-testid", "bot-seat");
         li.appendChild(el("span", "who", "Seat " + (s.seat + 1)));
-        li.appendChild(el("span", null, "Bot: " + String(s.bot || "")));
+        li.appendChild(el("span", null, botText(s)));
         list.appendChild(li);
       }
     });
@@ -382,9 +382,16 @@
 
   // ------------------------------------------------------------ tables
   function seatText(s) {
-    if (s.kind === "bot") return (s.name ? String(s.name) : "bot") + " (" + String(s.bot || "bot") + ")";
+    if (s.kind === "bot") return botText(s);
     if (!s.name) return "open seat";
     return String(s.name) + (s.connected ? "" : " (away)");
+  }
+
+  // A bot's one name (the server gives it), with its settings when it has any.
+  function botText(s) {
+    var spec = String(s.bot || "bot");
+    var name = s.name ? String(s.name) : spec.split(":")[0] + " bot";
+    return spec.indexOf(":") >= 0 ? name + " (" + spec + ")" : name;
   }
 
   function tableTitle(t) {
@@ -413,7 +420,7 @@
     if (t.status === "finished" && Array.isArray(t.totals)) {
       var winners = Array.isArray(t.winners) ? t.winners : [];
       var parts = seats.map(function (s, i) {
-        var name = s.kind === "bot" ? "bot " + String(s.bot || "") : String(s.name || "Seat " + (i + 1));
+        var name = s.kind === "bot" ? botText(s) : String(s.name || "Seat " + (i + 1));
         return (winners.indexOf(i) >= 0 ? "★ " : "") + name + " " + t.totals[i];
       });
       var tot = el("div", "t-seats", parts.join(" · "));

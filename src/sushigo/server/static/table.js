@@ -35,12 +35,21 @@
  *                   inside: seat-name, seat-score, collection (groups
  *                   data-testid="group" data-card=... data-count=...),
  *                   desserts, revealed (the cards of the latest reveal)
+ *   round-end       the last reveal of a round kept on screen (data-round=n): every
+ *                   seat's final collection (round-end-seat, groups as above), the
+ *                   round explained (explained), and the button continue (the next
+ *                   round's hand shows once you press it; a spectator goes on by
+ *                   itself after a few seconds).  On the final screen: round 3.
+ *   notice          what just happened to you that you did not do (time ran out)
+ *   log             the turn log (role="log"), drawn by log.js: log-line per line
  *   scores          the score panel; scoresheet (a <table>, rows
  *                   data-seat=n with a cell data-testid="total"),
  *                   breakdowns (per round <details data-testid="breakdown">,
  *                   each with the round explained: data-testid="explained"),
  *                   winners (when finished), record-link (when finished)
  */
+import { applyLog, latestTurn, plain, renderLog } from "/static/log.js";
+
 (function () {
   "use strict";
 
@@ -97,7 +106,12 @@
     sentIndex: null,
     keepFocus: false,
     localDeadline: null,  // [stateSeq, unix seconds]: estimate when the server sends none
-    lastError: ""
+    lastError: "",
+    log: [],              // the turn log (log frames)
+    roundSeen: null,      // the newest finished round whose end was shown and continued
+    holding: null,        // the finished round shown now (round-end panel), or null
+    holdTimer: null,
+    noticeAt: 0
   };
 
   function tokenFromHash() {
@@ -239,11 +253,63 @@
       case "error":
         onError(msg);
         break;
+      case "log":
+        onLog(msg);
+        break;
       case "pong":
         break;
       default:
         break;
     }
+  }
+
+  var AUTO_CONTINUE = 8; // seconds a spectator looks at a round's end
+
+  function onLog(msg) {
+    var before = S.log.length;
+    S.log = applyLog(S.log, msg);
+    // time ran out for you: say so where you look, not only in the log
+    for (var i = Math.min(before, msg.from || 0); i < S.log.length; i++) {
+      var line = S.log[i];
+      if (line.kind === "timer" && line.seat === S.seat && S.seat !== null && i >= before) {
+        showNotice(plain(line.text, seatName));
+      }
+    }
+    render();
+  }
+
+  function showNotice(text) {
+    var n = $("notice");
+    n.textContent = text;
+    n.hidden = !text;
+    S.noticeAt = Date.now();
+  }
+
+  // A round just ended: keep its last reveal on screen until the player continues.
+  function updateHold(v) {
+    var last = v && v.last_round ? v.last_round.round : null;
+    if (S.roundSeen === null) {
+      // on joining: a round that ended before this turn's picks is not shown again
+      S.roundSeen = last === null ? 0 : (v.turn > 1 || v.phase !== "pick" || (v.picked || []).some(Boolean) ? last : last - 1);
+    }
+    if (S.status === "playing" && last !== null && last > S.roundSeen && S.holding === null) {
+      S.holding = last;
+      clearTimeout(S.holdTimer);
+      if (S.seat === null) {
+        S.holdUntil = Date.now() + AUTO_CONTINUE * 1000;
+        S.holdTimer = setTimeout(continueRound, AUTO_CONTINUE * 1000);
+      }
+      S.keepFocus = true;
+    }
+    if (S.status === "finished") { S.holding = null; clearTimeout(S.holdTimer); }
+  }
+
+  function continueRound() {
+    clearTimeout(S.holdTimer);
+    if (S.holding !== null) S.roundSeen = S.holding;
+    S.holding = null;
+    S.keepFocus = true;
+    render();
   }
 
   function onError(msg) {
@@ -293,6 +359,7 @@
     }
     if (v && (!v.legal || !v.legal.some(isPair))) S.chopMode = false;
     computeFresh(prev, v);
+    if (v) updateHold(v);
     if (v && v.committed === null) { S.sentAction = null; S.sentIndex = null; }
     if (msg.status !== "playing") showError("");
     maybeAskName();
@@ -382,6 +449,7 @@
   }
 
   function canPick() {
+    if (S.holding !== null) return false;
     var v = S.view;
     if (!v || S.status !== "playing" || S.seat === null || !S.welcomed) return false;
     if (!v.legal_actions || !v.legal_actions.length) return false;
@@ -409,7 +477,7 @@
   function seatName(i) {
     var s = S.table && S.table.seats ? S.table.seats[i] : null;
     if (s && s.name) return String(s.name);
-    if (s && s.kind === "bot") return String(s.bot || "bot").split(":")[0] + " bot #" + (i + 1);
+    if (s && s.kind === "bot") return String(s.bot || "bot").split(":")[0] + " bot";
     return "Seat " + (i + 1);
   }
 
@@ -455,14 +523,17 @@
     renderNameForm();
     renderStatus();
     renderHand();
+    renderRoundEnd();
     renderSeats();
     renderScores();
+    renderLog($("log"), S.log, seatName);
     renderTimer();
+    if (S.noticeAt && Date.now() - S.noticeAt > 12000) { showNotice(""); S.noticeAt = 0; }
     // Keep the keyboard where it was: the same card or button, else the first choice.
     if (hadFocus && (!document.activeElement || document.activeElement === document.body)) {
       var again = S.focusKey ? document.querySelector('[data-focus="' + S.focusKey + '"]') : null;
       if (!again || again.disabled) {
-        again = document.querySelector('[data-testid="hand"] [data-action]:enabled, [data-testid="actions"] [data-testid="action"]:enabled');
+        again = document.querySelector('[data-testid="continue"]:not([hidden]), [data-testid="hand"] [data-action]:enabled, [data-testid="actions"] [data-testid="action"]:enabled');
       }
       if (again && !again.disabled) {
         again.focus({ preventScroll: true });
@@ -528,6 +599,9 @@
       if (S.token && S.nameWanted) text += " · type your name to join";
     } else if (S.status === "finished") {
       text = "Game over · " + winnersText();
+    } else if (S.holding !== null) {
+      text = "Round " + S.holding + " is over: see how it scored" +
+        (S.seat === null ? "; round " + (S.holding + 1) + " follows in a moment" : ", then continue");
     } else if (v && v.decision && v.phase === "resolve") {
       var d = v.decision;
       if (d.seat === S.seat) {
@@ -574,7 +648,7 @@
   function renderHand() {
     var sec = $("hand-section");
     var v = S.view;
-    if (!v || S.seat === null || !Array.isArray(v.hand) || S.status !== "playing") {
+    if (!v || S.seat === null || !Array.isArray(v.hand) || S.status !== "playing" || S.holding !== null) {
       sec.hidden = true;
       return;
     }
@@ -792,7 +866,7 @@
       wrap.appendChild(card);
       wrap.title = C.label(g.text) + (g.count > 1 ? " ×" + g.count : "");
     }
-    var cap = el("span", "group-label", g.on ? C.label(g.on) + " on wasabi" : C.label(g.text));
+    var cap = C.caption(g.on ? C.label(g.on) + " on wasabi" : C.label(g.text));
     wrap.appendChild(cap);
     if (g.count > 1) wrap.appendChild(el("span", "count", "×" + g.count));
     if (fresh && g.indices.some(function (i) { return fresh[i]; })) {
@@ -874,8 +948,9 @@
           groups(des, null).forEach(function (g) { dbox.appendChild(groupElement(g, null)); });
           sec.appendChild(dbox);
         }
-        if (S.revealed && S.revealed[i] && S.status === "playing") {
-          var rv = el("p", "revealed", "Just played: " + S.revealed[i].map(function (x) { return C.label(x); }).join(", "));
+        var told = latestTurn(S.log).filter(function (l) { return l.seat === i && l.round === v.round; });
+        if (told.length && S.status === "playing") {
+          var rv = el("p", "revealed", "Just now: " + told.map(function (l) { return plain(l.text, seatName); }).join(" "));
           rv.setAttribute("data-testid", "revealed");
           sec.appendChild(rv);
         }
@@ -900,6 +975,79 @@
       box.appendChild(el("p", "explained-race", race.charAt(0).toUpperCase() + race.slice(1) + "."));
     });
     return box;
+  }
+
+  // The round's last reveal, kept: final collections and how the round scored.
+  function renderRoundEnd() {
+    var box = $("round-end");
+    var v = S.view;
+    var number = S.holding !== null ? S.holding : S.status === "finished" && v && v.last_round ? v.last_round.round : null;
+    var last = v && v.last_round;
+    if (number === null || !last || last.round !== number) { box.hidden = true; box.textContent = ""; return; }
+    box.hidden = false;
+    box.setAttribute("data-round", String(number));
+    var key = number + "|" + S.status + "|" + JSON.stringify((S.table && S.table.seats || []).map(function (x) { return x.name; }));
+    if (box.__key === key) { updateCountdown(box); return; }
+    box.__key = key;
+    box.textContent = "";
+    var finished = S.status === "finished";
+    var h = el("h2", null, finished ? "The last round's cards" : "End of round " + number);
+    h.id = "round-end-title";
+    box.setAttribute("aria-labelledby", h.id);
+    box.appendChild(h);
+    var story = v.explained && v.explained[number - 1];
+    var points = v.result && v.result.rounds && v.result.rounds[number - 1];
+    var grid = el("div", "round-end-seats");
+    (last.collections || []).forEach(function (col, i) {
+      var sec = el("section", "round-end-seat");
+      sec.setAttribute("data-testid", "round-end-seat");
+      sec.setAttribute("data-seat", String(i));
+      var head = el("h3", null, seatName(i));
+      if (points) head.appendChild(el("span", "round-points", " " + points[i] + " points"));
+      sec.appendChild(head);
+      var cbox = el("div", "collection");
+      cbox.setAttribute("aria-label", seatName(i) + "'s cards in round " + number);
+      groups(col, last.on_wasabi ? last.on_wasabi[i] : null).forEach(function (g) { cbox.appendChild(groupElement(g, null)); });
+      if (!col.length) cbox.appendChild(el("span", "empty", "no cards"));
+      sec.appendChild(cbox);
+      if (story && story.figures[i]) {
+        var ul = el("ul", "figures");
+        story.figures[i].forEach(function (f) { ul.appendChild(el("li", null, f.text)); });
+        if (!story.figures[i].length) ul.appendChild(el("li", null, "nothing that scores"));
+        sec.appendChild(ul);
+      }
+      grid.appendChild(sec);
+    });
+    box.appendChild(grid);
+    if (story) {
+      var races = el("div", "explained");
+      races.setAttribute("data-testid", "explained");
+      story.races.forEach(function (race) {
+        races.appendChild(el("p", "explained-race", race.charAt(0).toUpperCase() + race.slice(1) + "."));
+      });
+      box.appendChild(races);
+    }
+    if (!finished) {
+      var row = el("div", "round-end-actions");
+      var b = el("button", "primary", "Continue to round " + (number + 1));
+      b.type = "button";
+      b.setAttribute("data-testid", "continue");
+      b.setAttribute("data-focus", "continue");
+      b.addEventListener("click", continueRound);
+      row.appendChild(b);
+      var cd = el("span", "countdown");
+      cd.setAttribute("data-testid", "countdown");
+      row.appendChild(cd);
+      box.appendChild(row);
+      updateCountdown(box);
+    }
+  }
+
+  function updateCountdown(box) {
+    var cd = box.querySelector(".countdown");
+    if (!cd) return;
+    cd.textContent = S.seat === null && S.holding !== null && S.holdUntil
+      ? "Round " + (S.holding + 1) + " in " + Math.max(0, Math.ceil((S.holdUntil - Date.now()) / 1000)) + " s" : "";
   }
 
   function renderScores() {
@@ -1036,6 +1184,7 @@
 
   setInterval(function () {
     renderTimer();
+    if (S.holding !== null) updateCountdown($("round-end"));
     updateReconnectText();
   }, 500);
 

@@ -1,0 +1,131 @@
+"""The story of a game in lines: what each turn revealed and what happened after.
+
+A :class:`Line` is one sentence of a game's log: a seat's cards at a reveal
+(a chopsticks pair as both cards, in play order), a Party special's effect, a
+round's scores, the end of the game.  Seat names are not the engine's
+business: a line's ``text`` marks seat ``n`` as ``{n}``, and each front end
+puts in its own names (:meth:`Line.render`).  The terminal games and the
+browser table tell a game with these lines, so neither re-implements a rule.
+
+Every line is public (all of it happened face up) except where ``private``
+is set: the same line as its own ``seat`` may read it (for example which
+four cards a menu drew).  :func:`lines_seen_by` is the one place that
+decides which text a seat receives.
+
+The narrators live with their editions: :mod:`sushigo.engine.base.narration`
+and :mod:`sushigo.engine.party.narration`; :func:`sushigo.engine.editions.narrator`
+picks one.
+
+>>> line = Line("pick", 1, 3, "{0} used chopsticks to play Wasabi, then Squid nigiri on it.", seat=0,
+...             cards=("wasabi", "squid"))
+>>> line.render(["Ana", "Ben"])
+'Ana used chopsticks to play Wasabi, then Squid nigiri on it.'
+>>> secret = Line("menu", 1, 4, "{1} used Menu 7: drew 4 cards and played Eel.", seat=1,
+...               private="{1} used Menu 7: drew Eel, Tofu, Tea and Egg nigiri and played Eel.")
+>>> [d["text"] for d in lines_seen_by([secret], 0)], [d["text"] for d in lines_seen_by([secret], 1)]
+(['{1} used Menu 7: drew 4 cards and played Eel.'], ['{1} used Menu 7: drew Eel, Tofu, Tea and Egg nigiri and played Eel.'])
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any, Protocol, Sequence
+
+_SEAT: re.Pattern[str] = re.compile(r"\{(\d+)\}")
+
+
+@dataclass(frozen=True, slots=True)
+class Line:
+    """One sentence of a game's story."""
+
+    kind: str
+    """``pick``, ``chopsticks``, ``spoon``, ``menu``, ``takeout_box``, ``miso_soup``,
+    ``uramaki``, ``round``, ``game``; front ends add their own (``timer``, ``away``, ``back``)."""
+    round: int
+    turn: int | None
+    """The turn it happened in (``None`` for a round's or the game's end)."""
+    text: str
+    """The sentence; ``{n}`` stands for seat ``n``'s name."""
+    seat: int | None = None
+    """The seat it is about, if one."""
+    cards: tuple[str, ...] = ()
+    """The cards it shows being played, in play order (record names)."""
+    private: str | None = None
+    """The text as ``seat`` itself may read it, when it knows more than the others."""
+
+    def render(self, names: Sequence[str], seat: int | None = None) -> str:
+        """The sentence with names put in, as ``seat`` (``None``: anyone) may read it."""
+        text = self.private if self.private is not None and seat is not None and seat == self.seat else self.text
+        return _SEAT.sub(lambda m: names[int(m.group(1))] if int(m.group(1)) < len(names) else m.group(0), text)
+
+    def to_json(self, seat: int | None = None) -> dict[str, Any]:
+        """The line as ``seat`` (``None``: a spectator) receives it: ``kind``,
+        ``round``, ``turn``, ``seat``, ``cards`` and ``text`` (never ``private``)."""
+        text = self.private if self.private is not None and seat is not None and seat == self.seat else self.text
+        return {"kind": self.kind, "round": self.round, "turn": self.turn, "seat": self.seat,
+                "cards": list(self.cards), "text": text}
+
+
+def lines_seen_by(lines: Sequence[Line], seat: int | None) -> list[dict[str, Any]]:
+    """The lines as ``seat`` (``None``: a spectator) may read them (:meth:`Line.to_json`)."""
+    return [line.to_json(seat) for line in lines]
+
+
+def join_words(words: Sequence[str], last: str = "and") -> str:
+    """``a``, ``a and b``, ``a, b and c``.
+
+    >>> join_words(["Tea"]), join_words(["Eel", "Tofu", "Tea"])
+    ('Tea', 'Eel, Tofu and Tea')
+    """
+    if len(words) <= 1:
+        return "".join(words)
+    return f"{', '.join(words[:-1])} {last} {words[-1]}"
+
+
+class Narrator(Protocol):
+    """Follows one game: after each decision, :meth:`update` returns the lines
+    of whatever finished (a turn, a round, the game) since the last call."""
+
+    def update(self) -> list[Line]:
+        """The new lines (none while a turn is still being decided)."""
+        ...
+
+
+def seats_words(seats: Sequence[int]) -> str:
+    """Seats as name marks joined in words: ``{0}``, ``{0} and {2}``.
+
+    >>> seats_words([0, 2, 3])
+    '{0}, {2} and {3}'
+    """
+    return join_words([f"{{{s}}}" for s in seats])
+
+
+def scores_line(round_number: int, points: Sequence[int]) -> Line:
+    """A round's points per seat in one line.
+
+    >>> scores_line(2, [12, 8]).text
+    'Round 2 scored: {0} 12, {1} 8.'
+    """
+    return Line("round", round_number, None,
+                f"Round {round_number} scored: {', '.join(f'{{{s}}} {p}' for s, p in enumerate(points))}.")
+
+
+def winners_line(round_number: int, totals: Sequence[int], winners: Sequence[int], tiebreak: str) -> Line:
+    """Who won and, when the points tied, what decided it (``tiebreak``: the
+    plural of what breaks ties, ``puddings`` or ``dessert cards``).
+
+    >>> winners_line(3, [40, 40, 12], [1], "puddings").text
+    '{0} and {1} tied on 40 points; the tie goes to the most puddings: {1} wins.'
+    >>> winners_line(3, [40, 40, 12], [0, 1], "puddings").text
+    '{0} and {1} share the win with 40 points (tied on puddings too).'
+    """
+    best = max(totals)
+    tied = [s for s, t in enumerate(totals) if t == best]
+    if len(winners) > 1:
+        text = f"{seats_words(winners)} share the win with {best} points (tied on {tiebreak} too)."
+    elif len(tied) > 1:
+        text = f"{seats_words(tied)} tied on {best} points; the tie goes to the most {tiebreak}: {{{winners[0]}}} wins."
+    else:
+        text = f"{{{winners[0]}}} wins with {best} points."
+    return Line("game", round_number, None, text)
