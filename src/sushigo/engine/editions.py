@@ -14,7 +14,6 @@ that edition's module (:mod:`sushigo.engine.base.record`,
 both editions; neither edition imports the other.
 
 >>> from sushigo.engine.rules import Rules
-from sushigo.engine.turns import Phase
 >>> new_game(Rules(3), seed=1)
 <Game 3 players, round 1, turn 1>
 >>> game = new_game(Rules.party(8, "Big Banquet"), seed=1)
