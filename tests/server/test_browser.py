@@ -698,3 +698,156 @@ def record_on_wasabi(game: Any, number: int, col: Any) -> list[bool]:
         return [p.on >= 0 for p in col]
     pairs = wasabi_pairs(list(col))
     return [i in pairs for i in range(len(col))]
+
+
+@pytest.mark.parametrize("viewport", [{"width": 1280, "height": 800}, {"width": 390, "height": 844}],
+                         ids=["desktop", "phone"])
+def test_no_serious_accessibility_violation(live_server: str, browser: Browser, viewport: dict[str, int]) -> None:
+    """axe-core finds no serious or critical violation on the lobby, a table mid-game of
+    each edition, a round's end and the final screen."""
+    axe_sync = pytest.importorskip("axe_playwright_python.sync_playwright")
+    axe = axe_sync.Axe()
+    found: dict[str, list[str]] = {}
+
+    def scan(page: Page, where: str) -> None:
+        violations = axe.run(page).response["violations"]
+        found[where] = [f"{v['id']}: {v['help']} ({len(v['nodes'])})" for v in violations
+                        if v["impact"] in ("serious", "critical")]
+
+    ctx = browser.new_context(viewport=viewport)
+    try:
+        page = ctx.new_page()
+        page.goto(live_server + "/")
+        page.wait_for_selector('[data-testid="seat-kind"][data-seat="1"]')
+        scan(page, "lobby")
+        party = {"edition": "party", "players": 3, "seats": ["human", "bot:greedy", "bot:greedy"], "seed": 5,
+                 "menu": ["nigiri", "uramaki", "tempura", "miso_soup", "eel", "menu", "spoon", "fruit"]}
+        join(page, invites(live_server, api_create(live_server, **party))[0], "Ana")
+        for _ in range(3):
+            page.wait_for_selector(ENABLED)
+            click_action(page, page.locator(ENABLED).first.get_attribute("data-action") or "")
+        page.wait_for_selector(ENABLED)
+        scan(page, "party mid-game")
+        base = {"edition": "base", "players": 2, "seats": ["human", "bot:greedy"], "seed": 4}
+        page.goto(invites(live_server, api_create(live_server, **base))[0])
+
+        def at_round_end(p: Page) -> None:
+            if "round end" not in found:
+                scan(p, "round end")
+
+        def first(p: Page, rng: random.Random) -> str:
+            if "base mid-game" not in found and p.locator('[data-testid="log-line"]').count():
+                scan(p, "base mid-game")
+            return p.locator(ENABLED).first.get_attribute("data-action") or ""
+
+        play_to_end(page, first, on_round_end=at_round_end)
+        page.wait_for_selector('[data-testid="round-end"][data-round="3"]')
+        scan(page, "final screen")
+        assert set(found) == {"lobby", "party mid-game", "base mid-game", "round end", "final screen"}
+        assert found == {where: [] for where in found}
+    finally:
+        ctx.close()
+
+
+@pytest.mark.parametrize("viewport", [{"width": 1280, "height": 800}, {"width": 390, "height": 844}],
+                         ids=["desktop", "phone"])
+def test_the_rules_are_one_tap_away(live_server: str, browser: Browser, viewport: dict[str, int]) -> None:
+    """The rules panel lists the table's dishes in the engine's words (by touch, by keyboard,
+    closed with Escape); its memory aid shows the cards the view says this seat has seen."""
+    from sushigo.engine.guide import dishes
+    from sushigo.engine.menus import parse_menu
+    from sushigo.engine.rules import Rules
+
+    ctx = browser.new_context(viewport=viewport, has_touch=viewport["width"] < 500)
+    try:
+        page = ctx.new_page()
+        errors = watch_errors(page)
+        menu = "Master Menu"
+        created = api_create(live_server, edition="party", players=3, menu=menu,
+                             seats=["human", "bot:greedy", "bot:greedy"], seed=3)
+        join(page, invites(live_server, created)[0], "Ana")
+        page.wait_for_selector(ENABLED)
+        button = page.locator('[data-testid="rules-button"]')
+        if viewport["width"] < 500:
+            button.tap()
+        else:
+            button.click()
+        panel = page.locator('[data-testid="rules-panel"]')
+        page.wait_for_selector('[data-testid="dish"]')
+        assert button.get_attribute("aria-expanded") == "true"
+        expected = dishes(Rules.party(3, list(parse_menu(menu))))
+        shown = panel.locator('[data-testid="dish"]')
+        assert [d.get_attribute("data-item") for d in shown.all()] == [d.item for d in expected]
+        for d, el in zip(expected, shown.all()):
+            text = el.text_content() or ""
+            assert d.name in text and d.rule in text and d.example in text
+        assert page.locator(".memory").is_hidden()  # no memory aid where the view has no known hands
+        page.keyboard.press("Escape")
+        assert panel.is_hidden() and button.get_attribute("aria-expanded") == "false"
+        assert page.evaluate("document.activeElement.dataset.testid") == "rules-button"
+
+        # the original game, by keyboard, with the memory aid
+        base = api_create(live_server, edition="base", players=3, seats=["human", "bot:greedy", "bot:greedy"], seed=6)
+        page.goto(invites(live_server, base)[0])
+        page.wait_for_selector(ENABLED)
+        page.focus('[data-testid="rules-button"]')
+        page.keyboard.press("Enter")
+        page.wait_for_selector('[data-testid="dish"]')
+        assert [d.get_attribute("data-item") for d in panel.locator('[data-testid="dish"]').all()] == [
+            d.item for d in dishes(Rules(3))]
+        page.check('[data-testid="memory-toggle"]')
+        page.click('[data-testid="rules-close"]')
+        for _ in range(3):  # after a few turns the hands that passed this seat are known
+            page.wait_for_selector(ENABLED)
+            click_action(page, page.locator(ENABLED).first.get_attribute("data-action") or "")
+        page.wait_for_selector(ENABLED)
+        known = page.evaluate("window.sushigoTable.view.known_hands")
+        for seat, hand in enumerate(known):
+            where = page.locator(f'[data-testid="seat"][data-seat="{seat}"] [data-testid="known-hand"]')
+            if seat == 0 or hand is None:
+                assert where.count() == 0
+                continue
+            text = where.text_content() or ""
+            from sushigo.engine.base.cards import CARD_LABELS, parse_card
+            for card in hand:
+                assert CARD_LABELS[parse_card(card)] in text
+        assert any(h for s, h in enumerate(known) if s != 0)
+        assert errors == []
+    finally:
+        ctx.close()
+
+
+def test_your_turn_is_noticed_and_motion_can_be_reduced(live_server: str, browser: Browser) -> None:
+    """With alerts on, a turn that becomes yours in a hidden tab sounds and notifies (never
+    with alerts off); the reveal's animation stops under prefers-reduced-motion."""
+    ctx = browser.new_context(viewport={"width": 1000, "height": 800}, permissions=["notifications"],
+                              reduced_motion="reduce")
+    try:
+        ctx.add_init_script("Object.defineProperty(document, 'hidden', {get: () => !!window.__hidden});")
+        page = ctx.new_page()
+        errors = watch_errors(page)
+        created = api_create(live_server, edition="base", players=2, seats=["human", "bot:greedy"], seed=12)
+        join(page, invites(live_server, created)[0], "Ana")
+        toggle = page.locator('[data-testid="notify-toggle"]')
+        assert toggle.get_attribute("aria-pressed") == "false"
+
+        def pick_hidden() -> dict[str, int]:
+            page.wait_for_selector(ENABLED)
+            page.evaluate("window.__hidden = true")
+            click_action(page, page.locator(ENABLED).first.get_attribute("data-action") or "")
+            page.wait_for_selector(ENABLED)
+            page.evaluate("window.__hidden = false")
+            return page.evaluate("({...window.sushigoTable.notified})")
+
+        assert pick_hidden() == {"sounds": 0, "notifications": 0}  # off: nothing
+        toggle.click()
+        assert toggle.get_attribute("aria-pressed") == "true"
+        got = pick_hidden()
+        assert got["sounds"] == 1 and got["notifications"] == 1
+        # a reveal's cards are marked fresh, without the animation
+        fresh = page.locator('[data-testid="collection"] .group.fresh').first
+        fresh.wait_for()
+        assert fresh.evaluate("e => getComputedStyle(e).animationName") == "none"
+        assert errors == []
+    finally:
+        ctx.close()

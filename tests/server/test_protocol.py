@@ -23,6 +23,7 @@ from fastapi.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
 from sushigo.engine.editions import replay
+from sushigo.engine.rules import Rules
 from sushigo.server.app import Limits
 from sushigo.server.protocol import TIMER_RANGE
 from sushigo.server.store import Store
@@ -1178,3 +1179,27 @@ def test_every_http_error_has_the_one_shape(sqlite_url: str) -> None:
         app.state.service.listing = broken
         r = c.get("/api/tables")
         assert r.status_code == 500 and r.json() == {"error": "internal server error"}
+
+
+# --------------------------------------------------------------------------- the page's words
+
+
+def test_the_page_s_card_words_and_rules_are_the_engine_s(lite_client: TestClient) -> None:
+    from importlib import resources
+
+    from sushigo.engine.guide import card_words, dishes, how_to_play
+
+    r = lite_client.get("/static/words.js")
+    assert r.status_code == 200 and r.headers["content-type"].startswith("text/javascript")
+    prefix = "window.SushiWords = "
+    assert r.text.startswith(prefix)
+    assert json.loads(r.text[len(prefix):].rstrip().rstrip(";")) == card_words()
+    cards_js = (resources.files("sushigo.server") / "static" / "cards.js").read_text(encoding="utf-8")
+    assert "Egg nigiri" not in cards_js and "per pair" not in cards_js  # no second copy of the words
+    created = create(lite_client, edition="party", players=4, menu="Master Menu",
+                     seats=["human", "bot:greedy", "bot:greedy", "bot:greedy"])
+    got = lite_client.get(f"/api/tables/{created['id']}/rules").json()
+    rules = Rules.party(4, "Master Menu")
+    assert got == {"edition": "party", "how_to_play": how_to_play(rules), "dishes": [d.to_json() for d in dishes(rules)]}
+    missing = lite_client.get("/api/tables/nope/rules")
+    assert missing.status_code == 404 and missing.json() == {"error": "no table 'nope'"}

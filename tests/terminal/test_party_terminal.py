@@ -138,7 +138,7 @@ def test_one_human_plays_every_special(tmp_path: Path, menu: str, seed: int, dec
         assert script.count(prompt) > 0, (prompt, sorted(set(script.prompts)))
     assert f"Menu: {menu} - Nigiri" in text
     assert "Final score sheet" in text and re.search(r"(Winner|Shared win): ", text)
-    assert "End of round 3: scoring" in text and "Desserts:" in text
+    assert "End of round 3: scoring" in text and "Desserts (" in text
     assert_fits(text)
     assert path is not None
     data = load_json(str(path))
@@ -251,8 +251,11 @@ def test_bad_input_is_explained_and_help_lists_the_menu() -> None:
     assert "'bogus' is not a card number or a card name." in text
     assert "'eell' is not a card number or a card name (did you mean 'eel'?)." in text
     assert "There is no Eel in your hand." in text
-    assert "Takeout box: flip any of your earlier cards" in text and "Fruit (end of game)" in text
-    assert "Eel: one -3" not in text  # the help lists this menu's items only
+    flat = " ".join(text.split())
+    # the help says each item of this menu in the engine's words (sushigo.engine.guide)
+    assert "Takeout box: Flip any of your earlier cards of this round face down" in flat
+    assert "Fruit: Kept to the end" in flat and "For example watermelon 3, pineapple 1, orange 0" in flat
+    assert "Eel: One eel -3" not in flat  # this menu's items only
 
 
 def test_usage_errors_are_one_line() -> None:

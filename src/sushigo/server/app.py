@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import ipaddress
+import json
 import logging
 import time
 from collections import defaultdict, deque
@@ -28,6 +29,7 @@ from starlette.websockets import WebSocketDisconnect, WebSocketState
 
 from sushigo.bots import BOTS
 from sushigo.engine.flags import DEFAULT_MENU
+from sushigo.engine.guide import card_words, dishes, how_to_play
 from sushigo.engine.menus import MENU_ITEMS
 from sushigo.engine.menus import OFFICIAL_MENUS
 from sushigo.server.protocol import (
@@ -228,6 +230,13 @@ def create_app(
     app = FastAPI(title="sushigo", lifespan=lifespan, docs_url="/api/docs", redoc_url=None,
                   openapi_url="/api/openapi.json")
     app.state.service = service
+    words_js = "window.SushiWords = " + json.dumps(card_words(), sort_keys=True) + ";\n"
+
+    @app.get("/static/words.js", include_in_schema=False)
+    async def words() -> Response:
+        """The engine's card labels and scoring lines for cards.js (one source for the page's words)."""
+        return Response(words_js, media_type="text/javascript", headers={"Cache-Control": "no-cache"})
+
     app.mount("/static", StaticFiles(directory=str(STATIC)), name="static")
 
     def fail(status: int, message: str) -> JSONResponse:
@@ -330,6 +339,14 @@ def create_app(
         if summary is None:
             return fail(404, f"no table {table_id[:64]!r}")
         return summary
+
+    @app.get("/api/tables/{table_id}/rules", response_model=None)
+    async def get_rules(table_id: str) -> dict[str, Any] | JSONResponse:
+        rules = await service.rules_of(table_id[:64])
+        if rules is None:
+            return fail(404, f"no table {table_id[:64]!r}")
+        return {"edition": rules.edition, "how_to_play": how_to_play(rules),
+                "dishes": [d.to_json() for d in dishes(rules)]}
 
     @app.get("/api/tables/{table_id}/record", response_model=None)
     async def get_record(table_id: str) -> Response:

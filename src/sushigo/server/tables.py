@@ -794,6 +794,13 @@ class TableService:
         loaded = await asyncio.to_thread(self.store.load, table_id=table_id)
         return summary_of(loaded[0]) if loaded else None
 
+    async def rules_of(self, table_id: str) -> Rules | None:
+        """The rules a table is played with (``None``: no such table)."""
+        if table_id in self.tables:
+            return self.tables[table_id].rules
+        loaded = await asyncio.to_thread(self.store.load, table_id=table_id)
+        return _rules_of(loaded[0].row) if loaded else None
+
     async def record(self, table_id: str) -> str | None:
         text = await asyncio.to_thread(self.store.record, table_id)
         return None if text is None else _with_old_options(text)

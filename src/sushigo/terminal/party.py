@@ -45,7 +45,8 @@ from sushigo.engine.turns import Phase
 from sushigo.engine.party.actions import PASS, copy_target, flip_position, played_card
 from sushigo.engine.party.cards import CHOPSTICKS_IDS, DESSERT_IDS, FACE_DOWN, MAKI_ICONS, SPOON_IDS, URAMAKI_ICONS, PartyCard, parse_party_card
 from sushigo.engine.menus import MENU_ITEMS
-from sushigo.engine.party.explain import explain_party_round
+from sushigo.engine.guide import dishes
+from sushigo.engine.party.explain import explain_desserts, explain_party_round
 from sushigo.engine.narration import Line
 from sushigo.engine.party.game import Decision, Move, PartyGame
 from sushigo.engine.menus import menu_name
@@ -80,37 +81,6 @@ COLUMN_LABEL: Final[dict[str, str]] = {
     "tea": "Tea", "soy_sauce": "Soy",
 }
 """Column headers of the round breakdown (short, so 10 columns fit 80)."""
-
-ITEM_HELP: Final[dict[str, str]] = {
-    "nigiri": "Nigiri: egg 1, salmon 2, squid 3; tripled on a wasabi played before it.",
-    "maki": "Maki: most roll icons 6, second 3 (6+ players: 6/4/2); ties get full points.",
-    "temaki": "Temaki: most cards +4, fewest -4 (no penalty with 2); ties full points.",
-    "uramaki": "Uramaki: first to 10 icons scores 8 at once (then 5, 2); at the end of the\n"
-               "  round the most remaining icons take the next place.",
-    "tempura": "Tempura: 5 per pair.",
-    "sashimi": "Sashimi: 10 per set of 3.",
-    "dumpling": "Dumpling: 1/3/6/10/15 for 1/2/3/4/5+.",
-    "eel": "Eel: one -3, two or more 7.",
-    "tofu": "Tofu: one 2, two 6, three or more 0.",
-    "onigiri": "Onigiri: each set of different shapes 1/4/9/16 for 1-4 shapes.",
-    "edamame": "Edamame: 1 per opponent with edamame, per card (at most 4 each).",
-    "miso_soup": "Miso soup: 3, but if two or more are played on one turn all are discarded.",
-    "chopsticks": "Chopsticks: on a later turn, after the reveal, play a second card from\n"
-                  "  your hand; the chopsticks go back into the hand.",
-    "spoon": "Spoon: on a later turn, after the reveal, name any card; the first player\n"
-             "  on your left holding it gives it to you and takes the spoon.",
-    "menu": "Menu: draws 4 cards; you play one of them and the menu is discarded.",
-    "takeout_box": "Takeout box: flip any of your earlier cards this round face down: 2 each.",
-    "soy_sauce": "Soy sauce: 4 each if you have the most (or tied) background colours\n"
-                 "  (wasabi shows the nigiri's colour unless --wasabi-colour own).",
-    "tea": "Tea: 1 per card in your largest group of one background colour\n"
-           "  (wasabi shows the nigiri's colour unless --wasabi-colour own).",
-    "special_order": "Special order: copies a card you played earlier this round.",
-    "wasabi": "Wasabi: the next nigiri goes on it and is tripled.",
-    "pudding": "Pudding (end of game): most +6, fewest -6 (ties full points).",
-    "green_tea_ice_cream": "Green tea ice cream (end of game): 12 per set of 4.",
-    "fruit": "Fruit (end of game): per fruit type, 0/1/2/3/4/5+ icons score -2/0/1/3/6/10.",
-}
 
 HELP_HEAD: Final = """\
 How to play: type the number of a card in your hand (or its name).  A
@@ -287,7 +257,7 @@ class PartyTerminalGame(TableSession[PartyGame]):
     # ------------------------------------------------------------- screens
 
     def show_help(self) -> None:
-        lines = [HELP_HEAD] + ["  " + ITEM_HELP[item] for item in self.menu]
+        lines = [HELP_HEAD] + [f"  {d.name}: {d.rule} For example {d.example}." for d in dishes(self.game.rules)]
         self.say(Padding(Text("\n".join(lines)), (1, 0, 1, 0)))
 
     def menu_line(self) -> Text:
@@ -602,13 +572,11 @@ class PartyTerminalGame(TableSession[PartyGame]):
     def show_end(self) -> None:
         game = self.game
         result = game.result()
-        item = self.menu[-1]
+        dessert = dishes(game.rules)[-1]
         self.say(Rule(Text("Game over", style="bold")))
-        self.say(Text(f"Desserts: {ITEM_HELP[item]}"))
-        parts = [Text.assemble(self.name_text(s), f": {result.dessert_cards[s]} card"
-                               f"{'s' if result.dessert_cards[s] != 1 else ''} ({result.pudding[s]:+d})")
-                 for s in range(game.players)]
-        self.say(Text.assemble(Text(", ").join(parts), "."))
+        self.say(Text(f"Desserts ({dessert.name}): {dessert.rule}"))
+        for s, figure in enumerate(explain_desserts(game)):
+            self.say(Text.assemble("  ", self.name_text(s), f": {figure.text}"))
         self.say(self.score_sheet("Final score sheet"))
         best = max(result.totals)
         tied = [s for s, t in enumerate(result.totals) if t == best]

@@ -167,55 +167,18 @@
   ART.takeout_box10 = ART.takeout_box11 = ART.takeout_box12 = ART.takeout_box;
 
   // ------------------------------------------------------------ names
-  var LABELS = {
-    tempura: "Tempura", sashimi: "Sashimi", dumpling: "Dumpling",
-    maki1: "Maki (1)", maki2: "Maki (2)", maki3: "Maki (3)",
-    egg: "Egg nigiri", salmon: "Salmon nigiri", squid: "Squid nigiri",
-    wasabi: "Wasabi", chopsticks: "Chopsticks", pudding: "Pudding",
-    temaki: "Temaki", uramaki3: "Uramaki (3)", uramaki4: "Uramaki (4)", uramaki5: "Uramaki (5)",
-    eel: "Eel", tofu: "Tofu",
-    onigiri_circle: "Onigiri (circle)", onigiri_triangle: "Onigiri (triangle)",
-    onigiri_square: "Onigiri (square)", onigiri_rectangle: "Onigiri (rectangle)",
-    edamame: "Edamame", miso_soup: "Miso soup",
-    chopsticks1: "Chopsticks 1", chopsticks2: "Chopsticks 2", chopsticks3: "Chopsticks 3",
-    spoon4: "Spoon 4", spoon5: "Spoon 5", spoon6: "Spoon 6",
-    menu7: "Menu 7", menu8: "Menu 8", menu9: "Menu 9",
-    takeout_box10: "Takeout box 10", takeout_box11: "Takeout box 11", takeout_box12: "Takeout box 12",
-    soy_sauce: "Soy sauce", tea: "Tea", special_order: "Special order",
-    green_tea_ice_cream: "Green tea ice cream",
-    fruit_watermelon2: "Fruit (2 watermelon)", fruit_pineapple2: "Fruit (2 pineapple)",
-    fruit_orange2: "Fruit (2 orange)", fruit_watermelon_pineapple: "Fruit (watermelon, pineapple)",
-    fruit_watermelon_orange: "Fruit (watermelon, orange)", fruit_pineapple_orange: "Fruit (pineapple, orange)",
-    face_down: "Face down"
-  };
+  // Labels and scoring lines come from the engine (GET /static/words.js,
+  // sushigo.engine.guide.card_words), so the page says what the terminal says.
+  var WORDS = window.SushiWords || { labels: {}, items: {}, hints: { base: {}, party: {} } };
+  var LABELS = WORDS.labels;
+  var edition = "party";
 
-  // Short scoring reminders (shown as tooltips).
-  var HINTS = {
-    tempura: "5 points per pair", sashimi: "10 points per set of 3",
-    dumpling: "1 / 3 / 6 / 10 / 15 points for 1-5+", egg: "1 point (3 on wasabi)",
-    salmon: "2 points (6 on wasabi)", squid: "3 points (9 on wasabi)",
-    wasabi: "the next nigiri you take scores triple", chopsticks: "later: take two cards in one turn",
-    pudding: "most at the end +6, fewest -6", maki: "most maki icons 6, second 3",
-    temaki: "most +4, fewest -4", uramaki: "first to 10 icons 8, then 5, then 2",
-    eel: "1 = -3, 2+ = 7", tofu: "1 = 2, 2 = 6, 3+ = 0", onigiri: "sets of different shapes 1 / 4 / 9 / 16",
-    edamame: "1 per opponent with edamame (max 4)", miso_soup: "3 points, all discarded if two are played in a turn",
-    spoon: "later: ask for a card", menu: "draw cards and play one", takeout_box: "flip earlier cards face down (2 points each)",
-    soy_sauce: "4 points if you have the most colours", tea: "1 point per card of your largest colour",
-    special_order: "copies a card you played this round", green_tea_ice_cream: "12 points per set of 4",
-    fruit: "per fruit: 0 = -2, 1 = 0, 2 = 1, 3 = 3, 4 = 6, 5+ = 10", face_down: "2 points"
-  };
-
-  var ITEM_RE = [
-    [/^maki[123]$/, "maki"], [/^uramaki[345]$/, "uramaki"], [/^onigiri_/, "onigiri"],
-    [/^chopsticks[123]?$/, "chopsticks"], [/^spoon[456]$/, "spoon"], [/^menu[789]$/, "menu"],
-    [/^takeout_box1[012]$/, "takeout_box"], [/^fruit_/, "fruit"], [/^(egg|salmon|squid)$/, "nigiri"]
-  ];
+  /** Which edition's scoring lines the tooltips give ("base" or "party"). */
+  function setEdition(name) { edition = name === "base" ? "base" : "party"; }
 
   function itemOf(name) {
-    for (var i = 0; i < ITEM_RE.length; i++) {
-      if (ITEM_RE[i][0].test(name)) return ITEM_RE[i][1];
-    }
-    return Object.prototype.hasOwnProperty.call(COLOURS, name) ? name : "unknown";
+    if (has(WORDS.items, name)) return WORDS.items[name];
+    return has(COLOURS, name) ? name : "unknown";
   }
 
   function numberOf(name) {
@@ -236,7 +199,7 @@
       label: has(LABELS, name) ? LABELS[name] : name,
       colour: COLOURS[item] || COLOURS.unknown,
       number: numberOf(name),
-      hint: HINTS[item] || HINTS[name] || ""
+      hint: name === "face_down" ? "2 points" : (WORDS.hints[edition] || {})[item] || (WORDS.hints.party || {})[item] || ""
     };
   }
 
@@ -317,5 +280,6 @@
     return n;
   }
 
-  window.SushiCards = { info: info, label: label, art: art, element: element, caption: caption, COLOURS: COLOURS };
+  window.SushiCards = { info: info, label: label, art: art, element: element, caption: caption,
+                        setEdition: setEdition, COLOURS: COLOURS };
 })();

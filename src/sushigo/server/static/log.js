@@ -6,8 +6,9 @@
  * sentence of its own beyond the turn headings, and it puts every text into
  * the page with textContent.
  *
- * Test hooks (data-testid): log (the <ol role="log">), log-line (one per
- * line: data-kind, data-round, data-turn, data-seat), log-turn (a heading).
+ * Test hooks (data-testid): log (the scrolling role="log" region around an
+ * <ol>), log-line (one per line: data-kind, data-round, data-turn,
+ * data-seat), log-turn (a heading).
  */
 
 /** The log after one `log` frame: cut to `from` lines, then the new ones. */
@@ -44,16 +45,17 @@ function heading(line) {
 }
 
 /**
- * Draw `lines` into the <ol> `list` (only what is new since the last call,
- * unless the names changed or the log was cut), keeping it scrolled to the
- * newest line unless the reader scrolled up.
+ * Draw `lines` into the <ol> of the region `box` (only what is new since the
+ * last call, unless the names changed or the log was cut), keeping it
+ * scrolled to the newest line unless the reader scrolled up.
  */
-export function renderLog(list, lines, nameOf) {
+export function renderLog(box, lines, nameOf) {
+  var list = box.querySelector("ol");
   var names = JSON.stringify(lines.length ? collectNames(lines, nameOf) : []);
   var drawn = list.__drawn || [];
   var same = list.__names === names && drawn.length <= lines.length &&
     drawn.every(function (l, i) { return l === lines[i]; });
-  var atEnd = list.scrollHeight - list.scrollTop - list.clientHeight < 24;
+  var atEnd = box.scrollHeight - box.scrollTop - box.clientHeight < 24;
   if (!same) {
     list.textContent = "";
     drawn = [];
@@ -84,7 +86,7 @@ export function renderLog(list, lines, nameOf) {
   list.__drawn = lines.slice();
   list.__names = names;
   list.__head = lastHead;
-  if (atEnd || !same) list.scrollTop = list.scrollHeight;
+  if (atEnd || !same) box.scrollTop = box.scrollHeight;
 }
 
 function collectNames(lines, nameOf) {

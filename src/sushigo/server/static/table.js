@@ -41,7 +41,11 @@
  *                   round's hand shows once you press it; a spectator goes on by
  *                   itself after a few seconds).  On the final screen: round 3.
  *   notice          what just happened to you that you did not do (time ran out)
+ *   notify-toggle   sound and notification for your turn while the tab is hidden (notify.js)
  *   log             the turn log (role="log"), drawn by log.js: log-line per line
+ *   rules-button, rules-panel   the table's dishes and how they score (rules.js);
+ *                   with its memory aid on, each seat shows known-hand: the cards
+ *                   you have seen in that seat's hand this round
  *   scores          the score panel; scoresheet (a <table>, rows
  *                   data-seat=n with a cell data-testid="total"),
  *                   breakdowns (per round <details data-testid="breakdown">,
@@ -49,6 +53,8 @@
  *                   winners (when finished), record-link (when finished)
  */
 import { applyLog, latestTurn, plain, renderLog } from "/static/log.js";
+import { memoryOn, setupRules } from "/static/rules.js";
+import { setupNotify } from "/static/notify.js";
 
 (function () {
   "use strict";
@@ -111,7 +117,9 @@ import { applyLog, latestTurn, plain, renderLog } from "/static/log.js";
     roundSeen: null,      // the newest finished round whose end was shown and continued
     holding: null,        // the finished round shown now (round-end panel), or null
     holdTimer: null,
-    noticeAt: 0
+    noticeAt: 0,
+    myTurn: false,        // was a decision yours at the last render (to notice a new one)
+    notified: { sounds: 0, notifications: 0 }
   };
 
   function tokenFromHash() {
@@ -263,6 +271,7 @@ import { applyLog, latestTurn, plain, renderLog } from "/static/log.js";
     }
   }
 
+  var turnStarted = null;  // set by setupNotify
   var AUTO_CONTINUE = 8; // seconds a spectator looks at a round's end
 
   function onLog(msg) {
@@ -352,6 +361,7 @@ import { applyLog, latestTurn, plain, renderLog } from "/static/log.js";
     S.deadline = typeof msg.deadline === "number" ? msg.deadline : null;
     var v = msg.view && typeof msg.view === "object" ? msg.view : null;
     S.view = v;
+    C.setEdition(edition());
     if (v && !Array.isArray(v.legal)) v.legal = (v.legal_actions || []).map(function (a) { return actionText(a); });
     if (S.pickedAt !== null && S.pickedAt !== S.stateSeq) S.pickedAt = null;
     if (!v || !v.legal_actions || !v.legal_actions.length || !sameHand(prev, v)) {
@@ -441,6 +451,11 @@ import { applyLog, latestTurn, plain, renderLog } from "/static/log.js";
       var p = text.split("+");
       return "Chopsticks: " + C.label(p[0]) + ", then " + C.label(p[1]);
     }
+    var so = /^special_order>(.+)$/.exec(text);
+    if (so && kind !== "spoon" && kind !== "menu" && kind !== "chopsticks") {
+      var what = so[1].replace(/\+wasabi$/, "");
+      return "Copy " + (what === "face_down" ? "a face-down card" : C.label(what)) + (/\+wasabi$/.test(so[1]) ? " on a wasabi" : "");
+    }
     var lab = C.label(text);
     if (kind === "spoon") return "Ask for " + lab;
     if (kind === "menu") return "Take " + lab;
@@ -528,6 +543,9 @@ import { applyLog, latestTurn, plain, renderLog } from "/static/log.js";
     renderScores();
     renderLog($("log"), S.log, seatName);
     renderTimer();
+    var mineNow = canPick();
+    if (mineNow && !S.myTurn && turnStarted) turnStarted($("status").textContent, S.notified);
+    S.myTurn = mineNow;
     if (S.noticeAt && Date.now() - S.noticeAt > 12000) { showNotice(""); S.noticeAt = 0; }
     // Keep the keyboard where it was: the same card or button, else the first choice.
     if (hadFocus && (!document.activeElement || document.activeElement === document.body)) {
@@ -548,6 +566,8 @@ import { applyLog, latestTurn, plain, renderLog } from "/static/log.js";
 
   function renderTop() {
     var t = S.table, v = S.view;
+    // the memory aid needs the cards a seat may know (the original game's view has them)
+    document.querySelector(".memory").hidden = !(v && Array.isArray(v.known_hands)) || S.seat === null;
     var info = "";
     if (t || v) {
       var ed = edition();
@@ -690,6 +710,14 @@ import { applyLog, latestTurn, plain, renderLog } from "/static/log.js";
         enabled = chopCandidate(i);
         if (S.chopFirst === i) { b.classList.add("selected"); b.setAttribute("aria-pressed", "true"); enabled = true; }
       }
+      // a special order is played by choosing what it copies: the card points at those choices
+      var copies = handPicks && mine && name === "special_order" && k < 0 &&
+        legal.some(function (t) { return /^special_order>/.test(t); });
+      if (copies) {
+        enabled = true;
+        b.setAttribute("aria-describedby", "copy-title");
+        b.title = "Special order: choose below what it copies";
+      }
       if (!enabled) { b.disabled = true; b.classList.add("unplayable"); }
       var sent = S.sentAction !== null ? S.sentAction : v.committed;
       if (sent !== null && sent !== undefined && !mine && actionText(sent) === name && !hand.querySelector(".chosen") &&
@@ -735,13 +763,23 @@ import { applyLog, latestTurn, plain, renderLog } from "/static/log.js";
       plist.appendChild(actionButton(ids[k], legal[k], "pair", mine));
     });
 
-    // Every other legal action.
+    // Every other legal action; a decision's "pass" first (a spoon may offer two dozen cards).
     var acts = $("actions");
     acts.textContent = "";
-    legal.forEach(function (t, k) {
+    var order = legal.map(function (t, k) { return k; });
+    order.sort(function (a, b) { return (legal[b] === "pass") - (legal[a] === "pass") || a - b; });
+    var copyTitle = false;
+    order.forEach(function (k) {
+      var t = legal[k];
       if (covered[k]) return;
-      var kind = t === "pass" ? "pass" : /^flip:/.test(t) ? "flip" : /^special_order>/.test(t) ? "special_order"
+      var kind = t === "pass" ? "pass" : /^flip:/.test(t) ? "flip" : /^special_order>/.test(t) && !decision ? "special_order"
         : decision ? decision.kind : "card";
+      if (kind === "special_order" && !copyTitle) {
+        copyTitle = true;
+        var title = el("p", "actions-title", "Your special order copies one of your cards of this round:");
+        title.id = "copy-title";
+        acts.appendChild(title);
+      }
       acts.appendChild(actionButton(ids[k], t, kind, mine));
     });
     acts.hidden = !acts.childNodes.length;
@@ -787,6 +825,12 @@ import { applyLog, latestTurn, plain, renderLog } from "/static/log.js";
   }
 
   function onCardClick(i) {
+    var card = S.view && S.view.hand ? S.view.hand[i] : null;
+    if (card === "special_order" && !document.querySelector('[data-testid="hand"] [data-index="' + i + '"][data-action]')) {
+      var first = document.querySelector('[data-testid="actions"] [data-kind="special_order"]:enabled');
+      if (first) { first.focus(); first.scrollIntoView({ block: "nearest" }); }
+      return;
+    }
     var v = S.view;
     if (!canPick()) return;
     if (S.chopMode) {
@@ -947,6 +991,13 @@ import { applyLog, latestTurn, plain, renderLog } from "/static/log.js";
           dbox.appendChild(el("span", "small-label", "Desserts kept:"));
           groups(des, null).forEach(function (g) { dbox.appendChild(groupElement(g, null)); });
           sec.appendChild(dbox);
+        }
+        var known = v.known_hands ? v.known_hands[i] : null;
+        if (memoryOn() && i !== S.seat && Array.isArray(known) && S.status === "playing") {
+          var kh = el("p", "known-hand", "Holds, as far as you have seen: " +
+            (known.length ? known.map(function (x) { return C.label(x); }).join(", ") : "nothing"));
+          kh.setAttribute("data-testid", "known-hand");
+          sec.appendChild(kh);
         }
         var told = latestTurn(S.log).filter(function (l) { return l.seat === i && l.round === v.round; });
         if (told.length && S.status === "playing") {
@@ -1196,6 +1247,8 @@ import { applyLog, latestTurn, plain, renderLog } from "/static/log.js";
   if (!S.id) {
     showError("No table in this address.");
   } else {
+    setupRules(S.id, C, render);
+    turnStarted = setupNotify();
     render();
     connect();
   }

@@ -1,0 +1,92 @@
+/* The rules panel of a table: its dishes, each with how it scores and an
+ * example, from GET /api/tables/{id}/rules (the engine's words and numbers:
+ * nothing here knows a rule).  One tap or key away from any moment of the game.
+ *
+ * Test hooks (data-testid): rules-button (aria-expanded), rules-panel,
+ * rules-close, dish (data-item), memory-toggle (the memory aid: show the
+ * cards you have seen in the hands that passed you this round).
+ */
+
+var MEMORY_KEY = "sushigo.memory";
+
+/** Is the memory aid on (kept in localStorage). */
+export function memoryOn() {
+  try { return localStorage.getItem(MEMORY_KEY) === "1"; } catch (e) { return false; }
+}
+
+function el(tag, cls, text) {
+  var e = document.createElement(tag);
+  if (cls) e.className = cls;
+  if (text !== undefined && text !== null) e.textContent = String(text);
+  return e;
+}
+
+/**
+ * Wire the button and the panel; `cards` is window.SushiCards, `changed` is
+ * called when the memory aid is switched.
+ */
+export function setupRules(tableId, cards, changed) {
+  var button = document.querySelector('[data-testid="rules-button"]');
+  var panel = document.querySelector('[data-testid="rules-panel"]');
+  var body = panel.querySelector(".rules-body");
+  var loaded = false;
+
+  function load() {
+    if (loaded) return;
+    loaded = true;
+    body.textContent = "Loading…";
+    fetch("/api/tables/" + encodeURIComponent(tableId) + "/rules").then(function (r) {
+      if (!r.ok) throw new Error("the rules could not be loaded (" + r.status + ")");
+      return r.json();
+    }).then(function (data) { draw(data); }).catch(function (e) {
+      loaded = false;
+      body.textContent = String(e.message || e);
+    });
+  }
+
+  function draw(data) {
+    body.textContent = "";
+    var how = el("ul", "how-to-play");
+    (data.how_to_play || []).forEach(function (line) { how.appendChild(el("li", null, line)); });
+    body.appendChild(how);
+    var list = el("ul", "dishes");
+    (data.dishes || []).forEach(function (d) {
+      var li = el("li", "dish");
+      li.setAttribute("data-testid", "dish");
+      li.setAttribute("data-item", String(d.item));
+      var art = el("span", "dish-art");
+      art.setAttribute("aria-hidden", "true");
+      (d.cards || []).slice(0, 1).forEach(function (c) { art.appendChild(cards.element(c, { mini: true })); });
+      li.appendChild(art);
+      var text = el("div", "dish-text");
+      text.appendChild(el("strong", "dish-name", d.name));
+      text.appendChild(el("span", "dish-rule", " " + d.rule));
+      text.appendChild(el("span", "dish-example", "Example: " + d.example));
+      li.appendChild(text);
+      list.appendChild(li);
+    });
+    body.appendChild(list);
+  }
+
+  function open(show) {
+    panel.hidden = !show;
+    button.setAttribute("aria-expanded", show ? "true" : "false");
+    if (show) {
+      load();
+      panel.querySelector("h2").focus();
+    } else {
+      button.focus();
+    }
+  }
+
+  button.addEventListener("click", function () { open(panel.hidden); });
+  panel.querySelector('[data-testid="rules-close"]').addEventListener("click", function () { open(false); });
+  panel.addEventListener("keydown", function (ev) { if (ev.key === "Escape") open(false); });
+
+  var memory = panel.querySelector('[data-testid="memory-toggle"]');
+  memory.checked = memoryOn();
+  memory.addEventListener("change", function () {
+    try { localStorage.setItem(MEMORY_KEY, memory.checked ? "1" : "0"); } catch (e) { /* private mode */ }
+    changed();
+  });
+}
