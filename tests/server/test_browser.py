@@ -851,3 +851,58 @@ def test_your_turn_is_noticed_and_motion_can_be_reduced(live_server: str, browse
         assert errors == []
     finally:
         ctx.close()
+
+
+@pytest.mark.parametrize("edition, viewport", [
+    ("party", {"width": 390, "height": 844}),
+    ("base", {"width": 1280, "height": 800}),
+])
+def test_learn_to_play(live_server: str, browser: Browser, edition: str, viewport: dict[str, int]) -> None:
+    """The lobby's Learn to play opens a table of the chosen edition and menu against two
+    bots; before the first pick it explains each dish and lays out the demonstrations (the
+    engine's words and scores), then guides one pick, reveal and pass."""
+    from sushigo.engine.guide import demonstrations, dishes
+    from sushigo.engine.menus import parse_menu
+    from sushigo.engine.rules import Rules
+
+    ctx = browser.new_context(viewport=viewport, has_touch=viewport["width"] < 500)
+    try:
+        page = ctx.new_page()
+        errors = watch_errors(page)
+        page.goto(live_server + "/")
+        page.wait_for_selector('[data-testid="seat-kind"][data-seat="1"]')
+        if edition == "party":
+            page.check('[data-testid="edition-party"]')
+            page.select_option('[data-testid="menu"]', "Party Sampler")
+            rules = Rules.party(3, list(parse_menu("Party Sampler")))
+        else:
+            rules = Rules(3)
+        page.click('[data-testid="learn-button"]')
+        page.wait_for_url("**/t/**")
+        page.wait_for_selector('[data-testid="name-form"]:not([hidden])')
+        page.fill('[data-testid="name-input"]', "Newcomer")
+        page.click('[data-testid="name-submit"]')
+        lesson = page.locator('[data-testid="lesson"]')
+        page.wait_for_selector('[data-testid="lesson"][data-step="intro"] [data-testid="lesson-dish"]')
+        assert page.locator('[data-testid="hand-section"]').is_hidden()  # the lesson comes first
+        shown = [d.get_attribute("data-item") for d in lesson.locator('[data-testid="lesson-dish"]').all()]
+        assert shown == [d.item for d in dishes(rules)]
+        text = " ".join((lesson.text_content() or "").split())
+        for d in dishes(rules) + demonstrations(rules):
+            assert d.rule in text and d.example in text
+        assert lesson.locator('[data-testid="lesson-demo"]').count() == len(demonstrations(rules)) >= 1
+        page.click('[data-testid="lesson-next"]')
+        page.wait_for_selector('[data-testid="lesson"][data-step="pick"]')
+        page.wait_for_selector(ENABLED)
+        click_action(page, page.locator(ENABLED).first.get_attribute("data-action") or "")
+        page.wait_for_selector('[data-testid="lesson"][data-step="reveal"]')
+        said = lesson.text_content() or ""
+        assert "greedy bot 1" in said and "greedy bot 2" in said  # whom you passed to and received from
+        page.click('[data-testid="lesson-next"]')
+        page.wait_for_selector('[data-testid="lesson"][data-step="play"]')
+        summary = httpx.get(f"{live_server}/api/tables/{table_id_of(page)}", timeout=10).json()
+        assert summary["learn"] is True and summary["edition"] == edition
+        assert [s["name"] for s in summary["seats"]] == ["Newcomer", "greedy bot 1", "greedy bot 2"]
+        assert errors == []
+    finally:
+        ctx.close()

@@ -1187,7 +1187,7 @@ def test_every_http_error_has_the_one_shape(sqlite_url: str) -> None:
 def test_the_page_s_card_words_and_rules_are_the_engine_s(lite_client: TestClient) -> None:
     from importlib import resources
 
-    from sushigo.engine.guide import card_words, dishes, how_to_play
+    from sushigo.engine.guide import card_words, demonstrations, dishes, how_to_play
 
     r = lite_client.get("/static/words.js")
     assert r.status_code == 200 and r.headers["content-type"].startswith("text/javascript")
@@ -1200,6 +1200,7 @@ def test_the_page_s_card_words_and_rules_are_the_engine_s(lite_client: TestClien
                      seats=["human", "bot:greedy", "bot:greedy", "bot:greedy"])
     got = lite_client.get(f"/api/tables/{created['id']}/rules").json()
     rules = Rules.party(4, "Master Menu")
-    assert got == {"edition": "party", "how_to_play": how_to_play(rules), "dishes": [d.to_json() for d in dishes(rules)]}
+    assert got == {"edition": "party", "how_to_play": how_to_play(rules), "dishes": [d.to_json() for d in dishes(rules)],
+                   "demonstrations": [d.to_json() for d in demonstrations(rules)]}
     missing = lite_client.get("/api/tables/nope/rules")
     assert missing.status_code == 404 and missing.json() == {"error": "no table 'nope'"}

@@ -197,6 +197,32 @@ def card_words() -> dict[str, Any]:
     }
 
 
+def demonstrations(rules: Rules) -> list[Dish]:
+    """What a teacher lays on the table before the first pick (the scorekeeper's
+    guide suggests a tempura pair and a wasabi with a nigiri on it), for the
+    dishes this table has, scored by the engine.
+
+    >>> [d.example for d in demonstrations(Rules(3))]
+    ['2 tempura: one pair, 5', 'squid on wasabi 9: 9']
+    >>> [d.name for d in demonstrations(Rules.party(4, "Master Menu"))]
+    ['A nigiri']
+    """
+    items = set(rules.menu) if rules.is_party else {"tempura", "wasabi", "nigiri"}
+    out = []
+    if "tempura" in items:
+        out.append(Dish("tempura", "A tempura pair", ("tempura", "tempura"),
+                        "Two tempura make a pair; one alone scores nothing.",
+                        sets_figure("tempura", 2, 2, "pair", "pairs", TEMPURA_PAIR_POINTS).text))
+    squid = nigiri_figure([("squid", 3, True)], 0)
+    plain = nigiri_figure([("squid", 3, False)], 0)
+    if "wasabi" in items and squid is not None:
+        out.append(Dish("wasabi", "A wasabi with a nigiri on it", ("wasabi", "squid"),
+                        "Play the wasabi first; the next nigiri goes on it and scores triple.", squid.text))
+    elif plain is not None:
+        out.append(Dish("nigiri", "A nigiri", ("squid",), "A nigiri scores its face value.", plain.text))
+    return out
+
+
 def how_to_play(rules: Rules) -> list[str]:
     """The game in a few lines (what a turn is, how a round and the game end).
 

@@ -29,7 +29,7 @@ from starlette.websockets import WebSocketDisconnect, WebSocketState
 
 from sushigo.bots import BOTS
 from sushigo.engine.flags import DEFAULT_MENU
-from sushigo.engine.guide import card_words, dishes, how_to_play
+from sushigo.engine.guide import card_words, demonstrations, dishes, how_to_play
 from sushigo.engine.menus import MENU_ITEMS
 from sushigo.engine.menus import OFFICIAL_MENUS
 from sushigo.server.protocol import (
@@ -346,7 +346,8 @@ def create_app(
         if rules is None:
             return fail(404, f"no table {table_id[:64]!r}")
         return {"edition": rules.edition, "how_to_play": how_to_play(rules),
-                "dishes": [d.to_json() for d in dishes(rules)]}
+                "dishes": [d.to_json() for d in dishes(rules)],
+                "demonstrations": [d.to_json() for d in demonstrations(rules)]}
 
     @app.get("/api/tables/{table_id}/record", response_model=None)
     async def get_record(table_id: str) -> Response:

@@ -164,6 +164,8 @@ class CreateTable(BaseModel):
     wasabi_colour: Annotated[str, Field(max_length=10)] | None = None
     timer: Annotated[int, Field(ge=TIMER_RANGE[0], le=TIMER_RANGE[1])] | None = None
     seed: Annotated[int, Field(ge=0, lt=1 << 63)] | None = None
+    learn: bool = False
+    """A "Learn to play" table: the page teaches the game as it goes."""
 
 
 _CREATE: TypeAdapter[CreateTable] = TypeAdapter(CreateTable)

@@ -135,6 +135,8 @@ class LiveTable:
     result: dict[str, Any] | None = None
     seeded: bool = False
     """The creator chose the seed (and so may know the deal)."""
+    learn: bool = False
+    """A "Learn to play" table (the page teaches as the game goes)."""
     explained: list[dict[str, Any]] = field(default_factory=list)
     """The finished rounds' scoring in words (:func:`explained_rounds`), kept so each is explained once."""
     narrator: Narrator | None = None
@@ -150,18 +152,18 @@ class LiveTable:
     def summary(self) -> dict[str, Any]:
         """The table as the lobby lists it (public), with its current ``seq``."""
         out = _summary(self.id, self.rules, self.status, self.created, self.timer, self.seeded,
-                       self.seats, self.result)
+                       self.seats, self.result, learn=self.learn)
         out["seq"] = self.seq
         return out
 
 
 def _summary(table_id: str, rules: Rules, status: str, created: float, timer: int | None, seeded: bool,
-             seats: list[Seat], result: dict[str, Any] | None) -> dict[str, Any]:
+             seats: list[Seat], result: dict[str, Any] | None, *, learn: bool = False) -> dict[str, Any]:
     out: dict[str, Any] = {
         "id": table_id, "edition": rules.edition, "players": rules.players,
         "menu": (menu_name(rules.menu) or list(rules.menu)) if rules.is_party else None,
         "options": rules.options(), "status": status, "created": created, "timer": timer,
-        "seeded": seeded, "seats": [s.to_json() for s in seats],
+        "seeded": seeded, "learn": learn, "seats": [s.to_json() for s in seats],
     }
     if result is not None:
         out["totals"] = result["totals"]
@@ -194,7 +196,7 @@ def summary_of(loaded: LoadedTable) -> dict[str, Any]:
     seats = [Seat(s.seat, s.kind, s.bot, s.name, None) for s in loaded.seats]
     name_bots(seats)
     return _summary(row.id, _rules_of(row), row.status, row.created, row.timer,
-                    bool(row.rules.get("seeded")), seats, row.result)
+                    bool(row.rules.get("seeded")), seats, row.result, learn=bool(row.rules.get("learn")))
 
 
 OLD_WASABI_COLOUR: Final = "own"
@@ -389,7 +391,7 @@ class TableService:
             id=row.id, created=row.created, rules=rules, seed=row.seed, timer=row.timer,
             status=row.status, seats=[Seat(s.seat, s.kind, s.bot, s.name, s.token_hash) for s in item.seats],
             game=new_game(rules, seed=row.seed), opened=[0] * rules.players,
-            seeded=bool(row.rules.get("seeded")),
+            seeded=bool(row.rules.get("seeded")), learn=bool(row.rules.get("learn")),
         )
         self._make_bots(table)
         for ev in item.events:
@@ -431,7 +433,7 @@ class TableService:
         table = LiveTable(
             id=table_id, created=time.time(), rules=rules, seed=seed, timer=req.timer,
             status=WAITING, seats=seats, game=new_game(rules, seed=seed), opened=[0] * rules.players,
-            seeded=req.seed is not None,
+            seeded=req.seed is not None, learn=req.learn,
         )
         self._make_bots(table)
         stored_rules: dict[str, Any] = {"options": rules.options()}
@@ -439,6 +441,8 @@ class TableService:
             stored_rules["menu"] = list(rules.menu)
         if req.seed is not None:
             stored_rules["seeded"] = True
+        if req.learn:
+            stored_rules["learn"] = True
         row = TableRow(table_id, table.created, rules.edition, rules.players, stored_rules, seed,
                        req.timer, WAITING)
         await self.writer.submit(CreateTable(row, [SeatRow(s.seat, s.kind, s.bot, s.name, s.token_hash)

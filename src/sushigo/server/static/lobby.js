@@ -10,7 +10,8 @@
  *   party-options, menu (select: official names or "custom"), custom-menu,
  *   custom-slots (selects data-testid="custom-item" data-group=roll|appetizer|special|dessert),
  *   menu-preview, opt-uramaki_split, opt-menu_card_draw, opt-two_player_pudding_penalty, opt-wasabi_colour,
- *   timer, seed, create-submit;
+ *   timer, seed, create-submit, learn-button (a "Learn to play" table: this edition
+ *   and menu, you and two greedy bots);
  *   created (after creating): invites (li data-testid="invite" data-seat=n with an
  *   <input data-testid="invite-url"> and a data-testid="copy" button; the spectator
  *   row has data-testid="spectate" with data-testid="spectate-link"),
@@ -365,6 +366,24 @@
     }, function (err) {
       showError(err.message);
     }).then(function () { btn.disabled = false; });
+  });
+  // Learn to play: this edition and menu, you and two greedy bots, the page teaches as you go.
+  $("learn-button").addEventListener("click", function () {
+    var b = body();
+    b.players = 3;
+    b.seats = ["human", "bot:greedy", "bot:greedy"];
+    b.learn = true;
+    delete b.timer;
+    var btn = $("learn-button");
+    btn.disabled = true;
+    showError("");
+    api("POST", "/api/tables", b).then(function (res) {
+      var me = (res.seats || []).filter(function (x) { return x.kind === "human"; })[0];
+      location.href = absolute(me.invite);
+    }, function (err) {
+      showError(err.message);
+      btn.disabled = false;
+    });
   });
   $("new-table").addEventListener("click", function () {
     $("created").hidden = true;

@@ -41,6 +41,7 @@
  *                   round's hand shows once you press it; a spectator goes on by
  *                   itself after a few seconds).  On the final screen: round 3.
  *   notice          what just happened to you that you did not do (time ran out)
+ *   lesson          on a "Learn to play" table (table.learn): the lesson (lesson.js)
  *   notify-toggle   sound and notification for your turn while the tab is hidden (notify.js)
  *   log             the turn log (role="log"), drawn by log.js: log-line per line
  *   rules-button, rules-panel   the table's dishes and how they score (rules.js);
@@ -55,6 +56,7 @@
 import { applyLog, latestTurn, plain, renderLog } from "/static/log.js";
 import { memoryOn, setupRules } from "/static/rules.js";
 import { setupNotify } from "/static/notify.js";
+import { makeLesson } from "/static/lesson.js";
 
 (function () {
   "use strict";
@@ -272,6 +274,7 @@ import { setupNotify } from "/static/notify.js";
   }
 
   var turnStarted = null;  // set by setupNotify
+  var lesson = null;       // set at start (lesson.js)
   var AUTO_CONTINUE = 8; // seconds a spectator looks at a round's end
 
   function onLog(msg) {
@@ -465,6 +468,7 @@ import { setupNotify } from "/static/notify.js";
 
   function canPick() {
     if (S.holding !== null) return false;
+    if (lesson && lesson.holds(S.table, { status: S.status })) return false;
     var v = S.view;
     if (!v || S.status !== "playing" || S.seat === null || !S.welcomed) return false;
     if (!v.legal_actions || !v.legal_actions.length) return false;
@@ -538,6 +542,7 @@ import { setupNotify } from "/static/notify.js";
     renderNameForm();
     renderStatus();
     renderHand();
+    if (lesson) lesson.render($("lesson"), S.table, { view: S.view, seat: S.seat, status: S.status, seatName: seatName });
     renderRoundEnd();
     renderSeats();
     renderScores();
@@ -551,7 +556,7 @@ import { setupNotify } from "/static/notify.js";
     if (hadFocus && (!document.activeElement || document.activeElement === document.body)) {
       var again = S.focusKey ? document.querySelector('[data-focus="' + S.focusKey + '"]') : null;
       if (!again || again.disabled) {
-        again = document.querySelector('[data-testid="continue"]:not([hidden]), [data-testid="hand"] [data-action]:enabled, [data-testid="actions"] [data-testid="action"]:enabled');
+        again = document.querySelector('[data-testid="lesson-next"], [data-testid="continue"]:not([hidden]), [data-testid="hand"] [data-action]:enabled, [data-testid="actions"] [data-testid="action"]:enabled');
       }
       if (again && !again.disabled) {
         again.focus({ preventScroll: true });
@@ -619,6 +624,8 @@ import { setupNotify } from "/static/notify.js";
       if (S.token && S.nameWanted) text += " · type your name to join";
     } else if (S.status === "finished") {
       text = "Game over · " + winnersText();
+    } else if (lesson && lesson.holds(S.table, { status: S.status })) {
+      text = "Learn to play: read about the dishes of this table, then start";
     } else if (S.holding !== null) {
       text = "Round " + S.holding + " is over: see how it scored" +
         (S.seat === null ? "; round " + (S.holding + 1) + " follows in a moment" : ", then continue");
@@ -668,7 +675,8 @@ import { setupNotify } from "/static/notify.js";
   function renderHand() {
     var sec = $("hand-section");
     var v = S.view;
-    if (!v || S.seat === null || !Array.isArray(v.hand) || S.status !== "playing" || S.holding !== null) {
+    if (!v || S.seat === null || !Array.isArray(v.hand) || S.status !== "playing" || S.holding !== null ||
+        (lesson && lesson.holds(S.table, { status: S.status }))) {
       sec.hidden = true;
       return;
     }
@@ -1249,6 +1257,7 @@ import { setupNotify } from "/static/notify.js";
   } else {
     setupRules(S.id, C, render);
     turnStarted = setupNotify();
+    lesson = makeLesson(S.id, C, render);
     render();
     connect();
   }

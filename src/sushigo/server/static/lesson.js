@@ -1,0 +1,140 @@
+/* "Learn to play": on a table created with learn=true the page teaches as the
+ * game goes.  Before the first pick it lays out each dish of this table and the
+ * demonstrations of GET /api/tables/{id}/rules (the engine's words and
+ * examples); then it guides one pick, reveal and pass; afterwards it points at
+ * the log and at each round's explained score, and explains each special when
+ * you have to decide for it.  The rules themselves are never written here.
+ *
+ * Test hooks (data-testid): lesson (data-step: intro | pick | reveal | play),
+ * lesson-next (the button that moves on), lesson-dish, lesson-demo.
+ */
+
+function el(tag, cls, text) {
+  var e = document.createElement(tag);
+  if (cls) e.className = cls;
+  if (text !== undefined && text !== null) e.textContent = String(text);
+  return e;
+}
+
+/**
+ * A lesson for table `tableId`; `cards` is window.SushiCards, `changed` redraws
+ * the page.  Returns {active(), holds(), render(box, game)}, where game gives
+ * {view, seat, status, seatName, myTurn, picked}.
+ */
+export function makeLesson(tableId, cards, changed) {
+  var KEY = "sushigo.lesson." + tableId;
+  var step = null;
+  var rules = null;
+  var drawnKey = null;
+  try { step = sessionStorage.getItem(KEY); } catch (e) { step = null; }
+
+  function go(next) {
+    step = next;
+    try { sessionStorage.setItem(KEY, next); } catch (e) { /* private mode */ }
+    changed();
+  }
+
+  function load() {
+    if (rules !== null) return;
+    rules = "loading";
+    fetch("/api/tables/" + encodeURIComponent(tableId) + "/rules").then(function (r) { return r.json(); })
+      .then(function (data) { rules = data; drawnKey = null; changed(); })
+      .catch(function () { rules = null; });
+  }
+
+  function dishRow(d, testid) {
+    var li = el("li", "dish");
+    li.setAttribute("data-testid", testid);
+    li.setAttribute("data-item", String(d.item));
+    var art = el("span", "dish-art");
+    art.setAttribute("aria-hidden", "true");
+    (d.cards || []).forEach(function (c) { art.appendChild(cards.element(c, { mini: true })); });
+    li.appendChild(art);
+    var text = el("div", "dish-text");
+    text.appendChild(el("strong", "dish-name", d.name));
+    text.appendChild(el("span", "dish-rule", " " + d.rule));
+    text.appendChild(el("span", "dish-example", (testid === "lesson-demo" ? "Scores: " : "Example: ") + d.example));
+    li.appendChild(text);
+    return li;
+  }
+
+  function button(text, next) {
+    var b = el("button", "primary", text);
+    b.type = "button";
+    b.setAttribute("data-testid", "lesson-next");
+    b.setAttribute("data-focus", "lesson-next");
+    b.addEventListener("click", function () { go(next); });
+    return b;
+  }
+
+  return {
+    /** Is this a lesson table still teaching. */
+    active: function (table) { return !!(table && table.learn) && step !== "done"; },
+    /** Does the lesson hold the hand back (the introduction comes first). */
+    holds: function (table, game) {
+      return !!(table && table.learn) && (step === null || step === "intro") && game.status === "playing";
+    },
+    render: function (box, table, game) {
+      if (!table || !table.learn || game.status === "waiting" || !game.view) { box.hidden = true; return; }
+      load();
+      var v = game.view;
+      if (step === null) step = v.round === 1 && v.turn === 1 ? "intro" : "play";
+      if (step === "pick" && (v.turn > 1 || v.round > 1)) step = "reveal";
+      var key = [step, v.round, v.turn, v.decision ? v.decision.kind + v.decision.seat : "", game.status,
+        rules && rules.dishes ? 1 : 0].join("|");
+      box.hidden = false;
+      box.setAttribute("data-step", step);
+      if (key === drawnKey) return;
+      drawnKey = key;
+      box.textContent = "";
+      box.appendChild(el("h2", null, "Learn to play"));
+      if (step === "intro") {
+        if (!rules || !rules.dishes) { box.appendChild(el("p", null, "Loading the dishes of this table…")); return; }
+        var how = el("ul", "how-to-play");
+        rules.how_to_play.forEach(function (line) { how.appendChild(el("li", null, line)); });
+        box.appendChild(how);
+        box.appendChild(el("h3", null, "The dishes at this table"));
+        var list = el("ul", "dishes");
+        rules.dishes.forEach(function (d) { list.appendChild(dishRow(d, "lesson-dish")); });
+        box.appendChild(list);
+        box.appendChild(el("h3", null, "Before the first pick, look at these"));
+        var demos = el("ul", "dishes");
+        rules.demonstrations.forEach(function (d) { demos.appendChild(dishRow(d, "lesson-demo")); });
+        box.appendChild(demos);
+        box.appendChild(button("Start: make my first pick", "pick"));
+      } else if (step === "pick") {
+        box.appendChild(el("p", null, "Your first pick: choose one card of your hand to keep (tap it, or Tab to it " +
+          "and press Enter). Everyone picks at the same time, face down: nobody sees your card until all have picked."));
+      } else if (step === "reveal") {
+        var n = v.players;
+        var to = game.seat === null ? 0 : ((game.seat + 1) % n);
+        var from = game.seat === null ? 0 : ((game.seat - 1 + n) % n);
+        box.appendChild(el("p", null, "Everyone revealed their card at once: each collection below grew by one, and " +
+          "the game log says who played what. Then the hands moved on: you gave the rest of yours to " +
+          game.seatName(to) + " and now hold the hand " + game.seatName(from) + " had."));
+        box.appendChild(el("p", null, "Keep picking: the log tells every turn, and at the end of each round its " +
+          "score is explained card by card. The Rules button shows every dish again."));
+        box.appendChild(button("Got it", "play"));
+      } else if (step === "play") {
+        var d = v.decision && v.decision.seat === game.seat && v.phase === "resolve" ? v.decision : null;
+        var dish = null;
+        if (d && rules && rules.dishes) {
+          rules.dishes.forEach(function (x) { if (x.item === d.kind) dish = x; });
+        }
+        if (dish) {
+          box.appendChild(el("p", null, "Your " + dish.name.toLowerCase() + ": " + dish.rule));
+        } else if (game.status === "finished") {
+          box.appendChild(el("p", null, "That was a whole game. Each round's score is explained below, and the " +
+            "record can be downloaded. Start another from the lobby, against bots or with friends."));
+        } else {
+          box.appendChild(el("p", null, "Round " + v.round + ", turn " + v.turn + ": pick a card. What everyone " +
+            "played is in the log; the Rules button shows how each dish scores."));
+        }
+        var stop = el("button", "link-button", "Hide the lessons");
+        stop.type = "button";
+        stop.addEventListener("click", function () { go("done"); });
+        box.appendChild(stop);
+      }
+    }
+  };
+}
