@@ -817,6 +817,32 @@ def test_the_rules_are_one_tap_away(live_server: str, browser: Browser, viewport
         ctx.close()
 
 
+PASS_WATCH = """
+window.__passes = [];
+new MutationObserver(() => {
+  const hand = document.querySelector('[data-testid="hand"]');
+  if (hand && hand.classList.contains("passed-in")) window.__passes.push(getComputedStyle(hand).animationName);
+}).observe(document, {subtree: true, attributes: true, attributeFilter: ["class"]});
+"""
+
+
+def test_a_passed_hand_slides_in_from_where_it_came(live_server: str, browser: Browser) -> None:
+    ctx = browser.new_context(viewport={"width": 1000, "height": 800})
+    try:
+        ctx.add_init_script(PASS_WATCH)
+        page = ctx.new_page()
+        created = api_create(live_server, edition="base", players=3, seats=["human", "bot:greedy", "bot:greedy"],
+                             seed=12, pass_both_ways=True)
+        join(page, invites(live_server, created)[0], "Ana")
+        for _ in range(2):
+            page.wait_for_selector(ENABLED)
+            click_action(page, page.locator(ENABLED).first.get_attribute("data-action") or "")
+        page.wait_for_selector(ENABLED)
+        assert set(page.evaluate("window.__passes")) == {"pass-in"}  # round 1 passes left
+    finally:
+        ctx.close()
+
+
 def test_your_turn_is_noticed_and_motion_can_be_reduced(live_server: str, browser: Browser) -> None:
     """With alerts on, a turn that becomes yours in a hidden tab sounds and notifies (never
     with alerts off); the reveal's animation stops under prefers-reduced-motion."""
@@ -824,6 +850,7 @@ def test_your_turn_is_noticed_and_motion_can_be_reduced(live_server: str, browse
                               reduced_motion="reduce")
     try:
         ctx.add_init_script("Object.defineProperty(document, 'hidden', {get: () => !!window.__hidden});")
+        ctx.add_init_script(PASS_WATCH)
         page = ctx.new_page()
         errors = watch_errors(page)
         created = api_create(live_server, edition="base", players=2, seats=["human", "bot:greedy"], seed=12)
@@ -848,6 +875,8 @@ def test_your_turn_is_noticed_and_motion_can_be_reduced(live_server: str, browse
         fresh = page.locator('[data-testid="collection"] .group.fresh').first
         fresh.wait_for()
         assert fresh.evaluate("e => getComputedStyle(e).animationName") == "none"
+        passes = page.evaluate("window.__passes")
+        assert passes and set(passes) == {"none"}  # the passed hand does not slide either
         assert errors == []
     finally:
         ctx.close()

@@ -53,6 +53,9 @@
  *                   each with the round explained: data-testid="explained"),
  *                   winners (when finished), record-link (when finished)
  */
+import { $, el } from "/static/dom.js";
+import { groupElement as drawGroup, groups } from "/static/collections.js";
+import { renderScores as drawScores } from "/static/scores.js";
 import { applyLog, latestTurn, plain, renderLog } from "/static/log.js";
 import { memoryOn, setupRules } from "/static/rules.js";
 import { setupNotify } from "/static/notify.js";
@@ -75,7 +78,6 @@ import { makeLesson } from "/static/lesson.js";
     "special_order", "green_tea_ice_cream", "fruit_watermelon2", "fruit_pineapple2",
     "fruit_orange2", "fruit_watermelon_pineapple", "fruit_watermelon_orange",
     "fruit_pineapple_orange"];
-  var NIGIRI = { egg: 1, salmon: 1, squid: 1 };
   var DECISION_WORDS = {
     chopsticks: "play one more card from your hand, or pass",
     spoon: "name a card to ask for, or pass",
@@ -132,17 +134,6 @@ import { makeLesson } from "/static/lesson.js";
       if (kv[0] === "seat" && kv[1]) return decodeURIComponent(kv.slice(1).join("="));
     }
     return null;
-  }
-
-  function $(testid, root) {
-    return (root || document).querySelector('[data-testid="' + testid + '"]');
-  }
-
-  function el(tag, cls, text) {
-    var e = document.createElement(tag);
-    if (cls) e.className = cls;
-    if (text !== undefined && text !== null) e.textContent = String(text);
-    return e;
   }
 
   function storedName() {
@@ -372,6 +363,11 @@ import { makeLesson } from "/static/lesson.js";
     }
     if (v && (!v.legal || !v.legal.some(isPair))) S.chopMode = false;
     computeFresh(prev, v);
+    // a new hand came from the neighbour: it slides in from that side (not on a round's first turn)
+    if (v && prev && Array.isArray(v.hand) && v.turn > 1 && (v.turn !== prev.turn || v.round !== prev.round)) {
+      S.passedAt = Date.now();
+      S.passedFrom = edition() !== "party" && v.pass_step === -1 ? "right" : "left";
+    }
     if (v) updateHold(v);
     if (v && v.committed === null) { S.sentAction = null; S.sentIndex = null; }
     if (msg.status !== "playing") showError("");
@@ -545,7 +541,8 @@ import { makeLesson } from "/static/lesson.js";
     if (lesson) lesson.render($("lesson"), S.table, { view: S.view, seat: S.seat, status: S.status, seatName: seatName });
     renderRoundEnd();
     renderSeats();
-    renderScores();
+    drawScores({ view: S.view, finished: S.status === "finished", party: edition() === "party", id: S.id,
+      seatName: seatName, winnersText: winnersText });
     renderLog($("log"), S.log, seatName);
     renderTimer();
     var mineNow = canPick();
@@ -736,6 +733,10 @@ import { makeLesson } from "/static/lesson.js";
       hand.appendChild(b);
     });
     hand.classList.toggle("my-turn", mine && !!handPicks);
+    var passing = S.passedAt && Date.now() - S.passedAt < 700;
+    hand.classList.toggle("passed-in", !!passing);
+    hand.classList.toggle("from-right", !!passing && S.passedFrom === "right");
+    if (passing) hand.style.animationDelay = -(Date.now() - S.passedAt) + "ms";
 
     // Chopsticks (original game: pairs before the reveal).
     var pairs = [];
@@ -861,73 +862,7 @@ import { makeLesson } from "/static/lesson.js";
     }
   }
 
-  // Collections grouped by type; a nigiri on a wasabi is shown with that wasabi.
-  function groups(col, onW) {
-    var out = [], byKey = {}, queue = [];
-    function isWasabi(t) { return t === "wasabi" || t === "special_order>wasabi"; }
-    function nigiriOf(t) {
-      var b = t.replace(/^special_order>/, "").replace(/\+wasabi$/, "");
-      return NIGIRI[b] ? b : null;
-    }
-    col.forEach(function (t, i) {
-      t = String(t);
-      if (isWasabi(t)) {
-        var g = { key: "wasabi#" + i, text: t, count: 1, indices: [i], on: null };
-        out.push(g);
-        queue.push(g);
-        return;
-      }
-      if (onW && onW[i] && nigiriOf(t)) {
-        var w = queue.shift();
-        if (w) { w.on = t; w.indices.push(i); w.key = "wasabi+" + t; return; }
-        var lone = { key: "on-wasabi+" + t, text: "wasabi", count: 1, indices: [i], on: t };
-        out.push(lone);
-        return;
-      }
-      if (byKey[t]) { byKey[t].count += 1; byKey[t].indices.push(i); return; }
-      byKey[t] = { key: t, text: t, count: 1, indices: [i], on: null };
-      out.push(byKey[t]);
-    });
-    // merge empty wasabis / identical wasabi pairs for a compact display
-    var merged = [], seen = {};
-    out.forEach(function (g) {
-      var k = g.on ? "W+" + g.on + "|" + g.text : g.text === "wasabi" || g.text === "special_order>wasabi" ? "W|" + g.text : "C|" + g.key;
-      if (seen[k]) { seen[k].count += g.count; seen[k].indices = seen[k].indices.concat(g.indices); return; }
-      seen[k] = g;
-      merged.push(g);
-    });
-    return merged;
-  }
 
-  function groupElement(g, fresh) {
-    var wrap = el("div", "group");
-    wrap.setAttribute("data-testid", "group");
-    wrap.setAttribute("data-card", g.on ? g.text + "+" + g.on : g.text);
-    wrap.setAttribute("data-count", String(g.count));
-    var card = C.element(g.text, { mini: true });
-    if (g.on) {
-      card.classList.add("with-nigiri");
-      var top = C.element(g.on, { mini: true });
-      top.classList.add("on-wasabi");
-      var stack = el("div", "stack");
-      stack.appendChild(card);
-      stack.appendChild(top);
-      wrap.appendChild(stack);
-      wrap.title = C.label(g.on) + " on " + C.label(g.text) + (g.count > 1 ? " ×" + g.count : "");
-    } else {
-      wrap.appendChild(card);
-      wrap.title = C.label(g.text) + (g.count > 1 ? " ×" + g.count : "");
-    }
-    var cap = C.caption(g.on ? C.label(g.on) + " on wasabi" : C.label(g.text));
-    wrap.appendChild(cap);
-    if (g.count > 1) wrap.appendChild(el("span", "count", "×" + g.count));
-    if (fresh && g.indices.some(function (i) { return fresh[i]; })) {
-      wrap.classList.add("fresh");
-      // a re-render continues the reveal animation instead of restarting it
-      wrap.style.animationDelay = -Math.max(0, Date.now() - (S.freshAt || Date.now())) + "ms";
-    }
-    return wrap;
-  }
 
   function renderSeats() {
     var box = $("seats");
@@ -988,7 +923,7 @@ import { makeLesson } from "/static/lesson.js";
         cbox.setAttribute("aria-label", seatName(i) + "'s cards");
         var onW = v.on_wasabi ? v.on_wasabi[i] : null;
         var fresh = S.fresh ? S.fresh[i] : null;
-        groups(col, onW).forEach(function (g) { cbox.appendChild(groupElement(g, fresh)); });
+        groups(col, onW).forEach(function (g) { cbox.appendChild(drawGroup(g, fresh, S.freshAt)); });
         if (!col.length) cbox.appendChild(el("span", "empty", S.status === "playing" ? "no cards yet this round" : ""));
         if (col.length || S.status === "playing") sec.appendChild(cbox);
 
@@ -997,7 +932,7 @@ import { makeLesson } from "/static/lesson.js";
           var dbox = el("div", "desserts");
           dbox.setAttribute("data-testid", "desserts");
           dbox.appendChild(el("span", "small-label", "Desserts kept:"));
-          groups(des, null).forEach(function (g) { dbox.appendChild(groupElement(g, null)); });
+          groups(des, null).forEach(function (g) { dbox.appendChild(drawGroup(g, null)); });
           sec.appendChild(dbox);
         }
         var known = v.known_hands ? v.known_hands[i] : null;
@@ -1018,23 +953,6 @@ import { makeLesson } from "/static/lesson.js";
     });
   }
 
-  // How a round scored, in the engine's words (view.explained: the server
-  // sends each seat's figures and the races; nothing is recomputed here).
-  function explanation(story) {
-    var box = el("div", "explained");
-    box.setAttribute("data-testid", "explained");
-    story.figures.forEach(function (figures, s) {
-      var p = el("p", "explained-seat");
-      p.appendChild(el("strong", null, seatName(s) + ": "));
-      var texts = figures.map(function (f) { return f.text; });
-      p.appendChild(document.createTextNode(texts.length ? texts.join("; ") : "nothing that scores"));
-      box.appendChild(p);
-    });
-    story.races.forEach(function (race) {
-      box.appendChild(el("p", "explained-race", race.charAt(0).toUpperCase() + race.slice(1) + "."));
-    });
-    return box;
-  }
 
   // The round's last reveal, kept: final collections and how the round scored.
   function renderRoundEnd() {
@@ -1066,7 +984,7 @@ import { makeLesson } from "/static/lesson.js";
       sec.appendChild(head);
       var cbox = el("div", "collection");
       cbox.setAttribute("aria-label", seatName(i) + "'s cards in round " + number);
-      groups(col, last.on_wasabi ? last.on_wasabi[i] : null).forEach(function (g) { cbox.appendChild(groupElement(g, null)); });
+      groups(col, last.on_wasabi ? last.on_wasabi[i] : null).forEach(function (g) { cbox.appendChild(drawGroup(g, null)); });
       if (!col.length) cbox.appendChild(el("span", "empty", "no cards"));
       sec.appendChild(cbox);
       if (story && story.figures[i]) {
@@ -1109,109 +1027,6 @@ import { makeLesson } from "/static/lesson.js";
       ? "Round " + (S.holding + 1) + " in " + Math.max(0, Math.ceil((S.holdUntil - Date.now()) / 1000)) + " s" : "";
   }
 
-  function renderScores() {
-    var panel = $("scores");
-    var v = S.view;
-    var r = v && v.result ? v.result : null;
-    var finished = S.status === "finished";
-    if (!r || (!r.rounds.length && !finished)) { panel.hidden = true; return; }
-    panel.hidden = false;
-    var n = r.totals.length;
-    var party = edition() === "party";
-    var tbl = $("scoresheet");
-    tbl.textContent = "";
-    var cap = el("caption", null, finished ? "Final scores" : "Score sheet");
-    tbl.appendChild(cap);
-    var thead = el("thead"), hr = el("tr");
-    hr.appendChild(el("th", null, "Player"));
-    for (var k = 0; k < 3; k++) {
-      var rh = el("th", "num", "R");
-      rh.appendChild(el("span", "wide-only", "ound "));
-      rh.appendChild(document.createTextNode(String(k + 1)));
-      rh.title = "Round " + (k + 1);
-      hr.appendChild(rh);
-    }
-    hr.appendChild(el("th", "num", party ? "Desserts" : "Pudding"));
-    hr.appendChild(el("th", "num", "Total"));
-    thead.appendChild(hr);
-    tbl.appendChild(thead);
-    var body = el("tbody");
-    var winners = r.winners || [];
-    for (var s = 0; s < n; s++) {
-      var tr = el("tr");
-      tr.setAttribute("data-seat", String(s));
-      if (finished && winners.indexOf(s) >= 0) tr.className = "winner-row";
-      var th = el("th", null, seatName(s));
-      th.scope = "row";
-      tr.appendChild(th);
-      for (k = 0; k < 3; k++) {
-        var cell = el("td", "num", r.rounds[k] ? r.rounds[k][s] : "–");
-        cell.setAttribute("data-testid", "round-score");
-        tr.appendChild(cell);
-      }
-      var pud = party ? (r.dessert_cards ? r.dessert_cards[s] + " card" + (r.dessert_cards[s] === 1 ? "" : "s") : "") : (r.puddings ? plural(r.puddings[s], "pudding") : "");
-      var pc = el("td", "num", finished ? String(r.pudding[s]) : "–");
-      if (pud) pc.title = pud;
-      if (finished && pud) pc.appendChild(el("span", "sub", " (" + pud + ")"));
-      tr.appendChild(pc);
-      var tot = el("td", "num total", r.totals[s]);
-      tot.setAttribute("data-testid", "total");
-      tr.appendChild(tot);
-      body.appendChild(tr);
-    }
-    tbl.appendChild(body);
-
-    // Per round breakdown, newest open.
-    var bd = $("breakdowns");
-    var openBefore = {};
-    Array.prototype.forEach.call(bd.querySelectorAll("details"), function (d) { openBefore[d.getAttribute("data-round")] = d.open; });
-    bd.textContent = "";
-    var rounds = r.breakdown || [];
-    rounds.forEach(function (rnd, ri) {
-      var d = el("details", "breakdown");
-      d.setAttribute("data-testid", "breakdown");
-      d.setAttribute("data-round", String(ri + 1));
-      var newest = ri === rounds.length - 1;
-      d.open = openBefore.hasOwnProperty(String(ri + 1)) ? openBefore[String(ri + 1)] : newest;
-      d.appendChild(el("summary", null, "Round " + (ri + 1) + " scoring"));
-      var cats = [];
-      rnd.forEach(function (line) { Object.keys(line || {}).forEach(function (c) { if (cats.indexOf(c) < 0) cats.push(c); }); });
-      var wrap = el("div", "table-scroll");
-      var t2 = el("table", "breakdown-table");
-      var h = el("tr");
-      h.appendChild(el("th", null, ""));
-      for (var s2 = 0; s2 < rnd.length; s2++) h.appendChild(el("th", "num", seatName(s2)));
-      var th2 = el("thead");
-      th2.appendChild(h);
-      t2.appendChild(th2);
-      var b2 = el("tbody");
-      cats.forEach(function (c) {
-        var row = el("tr");
-        row.appendChild(el("th", null, categoryLabel(c)));
-        rnd.forEach(function (line) { row.appendChild(el("td", "num", line && line[c] !== undefined ? line[c] : 0)); });
-        b2.appendChild(row);
-      });
-      var sumRow = el("tr", "sum");
-      sumRow.appendChild(el("th", null, "Round total"));
-      for (var s3 = 0; s3 < rnd.length; s3++) sumRow.appendChild(el("td", "num", r.rounds[ri] ? r.rounds[ri][s3] : ""));
-      b2.appendChild(sumRow);
-      t2.appendChild(b2);
-      wrap.appendChild(t2);
-      d.appendChild(wrap);
-      var story = v.explained && v.explained[ri];
-      if (story) d.appendChild(explanation(story));
-      bd.appendChild(d);
-    });
-
-    var w = $("winners");
-    w.hidden = !finished;
-    w.textContent = finished ? winnersText() : "";
-    var rec = panel.querySelector(".record");
-    rec.hidden = !finished;
-    var link = $("record-link");
-    link.href = "/api/tables/" + encodeURIComponent(S.id) + "/record";
-    link.setAttribute("download", "sushigo-" + S.id + ".json");
-  }
 
   function currentDeadline() {
     if (S.deadline !== null) return S.deadline;
@@ -1222,10 +1037,6 @@ import { makeLesson } from "/static/lesson.js";
     return S.localDeadline[1];
   }
 
-  function categoryLabel(c) {
-    var t = String(c).replace(/_/g, " ");
-    return t.charAt(0).toUpperCase() + t.slice(1);
-  }
 
   function renderTimer() {
     var t = $("timer");

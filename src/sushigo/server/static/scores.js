@@ -1,0 +1,140 @@
+/* The score panel: the score sheet, each round's breakdown with the round
+ * explained in the engine's words (view.explained: the server sends each
+ * seat's figures and the races; nothing is recomputed here), the winners and
+ * the record link.  Test hooks: see table.js (scores, scoresheet, breakdown,
+ * explained, winners, record-link).
+ */
+
+import { $, el } from "/static/dom.js";
+
+function plural(n, word) { return n + " " + word + (n === 1 ? "" : "s"); }
+
+function categoryLabel(c) {
+  var t = String(c).replace(/_/g, " ");
+  return t.charAt(0).toUpperCase() + t.slice(1);
+}
+
+// How a round scored, in the engine's words (view.explained: the server
+// sends each seat's figures and the races; nothing is recomputed here).
+export function explanation(story, seatName) {
+  var box = el("div", "explained");
+  box.setAttribute("data-testid", "explained");
+  story.figures.forEach(function (figures, s) {
+    var p = el("p", "explained-seat");
+    p.appendChild(el("strong", null, seatName(s) + ": "));
+    var texts = figures.map(function (f) { return f.text; });
+    p.appendChild(document.createTextNode(texts.length ? texts.join("; ") : "nothing that scores"));
+    box.appendChild(p);
+  });
+  story.races.forEach(function (race) {
+    box.appendChild(el("p", "explained-race", race.charAt(0).toUpperCase() + race.slice(1) + "."));
+  });
+  return box;
+}
+
+/**
+ * Draw the score panel.  `t`: {view, finished, party, id, seatName(i), winnersText()}.
+ */
+export function renderScores(t) {
+  var panel = $("scores");
+  var v = t.view;
+  var r = v && v.result ? v.result : null;
+  var finished = t.finished;
+  if (!r || (!r.rounds.length && !finished)) { panel.hidden = true; return; }
+  panel.hidden = false;
+  var n = r.totals.length;
+  var party = t.party;
+  var tbl = $("scoresheet");
+  tbl.textContent = "";
+  var cap = el("caption", null, finished ? "Final scores" : "Score sheet");
+  tbl.appendChild(cap);
+  var thead = el("thead"), hr = el("tr");
+  hr.appendChild(el("th", null, "Player"));
+  for (var k = 0; k < 3; k++) {
+    var rh = el("th", "num", "R");
+    rh.appendChild(el("span", "wide-only", "ound "));
+    rh.appendChild(document.createTextNode(String(k + 1)));
+    rh.title = "Round " + (k + 1);
+    hr.appendChild(rh);
+  }
+  hr.appendChild(el("th", "num", party ? "Desserts" : "Pudding"));
+  hr.appendChild(el("th", "num", "Total"));
+  thead.appendChild(hr);
+  tbl.appendChild(thead);
+  var body = el("tbody");
+  var winners = r.winners || [];
+  for (var s = 0; s < n; s++) {
+    var tr = el("tr");
+    tr.setAttribute("data-seat", String(s));
+    if (finished && winners.indexOf(s) >= 0) tr.className = "winner-row";
+    var th = el("th", null, t.seatName(s));
+    th.scope = "row";
+    tr.appendChild(th);
+    for (k = 0; k < 3; k++) {
+      var cell = el("td", "num", r.rounds[k] ? r.rounds[k][s] : "–");
+      cell.setAttribute("data-testid", "round-score");
+      tr.appendChild(cell);
+    }
+    var pud = party ? (r.dessert_cards ? r.dessert_cards[s] + " card" + (r.dessert_cards[s] === 1 ? "" : "s") : "") : (r.puddings ? plural(r.puddings[s], "pudding") : "");
+    var pc = el("td", "num", finished ? String(r.pudding[s]) : "–");
+    if (pud) pc.title = pud;
+    if (finished && pud) pc.appendChild(el("span", "sub", " (" + pud + ")"));
+    tr.appendChild(pc);
+    var tot = el("td", "num total", r.totals[s]);
+    tot.setAttribute("data-testid", "total");
+    tr.appendChild(tot);
+    body.appendChild(tr);
+  }
+  tbl.appendChild(body);
+
+  // Per round breakdown, newest open.
+  var bd = $("breakdowns");
+  var openBefore = {};
+  Array.prototype.forEach.call(bd.querySelectorAll("details"), function (d) { openBefore[d.getAttribute("data-round")] = d.open; });
+  bd.textContent = "";
+  var rounds = r.breakdown || [];
+  rounds.forEach(function (rnd, ri) {
+    var d = el("details", "breakdown");
+    d.setAttribute("data-testid", "breakdown");
+    d.setAttribute("data-round", String(ri + 1));
+    var newest = ri === rounds.length - 1;
+    d.open = openBefore.hasOwnProperty(String(ri + 1)) ? openBefore[String(ri + 1)] : newest;
+    d.appendChild(el("summary", null, "Round " + (ri + 1) + " scoring"));
+    var cats = [];
+    rnd.forEach(function (line) { Object.keys(line || {}).forEach(function (c) { if (cats.indexOf(c) < 0) cats.push(c); }); });
+    var wrap = el("div", "table-scroll");
+    var t2 = el("table", "breakdown-table");
+    var h = el("tr");
+    h.appendChild(el("th", null, ""));
+    for (var s2 = 0; s2 < rnd.length; s2++) h.appendChild(el("th", "num", t.seatName(s2)));
+    var th2 = el("thead");
+    th2.appendChild(h);
+    t2.appendChild(th2);
+    var b2 = el("tbody");
+    cats.forEach(function (c) {
+      var row = el("tr");
+      row.appendChild(el("th", null, categoryLabel(c)));
+      rnd.forEach(function (line) { row.appendChild(el("td", "num", line && line[c] !== undefined ? line[c] : 0)); });
+      b2.appendChild(row);
+    });
+    var sumRow = el("tr", "sum");
+    sumRow.appendChild(el("th", null, "Round total"));
+    for (var s3 = 0; s3 < rnd.length; s3++) sumRow.appendChild(el("td", "num", r.rounds[ri] ? r.rounds[ri][s3] : ""));
+    b2.appendChild(sumRow);
+    t2.appendChild(b2);
+    wrap.appendChild(t2);
+    d.appendChild(wrap);
+    var story = v.explained && v.explained[ri];
+    if (story) d.appendChild(explanation(story, t.seatName));
+    bd.appendChild(d);
+  });
+
+  var w = $("winners");
+  w.hidden = !finished;
+  w.textContent = finished ? t.winnersText() : "";
+  var rec = panel.querySelector(".record");
+  rec.hidden = !finished;
+  var link = $("record-link");
+  link.href = "/api/tables/" + encodeURIComponent(t.id) + "/record";
+  link.setAttribute("download", "sushigo-" + t.id + ".json");
+}
