@@ -753,7 +753,7 @@ def test_no_serious_accessibility_violation(live_server: str, browser: Browser, 
                          ids=["desktop", "phone"])
 def test_the_rules_are_one_tap_away(live_server: str, browser: Browser, viewport: dict[str, int]) -> None:
     """The rules panel lists the table's dishes in the engine's words (by touch, by keyboard,
-    closed with Escape); its memory aid shows the cards the view says this seat has seen."""
+    closed with Escape); its memory aid shows the cards the view says this seat knows."""
     from sushigo.engine.guide import dishes
     from sushigo.engine.menus import parse_menu
     from sushigo.engine.rules import Rules
@@ -781,10 +781,21 @@ def test_the_rules_are_one_tap_away(live_server: str, browser: Browser, viewport
         for d, el in zip(expected, shown.all()):
             text = el.text_content() or ""
             assert d.name in text and d.rule in text and d.example in text
-        assert page.locator(".memory").is_hidden()  # no memory aid where the view has no known hands
+        page.check('[data-testid="memory-toggle"]')  # a Party view knows cards too
         page.keyboard.press("Escape")
         assert panel.is_hidden() and button.get_attribute("aria-expanded") == "false"
         assert page.evaluate("document.activeElement.dataset.testid") == "rules-button"
+        for _ in range(2):  # the Party memory aid, after two turns: the view's known cards, in words
+            page.wait_for_selector(ENABLED)
+            click_action(page, page.locator(ENABLED).first.get_attribute("data-action") or "")
+        page.wait_for_selector(ENABLED)
+        from sushigo.engine.party.cards import PARTY_LABELS, parse_party_card
+        for seat, cards in enumerate(page.evaluate("window.sushigoTable.view.known_cards")):
+            where = page.locator(f'[data-testid="seat"][data-seat="{seat}"] [data-testid="known-hand"]')
+            assert where.count() == (1 if cards and seat != 0 else 0)
+            if where.count():
+                shown = (where.text_content() or "").split(": ", 1)[1]
+                assert shown == ", ".join(PARTY_LABELS[parse_party_card(c)] for c in cards)
 
         # the original game, by keyboard, with the memory aid
         base = api_create(live_server, edition="base", players=3, seats=["human", "bot:greedy", "bot:greedy"], seed=6)
@@ -795,23 +806,24 @@ def test_the_rules_are_one_tap_away(live_server: str, browser: Browser, viewport
         page.wait_for_selector('[data-testid="dish"]')
         assert [d.get_attribute("data-item") for d in panel.locator('[data-testid="dish"]').all()] == [
             d.item for d in dishes(Rules(3))]
-        page.check('[data-testid="memory-toggle"]')
+        assert page.locator('[data-testid="memory-toggle"]').is_checked()  # kept (localStorage)
         page.click('[data-testid="rules-close"]')
         for _ in range(3):  # after a few turns the hands that passed this seat are known
             page.wait_for_selector(ENABLED)
             click_action(page, page.locator(ENABLED).first.get_attribute("data-action") or "")
         page.wait_for_selector(ENABLED)
-        known = page.evaluate("window.sushigoTable.view.known_hands")
-        for seat, hand in enumerate(known):
+        known = page.evaluate("window.sushigoTable.view.known_cards")
+        whole = page.evaluate("window.sushigoTable.view.known_hands")
+        for seat, cards in enumerate(known):
             where = page.locator(f'[data-testid="seat"][data-seat="{seat}"] [data-testid="known-hand"]')
-            if seat == 0 or hand is None:
+            if seat == 0 or not cards:
                 assert where.count() == 0
                 continue
             text = where.text_content() or ""
             from sushigo.engine.base.cards import CARD_LABELS, parse_card
-            for card in hand:
-                assert CARD_LABELS[parse_card(card)] in text
-        assert any(h for s, h in enumerate(known) if s != 0)
+            assert text.startswith("Holds: " if whole[seat] is not None else "Holds, among others: ")
+            assert text.split(": ", 1)[1] == ", ".join(CARD_LABELS[parse_card(c)] for c in cards)
+        assert any(c for s, c in enumerate(known) if s != 0)
         assert errors == []
     finally:
         ctx.close()

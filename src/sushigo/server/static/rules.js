@@ -4,7 +4,7 @@
  *
  * Test hooks (data-testid): rules-button (aria-expanded), rules-panel,
  * rules-close, dish (data-item), memory-toggle (the memory aid: show the
- * cards you have seen in the hands that passed you this round).
+ * cards you know are in the other hands, from what passed you this round).
  */
 
 var MEMORY_KEY = "sushigo.memory";

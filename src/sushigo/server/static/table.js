@@ -46,7 +46,7 @@
  *   log             the turn log (role="log"), drawn by log.js: log-line per line
  *   rules-button, rules-panel   the table's dishes and how they score (rules.js);
  *                   with its memory aid on, each seat shows known-hand: the cards
- *                   you have seen in that seat's hand this round
+ *                   the view says you know are in that seat's hand (view.known_cards)
  *   scores          the score panel; scoresheet (a <table>, rows
  *                   data-seat=n with a cell data-testid="total"),
  *                   breakdowns (per round <details data-testid="breakdown">,
@@ -568,8 +568,8 @@ import { makeLesson } from "/static/lesson.js";
 
   function renderTop() {
     var t = S.table, v = S.view;
-    // the memory aid needs the cards a seat may know (the original game's view has them)
-    document.querySelector(".memory").hidden = !(v && Array.isArray(v.known_hands)) || S.seat === null;
+    // the memory aid shows the cards the view says a seat may know (both editions' views have them)
+    document.querySelector(".memory").hidden = !(v && Array.isArray(v.known_cards)) || S.seat === null;
     var info = "";
     if (t || v) {
       var ed = edition();
@@ -935,10 +935,11 @@ import { makeLesson } from "/static/lesson.js";
           groups(des, null).forEach(function (g) { dbox.appendChild(drawGroup(g, null)); });
           sec.appendChild(dbox);
         }
-        var known = v.known_hands ? v.known_hands[i] : null;
-        if (memoryOn() && i !== S.seat && Array.isArray(known) && S.status === "playing") {
-          var kh = el("p", "known-hand", "Holds, as far as you have seen: " +
-            (known.length ? known.map(function (x) { return C.label(x); }).join(", ") : "nothing"));
+        var known = v.known_cards ? v.known_cards[i] : null;
+        var whole = v.known_hands && Array.isArray(v.known_hands[i]);
+        if (memoryOn() && i !== S.seat && Array.isArray(known) && known.length && S.status === "playing") {
+          var kh = el("p", "known-hand", (whole ? "Holds: " : "Holds, among others: ") +
+            known.map(function (x) { return C.label(x); }).join(", "));
           kh.setAttribute("data-testid", "known-hand");
           sec.appendChild(kh);
         }
