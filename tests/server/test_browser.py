@@ -200,6 +200,14 @@ def check_finished_page(page: Page, base: str, table_id: str) -> dict[str, Any]:
         for race in story.races:
             assert race[1:] in shown
     assert page.locator('[data-testid="breakdown"][data-round="3"]').evaluate("d => d.open")
+    # the end of the game explained (each seat's desserts per fruit, or the puddings) and the winner
+    from sushigo.engine.editions import story_of
+
+    names = [page.locator(f'[data-testid="scoresheet"] tr[data-seat="{s}"] th').text_content() or ""
+             for s in range(len(summary["totals"]))]
+    ending = page.locator('[data-testid="game-end"]').text_content() or ""
+    for line in [x for x in story_of(game) if x.kind == "game"]:
+        assert line.render(names) in ending
     return summary
 
 

@@ -33,7 +33,8 @@ export function explanation(story, seatName) {
 }
 
 /**
- * Draw the score panel.  `t`: {view, finished, party, id, seatName(i), winnersText()}.
+ * Draw the score panel.  `t`: {view, finished, party, id, seatName(i), winnersText(),
+ * ending: the game's end as sentences (the log's "game" lines, names put in)}.
  */
 export function renderScores(t) {
   var panel = $("scores");
@@ -128,6 +129,18 @@ export function renderScores(t) {
     if (story) d.appendChild(explanation(story, t.seatName));
     bd.appendChild(d);
   });
+  // the end of the game in the engine's words: puddings or each seat's desserts, and the winners
+  var end = (t.ending || []);
+  if (finished && end.length) {
+    var e = el("details", "breakdown");
+    e.setAttribute("data-testid", "game-end");
+    e.open = true;
+    e.appendChild(el("summary", null, t.party ? "Desserts and the winner" : "Puddings and the winner"));
+    var box = el("div", "explained");
+    end.forEach(function (line) { box.appendChild(el("p", "explained-seat", line)); });
+    e.appendChild(box);
+    bd.appendChild(e);
+  }
 
   var w = $("winners");
   w.hidden = !finished;

@@ -7,7 +7,7 @@
  * textContent, never as HTML.
  *
  * Stable hooks for tests (data-testid):
- *   connection      connection status ("Connected", "Reconnecting in 2 s"...);
+ *   connection      (connection.js) connection status ("Connected", "Reconnecting in 2 s"...);
  *                   data-state="open|connecting|closed"
  *   table-info      edition / menu;  round-info: "Round 2 · turn 3"
  *   timer           move timer countdown (hidden without a deadline)
@@ -51,9 +51,11 @@
  *                   data-seat=n with a cell data-testid="total"),
  *                   breakdowns (per round <details data-testid="breakdown">,
  *                   each with the round explained: data-testid="explained"),
- *                   winners (when finished), record-link (when finished)
+ *                   game-end (the puddings or desserts and the winners, in the
+ *                   engine's words), winners (when finished), record-link (when finished)
  */
 import { $, el } from "/static/dom.js";
+import { makeConnection } from "/static/connection.js";
 import { groupElement as drawGroup, groups } from "/static/collections.js";
 import { renderScores as drawScores } from "/static/scores.js";
 import { applyLog, latestTurn, plain, renderLog } from "/static/log.js";
@@ -144,74 +146,15 @@ import { makeLesson } from "/static/lesson.js";
   }
 
   // ------------------------------------------------------------ socket
-  function connect() {
-    if (S.stop) return;
-    clearTimeout(S.reconnectTimer);
-    var proto = location.protocol === "https:" ? "wss:" : "ws:";
-    var ws;
-    try {
-      ws = new WebSocket(proto + "//" + location.host + "/ws/tables/" + encodeURIComponent(S.id));
-    } catch (e) {
-      scheduleReconnect();
-      return;
-    }
-    S.ws = ws;
-    S.welcomed = false;
-    setConn("connecting", "Connecting…");
-    ws.onopen = function () {
+  var conn = makeConnection(S, {
+    hello: function () {
       var name = S.token ? (storedName() || null) : null;
       S.nameSent = name;
-      send({ type: "hello", token: S.token, name: name, last_seq: S.seq });
-    };
-    ws.onmessage = function (ev) {
-      var msg;
-      try { msg = JSON.parse(ev.data); } catch (e) { return; }
-      if (!msg || typeof msg !== "object") return;
-      handle(msg);
-    };
-    ws.onclose = function () {
-      if (S.ws !== ws) return;
-      S.ws = null;
-      S.welcomed = false;
-      scheduleReconnect();
-    };
-    ws.onerror = function () { /* onclose follows */ };
-  }
-
-  function scheduleReconnect() {
-    if (S.stop) { setConn("closed", "Disconnected"); return; }
-    var delay = Math.min(10000, 500 * Math.pow(2, S.retries)) + Math.floor(Math.random() * 300);
-    S.retries += 1;
-    S.reconnectAt = Date.now() + delay;
-    S.reconnectTimer = setTimeout(connect, delay);
-    updateReconnectText();
-  }
-
-  function updateReconnectText() {
-    if (S.ws || S.stop) return;
-    var left = Math.max(0, Math.ceil((S.reconnectAt - Date.now()) / 1000));
-    setConn("closed", left > 0 ? "Disconnected · reconnecting in " + left + " s" : "Reconnecting…");
-  }
-
-  function setConn(state, text) {
-    var c = $("connection");
-    c.textContent = text;
-    c.setAttribute("data-state", state);
-  }
-
-  function send(obj) {
-    obj.v = 1;
-    if (!S.ws || S.ws.readyState !== WebSocket.OPEN) return false;
-    S.ws.send(JSON.stringify(obj));
-    return true;
-  }
-
-  setInterval(function () {
-    if (S.ws && S.welcomed) send({ type: "ping" });
-  }, 25000);
-  window.addEventListener("online", function () {
-    if (!S.ws && !S.stop) { S.retries = 0; connect(); }
+      return { type: "hello", token: S.token, name: name, last_seq: S.seq };
+    },
+    message: function (msg) { handle(msg); }
   });
+  var connect = conn.connect, send = conn.send, setConn = conn.setConn;
 
   // ------------------------------------------------------------ messages
   function newerSeq(seq) {
@@ -542,7 +485,8 @@ import { makeLesson } from "/static/lesson.js";
     renderRoundEnd();
     renderSeats();
     drawScores({ view: S.view, finished: S.status === "finished", party: edition() === "party", id: S.id,
-      seatName: seatName, winnersText: winnersText });
+      seatName: seatName, winnersText: winnersText,
+      ending: S.log.filter(function (l) { return l.kind === "game"; }).map(function (l) { return plain(l.text, seatName); }) });
     renderLog($("log"), S.log, seatName);
     renderTimer();
     var mineNow = canPick();
@@ -1056,7 +1000,7 @@ import { makeLesson } from "/static/lesson.js";
   setInterval(function () {
     renderTimer();
     if (S.holding !== null) updateCountdown($("round-end"));
-    updateReconnectText();
+    conn.tick();
   }, 500);
 
   window.addEventListener("hashchange", function () {
