@@ -9,12 +9,8 @@
  * lesson-next (the button that moves on), lesson-dish, lesson-demo.
  */
 
-function el(tag, cls, text) {
-  var e = document.createElement(tag);
-  if (cls) e.className = cls;
-  if (text !== undefined && text !== null) e.textContent = String(text);
-  return e;
-}
+import { el } from "/static/dom.js";
+import { dishRow } from "/static/rules.js";
 
 /**
  * A lesson for table `tableId`; `cards` is window.SushiCards, `changed` redraws
@@ -40,22 +36,6 @@ export function makeLesson(tableId, cards, changed) {
     fetch("/api/tables/" + encodeURIComponent(tableId) + "/rules").then(function (r) { return r.json(); })
       .then(function (data) { rules = data; drawnKey = null; changed(); })
       .catch(function () { rules = null; });
-  }
-
-  function dishRow(d, testid) {
-    var li = el("li", "dish");
-    li.setAttribute("data-testid", testid);
-    li.setAttribute("data-item", String(d.item));
-    var art = el("span", "dish-art");
-    art.setAttribute("aria-hidden", "true");
-    (d.cards || []).forEach(function (c) { art.appendChild(cards.element(c, { mini: true })); });
-    li.appendChild(art);
-    var text = el("div", "dish-text");
-    text.appendChild(el("strong", "dish-name", d.name));
-    text.appendChild(el("span", "dish-rule", " " + d.rule));
-    text.appendChild(el("span", "dish-example", (testid === "lesson-demo" ? "Scores: " : "Example: ") + d.example));
-    li.appendChild(text);
-    return li;
   }
 
   function button(text, next) {
@@ -95,11 +75,11 @@ export function makeLesson(tableId, cards, changed) {
         box.appendChild(how);
         box.appendChild(el("h3", null, "The dishes at this table"));
         var list = el("ul", "dishes");
-        rules.dishes.forEach(function (d) { list.appendChild(dishRow(d, "lesson-dish")); });
+        rules.dishes.forEach(function (d) { list.appendChild(dishRow(d, "lesson-dish", cards, null, true)); });
         box.appendChild(list);
         box.appendChild(el("h3", null, "Before the first pick, look at these"));
         var demos = el("ul", "dishes");
-        rules.demonstrations.forEach(function (d) { demos.appendChild(dishRow(d, "lesson-demo")); });
+        rules.demonstrations.forEach(function (d) { demos.appendChild(dishRow(d, "lesson-demo", cards, "Scores: ", true)); });
         box.appendChild(demos);
         box.appendChild(button("Start: make my first pick", "pick"));
       } else if (step === "pick") {

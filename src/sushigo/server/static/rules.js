@@ -7,6 +7,8 @@
  * cards you know are in the other hands, from what passed you this round).
  */
 
+import { el } from "/static/dom.js";
+
 var MEMORY_KEY = "sushigo.memory";
 
 /** Is the memory aid on (kept in localStorage). */
@@ -14,11 +16,24 @@ export function memoryOn() {
   try { return localStorage.getItem(MEMORY_KEY) === "1"; } catch (e) { return false; }
 }
 
-function el(tag, cls, text) {
-  var e = document.createElement(tag);
-  if (cls) e.className = cls;
-  if (text !== undefined && text !== null) e.textContent = String(text);
-  return e;
+/**
+ * One dish as a list item: its cards (drawn by `cards`, window.SushiCards), name,
+ * scoring line and example (`lead` before the example, "Example: " by default).
+ */
+export function dishRow(d, testid, cards, lead, all) {
+  var li = el("li", "dish");
+  li.setAttribute("data-testid", testid);
+  li.setAttribute("data-item", String(d.item));
+  var art = el("span", "dish-art");
+  art.setAttribute("aria-hidden", "true");
+  (d.cards || []).slice(0, all ? undefined : 1).forEach(function (c) { art.appendChild(cards.element(c, { mini: true })); });
+  li.appendChild(art);
+  var text = el("div", "dish-text");
+  text.appendChild(el("strong", "dish-name", d.name));
+  text.appendChild(el("span", "dish-rule", " " + d.rule));
+  text.appendChild(el("span", "dish-example", (lead || "Example: ") + d.example));
+  li.appendChild(text);
+  return li;
 }
 
 /**
@@ -50,21 +65,7 @@ export function setupRules(tableId, cards, changed) {
     (data.how_to_play || []).forEach(function (line) { how.appendChild(el("li", null, line)); });
     body.appendChild(how);
     var list = el("ul", "dishes");
-    (data.dishes || []).forEach(function (d) {
-      var li = el("li", "dish");
-      li.setAttribute("data-testid", "dish");
-      li.setAttribute("data-item", String(d.item));
-      var art = el("span", "dish-art");
-      art.setAttribute("aria-hidden", "true");
-      (d.cards || []).slice(0, 1).forEach(function (c) { art.appendChild(cards.element(c, { mini: true })); });
-      li.appendChild(art);
-      var text = el("div", "dish-text");
-      text.appendChild(el("strong", "dish-name", d.name));
-      text.appendChild(el("span", "dish-rule", " " + d.rule));
-      text.appendChild(el("span", "dish-example", "Example: " + d.example));
-      li.appendChild(text);
-      list.appendChild(li);
-    });
+    (data.dishes || []).forEach(function (d) { list.appendChild(dishRow(d, "dish", cards)); });
     body.appendChild(list);
   }
 
