@@ -76,3 +76,24 @@ def test_desserts_are_explained_with_the_points_the_result_gives(menu: str) -> N
                     for i, fruit in enumerate(FRUITS):
                         icons = sum(FRUIT_ICONS[c][i] for c in kept)
                         assert f"{fruit} {icons} (" in f.text
+
+
+@pytest.mark.parametrize("item", ["pudding", "green_tea_ice_cream", "fruit"])
+def test_every_dessert_count_is_explained_with_the_scorer_s_points(item: str) -> None:
+    """Hand-made dessert piles of 0 to 12 cards (random games rarely keep 8 green tea
+    ice creams): each figure's points equal score_desserts', its count the cards."""
+    from sushigo.engine.party.cards import DESSERT_IDS, ITEM_OF, PartyCard
+    from sushigo.engine.party.explain import dessert_figures
+    from sushigo.engine.party.scoring import score_desserts
+
+    cards = [int(c) for c in PartyCard if int(c) in DESSERT_IDS and ITEM_OF[c] == item]
+    rng = random.Random(7)
+    for players in (2, 3, 5):
+        for _ in range(200):
+            piles = [[rng.choice(cards) for _ in range(rng.randrange(13))] for _ in range(players)]
+            for penalty in (False, True):
+                figures = dessert_figures(piles, item, penalty)
+                scored = score_desserts(piles, item, penalty)
+                assert [f.points for f in figures] == [s[item] for s in scored]
+                assert [f.count for f in figures] == [len(p) for p in piles]
+                assert all(f.category == item and f.text.endswith(f", {f.points}") for f in figures)

@@ -200,12 +200,19 @@ def explain_desserts(game: PartyGame) -> list[Figure]:
     """
     if not game.is_over:
         raise ValueError("desserts are scored at the end of the game")
-    item = game.rules.menu[-1]
-    desserts = game.desserts
+    return dessert_figures(game.desserts, game.rules.menu[-1], game.rules.two_player_pudding_penalty)
+
+
+def dessert_figures(desserts: Sequence[Sequence[int]], item: str, two_player_penalty: bool = False) -> list[Figure]:
+    """The figures of :func:`explain_desserts` from each seat's kept desserts.
+
+    >>> [f.text for f in dessert_figures([[int(C.GREEN_TEA_ICE_CREAM)] * 8, []], "green_tea_ice_cream")]
+    ['8 green tea ice cream: two sets of four, 24', '0 green tea ice cream: no set of four, 0']
+    """
     figures = []
     if item == "pudding":
-        counts = [d.count(int(C.PUDDING)) for d in desserts]
-        awards = party_pudding_awards(counts, game.rules.two_player_pudding_penalty)
+        counts = [list(d).count(int(C.PUDDING)) for d in desserts]
+        awards = party_pudding_awards(counts, two_player_penalty)
         for n, award in zip(counts, awards):
             word = ("everyone has the same" if min(counts) == max(counts)
                     else "the most" if n == max(counts)
@@ -214,9 +221,9 @@ def explain_desserts(game: PartyGame) -> list[Figure]:
             figures.append(Figure(item, n, award, f"{_plural(n, 'pudding')}: {word}, {award}"))
     elif item == "green_tea_ice_cream":
         for d in desserts:
-            n = d.count(int(C.GREEN_TEA_ICE_CREAM))
-            figures.append(sets_figure("green tea ice cream", n, 4, "set of four", "sets of four", green_tea_points(n))
-                           if n >= 4 else Figure(item, n, 0, f"{n} green tea ice cream: no set of four, 0"))
+            n = list(d).count(int(C.GREEN_TEA_ICE_CREAM))
+            f = sets_figure("green tea ice cream", n, 4, "set of four", "sets of four", green_tea_points(4))
+            figures.append(Figure(item, n, f.points, f.text))
     else:
         for d in desserts:
             icons = fruit_icons(d)
