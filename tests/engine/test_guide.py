@@ -33,24 +33,24 @@ def test_every_official_menu_lists_its_eight_items(menu: str) -> None:
 
 
 def test_every_item_of_the_board_has_a_line_an_example_and_real_cards() -> None:
-    from sushigo.engine.guide import _party
+    from sushigo.engine.guide import _party_dishes
 
     for item in MENU_ITEMS:
-        d = _party(Rules.party(4, "Master Menu"), item)
+        d = _party_dishes(Rules.party(4, "Master Menu"))[item]
         assert d.item == item and d.rule.endswith(".") and d.example
         for card in d.cards:
             parse_party_card(card)
 
 
 def test_the_examples_points_follow_the_rules_options() -> None:
-    from sushigo.engine.guide import _party
+    from sushigo.engine.guide import _party_dishes
 
-    plain = _party(Rules.party(2, "Dinner for Two"), "pudding")
-    harsh = _party(Rules.party(2, "Dinner for Two", two_player_pudding_penalty=True), "pudding")
+    plain = _party_dishes(Rules.party(2, "Dinner for Two"))["pudding"]
+    harsh = _party_dishes(Rules.party(2, "Dinner for Two", two_player_pudding_penalty=True))["pudding"]
     assert "no penalty with two players" in plain.rule and "no penalty" not in harsh.rule
     awards = party_pudding_awards([3, 1, 2])
     assert plain.example.endswith(", ".join(f"{a:+d}" if a else "0" for a in awards))
-    assert "draw 5 cards" in _party(Rules.party(4, "Party Sampler", menu_card_draw=5), "menu").rule.lower()
+    assert "draw 5 cards" in _party_dishes(Rules.party(4, "Party Sampler", menu_card_draw=5))["menu"].rule.lower()
 
 
 def test_how_to_play_says_the_passing_and_the_tiebreak() -> None:

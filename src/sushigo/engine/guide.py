@@ -31,6 +31,8 @@ from sushigo.engine.party.scoring import (
     FRUIT_POINTS,
     edamame_awards,
     eel_points,
+    fruit_icons,
+    fruit_type_points,
     green_tea_points,
     onigiri_points,
     party_maki_awards,
@@ -95,13 +97,16 @@ BASE_DISHES: Final[tuple[Dish, ...]] = (
 """The original game's dishes (docs/rules.md §1.5-§1.8)."""
 
 
-def _party(rules: Rules, item: str) -> Dish:
+def _party_dishes(rules: Rules) -> dict[str, Dish]:
+    """Every Party item's dish at a table with these rules (the options change some lines)."""
     maki = party_maki_awards([5, 3, 3])
     temaki = temaki_awards([3, 1, 2])
     edamame = edamame_awards([2, 1, 0])
     pudding = party_pudding_awards([3, 1, 2], rules.two_player_pudding_penalty)
     onigiri = [C.ONIGIRI_CIRCLE, C.ONIGIRI_TRIANGLE, C.ONIGIRI_SQUARE, C.ONIGIRI_CIRCLE]
     tea = [C.EGG, C.SQUID, C.SALMON, C.TEMPURA, C.TEMPURA, C.TEA]
+    fruit = [C.FRUIT_WATERMELON2, C.FRUIT_WATERMELON_PINEAPPLE]
+    fruit_shown, fruit_scored = fruit_icons(fruit), fruit_type_points(fruit)
     colour = rules.wasabi_colour
     soy = soy_sauce_awards([[C.SOY_SAUCE, C.EGG, C.TEMPURA, C.EEL, C.TOFU], [C.EGG, C.TEMPURA, C.EEL],
                             [C.SASHIMI, C.SASHIMI]], colour)
@@ -117,9 +122,6 @@ def _party(rules: Rules, item: str) -> Dish:
                     "The first to 10 icons scores 8 at once, then 5, then 2, and those uramaki are discarded; "
                     "at the round's end the most icons left take the next place.",
                     "uramaki 5 + uramaki 5 on turn 3: 10 icons, 8 at once"),
-        "tempura": ("Tempura", ("tempura",), "5 points for each pair.", _TEMPURA),
-        "sashimi": ("Sashimi", ("sashimi",), "10 points for each set of three.", _SASHIMI),
-        "dumpling": ("Dumpling", ("dumpling",), "1, 2, 3, 4, 5 or more score 1, 3, 6, 10, 15.", _DUMPLING),
         "eel": ("Eel", ("eel",), "One eel -3, two or more 7.", f"1 eel: {eel_points(1)}; 2 eels: {eel_points(2)}"),
         "tofu": ("Tofu", ("tofu",), "One tofu 2, two 6, three or more 0.",
                  "; ".join(f"{n} tofu: {tofu_points(n)}" for n in (1, 2, 3))),
@@ -160,17 +162,18 @@ def _party(rules: Rules, item: str) -> Dish:
         "fruit": ("Fruit", ("fruit_watermelon2", "fruit_pineapple_orange"),
                   "Kept to the end: each fruit scores by its icons, 0 to 5 or more: "
                   + ", ".join(map(str, FRUIT_POINTS)) + ".",
-                  f"watermelon 3, pineapple 1, orange 0: {', '.join(_awards([FRUIT_POINTS[3], FRUIT_POINTS[1], FRUIT_POINTS[0]]))}"
-                  f", {FRUIT_POINTS[3] + FRUIT_POINTS[1] + FRUIT_POINTS[0]}"),
+                  f"watermelon {fruit_shown[0]}, pineapple {fruit_shown[1]}, orange {fruit_shown[2]}: "
+                  f"{', '.join(_awards(fruit_scored))}, {sum(fruit_scored)}"),
     }
-    name, cards, rule, example = table[item]
-    return Dish(item, name, cards, rule, example)
+    same = {d.item: d for d in BASE_DISHES if d.item in ("tempura", "sashimi", "dumpling")}
+    return {**{item: Dish(item, *entry) for item, entry in table.items()}, **same}
 
 
 def dishes(rules: Rules) -> list[Dish]:
     """The dishes of a table with these rules, in board order."""
     if rules.is_party:
-        return [_party(rules, item) for item in rules.menu]
+        table = _party_dishes(rules)
+        return [table[item] for item in rules.menu]
     return list(BASE_DISHES)
 
 
@@ -188,12 +191,12 @@ def card_words() -> dict[str, Any]:
     labels["face_down"] = "Face down"
     items = {c.name_in_records: c.item for c in PartyCard}
     items["chopsticks"] = "chopsticks"
-    sample = Rules.party(4, "Master Menu")
+    sample = Rules.party(4, "Master Menu")  # any table: only the menu card draw changes a line
     return {
         "labels": labels,
         "items": items,
         "hints": {"base": {d.item: d.rule for d in BASE_DISHES},
-                  "party": {item: _party(sample, item).rule for item in MENU_ITEMS}},
+                  "party": {d.item: d.rule for d in _party_dishes(sample).values()}},
     }
 
 

@@ -29,10 +29,10 @@ from sushigo.engine.party.game import PartyGame, Played, on_face_up_wasabi
 from sushigo.engine.party.scoring import (
     NIGIRI_FACE,
     colour_counts,
-    FRUIT_POINTS,
     edamame_awards,
     eel_points,
     fruit_icons,
+    fruit_type_points,
     green_tea_points,
     party_pudding_awards,
     onigiri_points,
@@ -226,8 +226,7 @@ def dessert_figures(desserts: Sequence[Sequence[int]], item: str, two_player_pen
             figures.append(Figure(item, n, f.points, f.text))
     else:
         for d in desserts:
-            icons = fruit_icons(d)
-            points = [FRUIT_POINTS[min(n, len(FRUIT_POINTS) - 1)] for n in icons]
+            icons, points = fruit_icons(d), fruit_type_points(d)
             parts = ", ".join(f"{fruit} {n} ({p:+d})" if p else f"{fruit} {n} (0)"
                               for fruit, n, p in zip(FRUITS, icons, points))
             figures.append(Figure(item, len(d), sum(points), f"{_plural(len(d), 'fruit card')}: {parts}, {sum(points)}"))

@@ -355,7 +355,17 @@ def fruit_points(cards: Iterable[int]) -> int:
     >>> fruit_points([C.FRUIT_WATERMELON2, C.FRUIT_WATERMELON_ORANGE])
     1
     """
-    return sum(FRUIT_POINTS[min(n, 5)] for n in fruit_icons(cards))
+    return sum(fruit_type_points(cards))
+
+
+def fruit_type_points(cards: Iterable[int]) -> list[int]:
+    """The points of each fruit type (watermelon, pineapple, orange) by its icons.
+
+    >>> from sushigo.engine.party.cards import PartyCard as C
+    >>> fruit_type_points([C.FRUIT_WATERMELON2, C.FRUIT_WATERMELON_ORANGE])
+    [3, -2, 0]
+    """
+    return [FRUIT_POINTS[min(n, len(FRUIT_POINTS) - 1)] for n in fruit_icons(cards)]
 
 
 def fruit_icons(cards: Iterable[int]) -> list[int]:
@@ -436,6 +446,7 @@ def party_winners(totals: Sequence[int], dessert_cards: Sequence[int]) -> list[i
 __all__ = [
     "FRUIT_POINTS",
     "fruit_icons",
+    "fruit_type_points",
     "MAKI_PLACES_LARGE",
     "MAKI_PLACES_SMALL",
     "NIGIRI_FACE",
