@@ -25,7 +25,6 @@ from typing import Any, Final
 
 from sushigo.engine.base.explain import explain_puddings
 from sushigo.engine.base.scoring import maki_awards
-from sushigo.engine.menus import MENU_ITEMS
 from sushigo.engine.party.cards import PARTY_LABELS, PartyCard
 from sushigo.engine.party.scoring import (
     FRUIT_POINTS,

@@ -54,17 +54,21 @@ class Line:
     private: str | None = None
     """The text as ``seat`` itself may read it, when it knows more than the others."""
 
+    def text_for(self, seat: int | None) -> str:
+        """The sentence as ``seat`` (``None``: a spectator) may read it: the private
+        text for the line's own seat, the public one for everyone else."""
+        return self.private if self.private is not None and seat is not None and seat == self.seat else self.text
+
     def render(self, names: Sequence[str], seat: int | None = None) -> str:
         """The sentence with names put in, as ``seat`` (``None``: anyone) may read it."""
-        text = self.private if self.private is not None and seat is not None and seat == self.seat else self.text
-        return _SEAT.sub(lambda m: names[int(m.group(1))] if int(m.group(1)) < len(names) else m.group(0), text)
+        return _SEAT.sub(lambda m: names[int(m.group(1))] if int(m.group(1)) < len(names) else m.group(0),
+                         self.text_for(seat))
 
     def to_json(self, seat: int | None = None) -> dict[str, Any]:
         """The line as ``seat`` (``None``: a spectator) receives it: ``kind``,
         ``round``, ``turn``, ``seat``, ``cards`` and ``text`` (never ``private``)."""
-        text = self.private if self.private is not None and seat is not None and seat == self.seat else self.text
         return {"kind": self.kind, "round": self.round, "turn": self.turn, "seat": self.seat,
-                "cards": list(self.cards), "text": text}
+                "cards": list(self.cards), "text": self.text_for(seat)}
 
 
 def lines_seen_by(lines: Sequence[Line], seat: int | None) -> list[dict[str, Any]]:

@@ -32,7 +32,8 @@ from sushigo.engine.base.actions import action_name
 from sushigo.bots import make_bot, parse_bot_spec
 from sushigo.bots.base import Bot, view_for
 from sushigo.bots.greedy import GreedyBot
-from sushigo.engine.editions import AnyGame, action_words, explain, narrator, new_game
+from sushigo.engine.editions import AnyGame, action_words, explain, new_game
+from sushigo.engine.editions import narrator as narrator_for
 from sushigo.engine.narration import Line, Narrator, lines_seen_by
 from sushigo.engine.flags import FlagError, rules_from_flags
 from sushigo.engine.party.game import PartyGame
@@ -139,11 +140,15 @@ class LiveTable:
     """A "Learn to play" table (the page teaches as the game goes)."""
     explained: list[dict[str, Any]] = field(default_factory=list)
     """The finished rounds' scoring in words (:func:`explained_rounds`), kept so each is explained once."""
-    narrator: Narrator | None = None
+    narrator: Narrator = field(init=False)
+    """Follows :attr:`game` and tells each finished turn (:mod:`sushigo.engine.narration`)."""
     log: list[Line] = field(default_factory=list)
     """The game's story so far (the engine's lines, plus timer picks and seats leaving and returning)."""
     log_sent: int = 0
     """How many lines of :attr:`log` every watcher has been sent."""
+
+    def __post_init__(self) -> None:
+        self.narrator = narrator_for(self.game)
 
     @property
     def edition(self) -> str:
@@ -404,7 +409,6 @@ class TableService:
 
     def _make_bots(self, table: LiveTable) -> None:
         name_bots(table.seats)
-        table.narrator = narrator(table.game)
         for s in table.seats:
             if s.kind == "bot" and s.bot is not None:
                 table.bots[s.seat] = make_bot(s.bot, seed=(table.seed + 7919 * (s.seat + 1)) % (1 << 63))
@@ -619,8 +623,7 @@ class TableService:
             table.log.append(Line("timer", game.round, game.turn, f"Time ran out for {{{seat}}}: greedy decided for them.",
                                   seat=seat, private=f"Time ran out: greedy chose {words} for you."))
         moved = game.commit(seat, action)
-        if table.narrator is not None:
-            table.log += table.narrator.update()
+        table.log += table.narrator.update()
         table.seq += 1
         for s in game.pending_seats:
             if s not in before or s == seat:

@@ -48,6 +48,7 @@ from sushigo.engine.menus import MENU_ITEMS
 from sushigo.engine.guide import dishes
 from sushigo.engine.party.explain import explain_desserts, explain_party_round
 from sushigo.engine.narration import Line
+from sushigo.engine.party.narration import PartyNarrator
 from sushigo.engine.party.game import Decision, Move, PartyGame
 from sushigo.engine.menus import menu_name
 from sushigo.engine.party.view import PlayedCard, party_seat_view
@@ -230,14 +231,10 @@ class PartyTerminalGame(TableSession[PartyGame]):
         """Index of the round being played (0-2)."""
         self.turn = 1
         """The turn being played."""
+        self.narrator = PartyNarrator(game)
+        """Tells each finished turn in the engine's words (:meth:`line_text`)."""
 
     # --------------------------------------------------------------- output
-
-    def possessive(self, seat: int) -> Text:
-        """``Your`` for the lone human called "You", else ``Name's``."""
-        if self.names[seat] == "You":
-            return Text("Your", style="bold")
-        return Text.assemble(self.name_text(seat), "'s")
 
     def who(self, seats: Sequence[int]) -> Text:
         return Text(" and ").join(self.name_text(s) for s in seats)

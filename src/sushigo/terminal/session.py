@@ -25,7 +25,7 @@ from rich.text import Text
 
 from sushigo.bots import Bot, make_bot
 from sushigo.engine.base.game import Game
-from sushigo.engine.editions import narrator, save_record
+from sushigo.engine.editions import save_record
 from sushigo.engine.narration import Line
 from sushigo.engine.party.game import PartyGame
 from sushigo.engine.points import RoundStory
@@ -89,8 +89,6 @@ class TableSession(Generic[GameT]):
         meta: dict[str, Any],
     ) -> None:
         self.game: GameT = game
-        self.narrator = narrator(game)
-        """Tells each finished turn in the engine's words (:meth:`line_text`)."""
         self.names = names
         self.bots = bots
         self.humans = [s for s, b in enumerate(bots) if b is None]

@@ -17,14 +17,11 @@ and the winners.  Everything here is public.
 from __future__ import annotations
 
 from sushigo.engine.base.actions import card_ids
-from sushigo.engine.base.cards import CARD_LABELS, CARD_NAMES, Card
+from sushigo.engine.base.cards import CARD_LABELS, CARD_NAMES
 from sushigo.engine.base.explain import explain_puddings, explain_round
 from sushigo.engine.base.game import Game
 from sushigo.engine.base.scoring import wasabi_pairs
 from sushigo.engine.narration import Line, join_words, scores_line, winners_line
-
-_CHOPSTICKS = int(Card.CHOPSTICKS)
-
 
 def _labels(cards: list[int], start: int, on_wasabi: dict[int, int]) -> list[str]:
     return [CARD_LABELS[c] + (" on a wasabi" if start + i in on_wasabi else "") for i, c in enumerate(cards)]
@@ -43,17 +40,13 @@ def action_words(action: int) -> str:
 
 
 def turn_lines(game: Game, round_number: int, turn: int) -> list[Line]:
-    """One line per seat for a finished turn of ``game``."""
-    turns = game.history()[round_number - 1][1]
+    """One line per seat for the turn just finished (the newest of round
+    ``round_number``): its cards are the end of the seat's collection, placed as
+    the game placed them (a pair's chopsticks already back in the hand)."""
+    actions = game.history()[round_number - 1][1][turn - 1]
     lines = []
-    for seat in range(game.players):
-        collection: list[int] = []
-        for actions in turns[:turn]:
-            cards = list(card_ids(actions[seat]))
-            if len(cards) == 2:
-                collection.remove(_CHOPSTICKS)  # the oldest chopsticks go back into the hand
-            collection.extend(cards)
-        cards = list(card_ids(turns[turn - 1][seat]))
+    for seat, collection in enumerate(game.round_collections(round_number)):
+        cards = list(card_ids(actions[seat]))
         labels = _labels(cards, len(collection) - len(cards), wasabi_pairs(collection))
         names = tuple(CARD_NAMES[c] for c in cards)
         if len(cards) == 2:
@@ -83,29 +76,24 @@ def game_lines(game: Game) -> list[Line]:
 
 
 class BaseNarrator:
-    """Follows an original game; :meth:`update` after each decision."""
+    """Follows an original game; call :meth:`update` after each decision (each
+    turn is told from the collections as that turn left them)."""
 
     def __init__(self, game: Game) -> None:
         self.game = game
-        self.told = (1, 1)
-        """The (round, turn) to tell next."""
+        self.at = (game.round, game.turn, len(game.round_breakdowns))
+        """The round, turn and rounds scored at the last update."""
 
     def update(self) -> list[Line]:
         game = self.game
-        lines: list[Line] = []
-        rounds = game.history()
-        while True:
-            number, turn = self.told
-            if number > len(rounds):
-                return lines
-            played = len(rounds[number - 1][1])
-            if turn <= played:
-                lines += turn_lines(game, number, turn)
-                self.told = (number, turn + 1)
-            elif len(game.round_breakdowns) >= number and turn == played + 1:
-                lines += round_lines(game, number)
-                if number == 3:
-                    lines += game_lines(game)
-                self.told = (number + 1, 1)
-            else:
-                return lines
+        now = (game.round, game.turn, len(game.round_breakdowns))
+        if now == self.at:
+            return []
+        number, turn, scored = self.at
+        self.at = now
+        lines = turn_lines(game, number, turn)
+        if now[2] > scored:
+            lines += round_lines(game, number)
+            if game.is_over:
+                lines += game_lines(game)
+        return lines
