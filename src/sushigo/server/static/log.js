@@ -46,14 +46,16 @@ function heading(line) {
 
 /**
  * Draw `lines` into the <ol> of the region `box` (only what is new since the
- * last call, unless the names changed or the log was cut), keeping it
- * scrolled to the newest line unless the reader scrolled up.
+ * last call, unless the seat names changed or the log was cut), keeping it
+ * scrolled to the newest line unless the reader scrolled up.  `names`: each
+ * seat's name.
  */
-export function renderLog(box, lines, nameOf) {
+export function renderLog(box, lines, names) {
   var list = box.querySelector("ol");
-  var names = JSON.stringify(lines.length ? collectNames(lines, nameOf) : []);
+  var key = names.join("\n");
+  var nameOf = function (i) { return i < names.length ? names[i] : "Seat " + (i + 1); };
   var drawn = list.__drawn || [];
-  var same = list.__names === names && drawn.length <= lines.length &&
+  var same = list.__names === key && drawn.length <= lines.length &&
     drawn.every(function (l, i) { return l === lines[i]; });
   var atEnd = box.scrollHeight - box.scrollTop - box.clientHeight < 24;
   if (!same) {
@@ -84,20 +86,9 @@ export function renderLog(box, lines, nameOf) {
     list.appendChild(li);
   }
   list.__drawn = lines.slice();
-  list.__names = names;
+  list.__names = key;
   list.__head = lastHead;
   if (atEnd || !same) box.scrollTop = box.scrollHeight;
-}
-
-function collectNames(lines, nameOf) {
-  var seen = {}, out = [];
-  lines.forEach(function (l) {
-    String(l.text).replace(/\{(\d+)\}/g, function (_, n) {
-      if (!seen[n]) { seen[n] = true; out.push(n + "=" + nameOf(Number(n))); }
-      return "";
-    });
-  });
-  return out;
 }
 
 /** The lines of the newest told turn (a reveal and what followed it), by seat. */

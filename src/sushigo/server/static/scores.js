@@ -26,10 +26,15 @@ export function explanation(story, seatName) {
     p.appendChild(document.createTextNode(texts.length ? texts.join("; ") : "nothing that scores"));
     box.appendChild(p);
   });
+  addRaces(box, story);
+  return box;
+}
+
+/** A round's races (maki, temaki, uramaki), a sentence each, added to `box`. */
+export function addRaces(box, story) {
   story.races.forEach(function (race) {
     box.appendChild(el("p", "explained-race", race.charAt(0).toUpperCase() + race.slice(1) + "."));
   });
-  return box;
 }
 
 /**

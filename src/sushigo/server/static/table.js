@@ -57,7 +57,7 @@
 import { $, el } from "/static/dom.js";
 import { makeConnection } from "/static/connection.js";
 import { groupElement as drawGroup, groups } from "/static/collections.js";
-import { renderScores as drawScores } from "/static/scores.js";
+import { addRaces, renderScores as drawScores } from "/static/scores.js";
 import { applyLog, latestTurn, plain, renderLog } from "/static/log.js";
 import { memoryOn, setupRules } from "/static/rules.js";
 import { setupNotify } from "/static/notify.js";
@@ -432,6 +432,10 @@ import { makeLesson } from "/static/lesson.js";
   }
 
   // ------------------------------------------------------------ names
+  function seatCount() {
+    return S.table && S.table.seats ? S.table.seats.length : S.view ? S.view.players : 0;
+  }
+
   function seatName(i) {
     var s = S.table && S.table.seats ? S.table.seats[i] : null;
     if (s && s.name) return String(s.name);
@@ -487,7 +491,7 @@ import { makeLesson } from "/static/lesson.js";
     drawScores({ view: S.view, finished: S.status === "finished", party: edition() === "party", id: S.id,
       seatName: seatName, winnersText: winnersText,
       ending: S.log.filter(function (l) { return l.kind === "game"; }).map(function (l) { return plain(l.text, seatName); }) });
-    renderLog($("log"), S.log, seatName);
+    renderLog($("log"), S.log, Array.from({ length: seatCount() }, function (_, i) { return seatName(i); }));
     renderTimer();
     var mineNow = canPick();
     if (mineNow && !S.myTurn && turnStarted) turnStarted($("status").textContent, S.notified);
@@ -520,7 +524,7 @@ import { makeLesson } from "/static/lesson.js";
       info = ed === "party" ? "Sushi Go Party!" : "Sushi Go!";
       var menu = t && t.menu ? t.menu : null;
       if (ed === "party" && menu) info += " · " + (Array.isArray(menu) ? "custom menu" : String(menu));
-      var n = t && t.seats ? t.seats.length : v ? v.players : 0;
+      var n = seatCount();
       if (n) info += " · " + n + " players";
       if (S.seat === null && S.welcomed) info += " · watching";
     }
@@ -812,11 +816,12 @@ import { makeLesson } from "/static/lesson.js";
     var box = $("seats");
     box.textContent = "";
     var t = S.table, v = S.view;
-    var n = t && t.seats ? t.seats.length : v ? v.players : 0;
+    var n = seatCount();
     if (!n) return;
     var order = [];
     var first = S.seat !== null ? S.seat : 0;
     for (var k = 0; k < n; k++) order.push((first + k) % n);
+    var newest = latestTurn(S.log);  // what each seat did just now
     var waiting = S.status === "playing" ? waitingSeats() : [];
     var result = v && v.result ? v.result : null;
     order.forEach(function (i) {
@@ -887,7 +892,7 @@ import { makeLesson } from "/static/lesson.js";
           kh.setAttribute("data-testid", "known-hand");
           sec.appendChild(kh);
         }
-        var told = latestTurn(S.log).filter(function (l) { return l.seat === i && l.round === v.round; });
+        var told = newest.filter(function (l) { return l.seat === i && l.round === v.round; });
         if (told.length && S.status === "playing") {
           var rv = el("p", "revealed", "Just now: " + told.map(function (l) { return plain(l.text, seatName); }).join(" "));
           rv.setAttribute("data-testid", "revealed");
@@ -944,9 +949,7 @@ import { makeLesson } from "/static/lesson.js";
     if (story) {
       var races = el("div", "explained");
       races.setAttribute("data-testid", "explained");
-      story.races.forEach(function (race) {
-        races.appendChild(el("p", "explained-race", race.charAt(0).toUpperCase() + race.slice(1) + "."));
-      });
+      addRaces(races, story);
       box.appendChild(races);
     }
     if (!finished) {
