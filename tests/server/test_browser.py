@@ -34,8 +34,10 @@ ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
         "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 
 # Anything a seat may click now: a legal card of the hand or another legal action.
-ENABLED = ('[data-testid="hand"] [data-testid="card"][data-action]:enabled, '
-           '[data-testid="actions"] [data-testid="action"]:enabled')
+# (Not a hidden pick that may still be changed: that is a decision made.)
+DECIDING = '[data-testid="hand-section"]:not([data-changing="true"])'
+ENABLED = (f'{DECIDING} [data-testid="hand"] [data-testid="card"][data-action]:enabled, '
+           f'{DECIDING} [data-testid="actions"] [data-testid="action"]:enabled')
 FINISHED = '[data-testid="winners"]:not([hidden])'
 CONTINUE = '[data-testid="continue"]'
 GAME_TIMEOUT = 120.0
@@ -955,3 +957,168 @@ def test_learn_to_play(live_server: str, browser: Browser, edition: str, viewpor
         assert errors == []
     finally:
         ctx.close()
+
+
+# ------------------------------------------------------------------ tables people come back to
+
+
+SHOTS = Path(__file__).resolve().parents[2] / "build" / "screenshots"
+
+
+def shot(page: Page, name: str) -> None:
+    """A screenshot for people to look at (build/screenshots; not compared by the tests)."""
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True)
+
+
+def hand_card(page: Page, k: int) -> Any:
+    return page.locator('[data-testid="hand"] [data-testid="card"][data-action]:enabled').nth(k)
+
+
+@pytest.mark.parametrize("viewport", [{"width": 1280, "height": 800}, {"width": 390, "height": 844}],
+                         ids=["desktop", "phone"])
+def test_change_your_pick_take_it_back_and_chat(live_server: str, browser: Browser, viewport: dict[str, int]) -> None:
+    created = api_create(live_server, players=2, seats=["human", "human"], seed=13)
+    urls = invites(live_server, created)
+    contexts = [browser.new_context(viewport=viewport) for _ in urls]
+    try:
+        ana, bo = (c.new_page() for c in contexts)
+        errors = [watch_errors(p) for p in (ana, bo)]
+        join(ana, urls[0], "Ana")
+        join(bo, urls[1], "Bo")
+        ana.wait_for_selector('[data-testid="status"][data-your-turn="true"]')
+        bo_seat0 = bo.locator('[data-testid="seat"][data-seat="0"]')
+        # Ana picks one card, then another: Bo only ever sees that she picked
+        first = hand_card(ana, 0)
+        first_card = first.get_attribute("data-card")
+        first.click()
+        ana.wait_for_selector('[data-testid="hand-section"][data-changing="true"]')
+        assert "you may choose another card" in ana.locator('[data-testid="status"]').inner_text()
+        bo_seat0.locator('text=✓ picked').wait_for()
+        other = ana.locator(f'[data-testid="hand"] [data-testid="card"][data-action]:enabled:not([data-card="{first_card}"])').first
+        second_card = other.get_attribute("data-card")
+        other.click()
+        ana.wait_for_selector(f'[data-testid="hand"] .chosen[data-card="{second_card}"]')
+        tag = viewport["width"]
+        shot(ana, f"change-pick-{tag}")
+        # take it back: Bo sees her picking again
+        ana.click('[data-testid="withdraw"]')
+        bo_seat0.locator('text=picking…').wait_for()
+        ana.wait_for_selector('[data-testid="hand-section"][data-changing="false"]')
+        hand_card(ana, 0).click()  # picks again (the first card of the hand)
+        picked = ana.locator('[data-testid="hand"] .chosen').get_attribute("data-card")
+        bo_seat0.locator('text=✓ picked').wait_for()
+        # chat: text stays text, reactions, a mute
+        hostile = '<b>nice</b> & <img src=x onerror="window.pwned=1">'
+        ana.fill('[data-testid="chat-input"]', hostile)
+        ana.click('[data-testid="chat-send"]')
+        bo.locator('[data-testid="chat-message"][data-seat="0"]').first.wait_for()
+        assert bo.locator('[data-testid="chat-message"] .what').first.inner_text() == hostile
+        assert bo.locator('[data-testid="chat-messages"] b, [data-testid="chat-messages"] img').count() == 0
+        assert bo.evaluate("window.pwned") is None
+        bo.click('[data-testid="reaction"][data-reaction="moment"]')
+        ana.locator('[data-testid="chat-message"][data-seat="1"]:has-text("One moment, please.")').wait_for()
+        bo.click('[data-testid="mute"][data-seat="0"]')
+        bo.wait_for_selector('[data-testid="mute"][data-seat="0"][aria-pressed="true"]')
+        ana.fill('[data-testid="chat-input"]', "muted words")
+        ana.click('[data-testid="chat-send"]')
+        ana.locator('[data-testid="chat-message"]:has-text("muted words")').wait_for()
+        bo.wait_for_timeout(300)
+        assert bo.locator('[data-testid="chat-message"]:has-text("muted words")').count() == 0
+        assert bo.locator('[data-testid="chat-message"][data-seat="0"]').count() == 0  # muted: hidden too
+        shot(bo, f"chat-{tag}")
+        # Bo picks: the reveal shows Ana's last pick in her collection
+        hand_card(bo, 0).click()
+        ana.wait_for_selector('[data-testid="seat"][data-seat="0"] [data-testid="collection"] [data-card]')
+        assert picked is not None
+        shown = ana.locator('[data-testid="seat"][data-seat="0"] [data-testid="collection"] [data-card]').first
+        assert shown.get_attribute("data-card") == picked
+        assert errors == [[], []]
+    finally:
+        for c in contexts:
+            c.close()
+
+
+def test_your_tables_resume_cancel_and_the_copy_link(live_server: str, context: BrowserContext) -> None:
+    page = context.new_page()
+    errors = watch_errors(page)
+    page.goto(live_server + "/")
+    page.select_option('[data-testid="players"]', "2")
+    page.locator('[data-testid="seat-kind"][data-seat="1"]').select_option("human")
+    page.check('[data-testid="opt-private"]')
+    page.click('[data-testid="create-submit"]')
+    page.wait_for_selector('[data-testid="created"]:not([hidden])')
+    invite = page.locator('[data-testid="invite"][data-seat="0"] [data-testid="invite-url"]').input_value()
+    table_id = invite.split("/t/")[1].split("#")[0]
+    # private: not in the lobby's list, but in "Your tables" with Cancel
+    page.goto(live_server + "/")
+    mine = page.locator(f'[data-testid="my-table"][data-id="{table_id}"]')
+    mine.wait_for()
+    assert page.locator(f'[data-testid="tables-open"] [data-id="{table_id}"]').count() == 0
+    # the seat's page remembers the seat; the spectator link on this browser offers it back
+    page.goto(invite)
+    page.wait_for_selector('[data-testid="name-form"]:not([hidden])')
+    page.goto(live_server + f"/t/{table_id}")
+    page.click('[data-testid="resume-seat"]')
+    page.wait_for_selector('[data-testid="copy-invite"]')
+    assert page.evaluate("location.hash") == "#" + invite.split("#")[1]
+    page.goto(live_server + "/")
+    resume = page.locator(f'[data-testid="my-table"][data-id="{table_id}"] [data-testid="resume-link"]')
+    assert resume.get_attribute("href") == f"/t/{table_id}#" + invite.split("#")[1]
+    shot(page, "your-tables-1280")
+    page.click(f'[data-testid="my-table"][data-id="{table_id}"] [data-testid="cancel-table"]')
+    page.wait_for_selector(f'[data-testid="my-table"][data-id="{table_id}"][data-status="cancelled"]')
+    assert httpx.get(f"{live_server}/api/tables/{table_id}", timeout=10).json()["status"] == "cancelled"
+    stored = page.evaluate("JSON.parse(localStorage.getItem('sushigo.seats'))")
+    assert stored[table_id]["token"] == invite.split("#seat=")[1] and stored[table_id]["creator"]
+    assert errors == []
+
+
+def test_play_again_takes_you_to_your_seat_at_the_new_table(live_server: str, context: BrowserContext) -> None:
+    created = api_create(live_server, players=2, seats=["human", "bot:greedy"], seed=17)
+    page = context.new_page()
+    errors = watch_errors(page)
+    join(page, invites(live_server, created)[0], "Ana")
+    play_to_end(page, ChopsticksFirst())
+    page.click('[data-testid="play-again"]')
+    page.wait_for_url(lambda url: created["id"] not in url and "#seat=" in url)
+    new_id = page.url.split("/t/")[1].split("#")[0]
+    page.wait_for_selector('[data-testid="status"][data-your-turn="true"]')  # named already: the game is on
+    old = httpx.get(f"{live_server}/api/tables/{created['id']}", timeout=10).json()
+    new = httpx.get(f"{live_server}/api/tables/{new_id}", timeout=10).json()
+    assert old["rematch"] == new_id and new["rematch_of"] == created["id"]
+    assert new["seats"][0]["name"] == "Ana" and new["seats"][1]["bot"] == "greedy"
+    stored = page.evaluate("JSON.parse(localStorage.getItem('sushigo.seats'))")
+    assert stored[new_id]["token"] == page.url.split("#seat=")[1]
+    shot(page, "rematch-1280")
+    assert errors == []
+
+
+def test_an_away_player_is_handed_to_the_bot_from_the_page(browser: Browser, tmp_path: Path) -> None:
+    from .conftest import ServerProcess
+
+    server = ServerProcess(f"sqlite:///{tmp_path / 'games.db'}", "--away-after", "0")
+    try:
+        created = api_create(server.url, players=2, seats=["human", "human"], seed=3)
+        urls = invites(server.url, created)
+        ctx = browser.new_context(viewport={"width": 1280, "height": 800})
+        ctx_bo = browser.new_context(viewport={"width": 1280, "height": 800})  # a browser of his own
+        ana, bo = ctx.new_page(), ctx_bo.new_page()
+        errors = watch_errors(ana)
+        join(ana, urls[0], "Ana")
+        join(bo, urls[1], "Bo")
+        ana.wait_for_selector('[data-testid="status"][data-your-turn="true"]')
+        ctx_bo.close()
+        button = ana.locator('[data-testid="hand-over"][data-seat="1"]')
+        button.wait_for()
+        assert "Bo is away" in button.inner_text()
+        button.click()
+        ana.locator('[data-testid="seat"][data-seat="1"] .badge.away:has-text("away: greedy plays")').wait_for()
+        ana.locator('[data-testid="log"] li:has-text("Bo is away: greedy plays for them.")').first.wait_for()
+        shot(ana, "hand-over-1280")
+        hand_card(ana, 0).click()  # the bot picked for Bo: the turn is revealed
+        ana.wait_for_selector('[data-testid="round-info"]:has-text("turn 2")')
+        assert errors == []
+        ctx.close()
+    finally:
+        server.stop()

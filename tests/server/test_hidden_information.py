@@ -12,14 +12,22 @@ record and events, and every frame is checked against it:
   ``progress`` frames carry nothing but who has picked;
 - the ``log`` each socket was sent is the engine's story of the game as that
   seat may read it (:func:`sushigo.engine.narration.lines_seen_by`).
+
+Seats change their minds: now and then a seat with a hidden pick changes it
+or takes it back (the events store each withdrawal, the rebuilt games replay
+them), so a withdrawn pick is checked never to reach another seat or the
+spectator.  Every seat says one line of chat: the seats read all of them, the
+spectator (on a table that hides chat from spectators) none.
 """
 
 from __future__ import annotations
 
 import json
+import os
 import random
 import threading
-from typing import Any
+import time
+from typing import Any, Iterator
 
 import pytest
 
@@ -28,7 +36,11 @@ from sushigo.engine.editions import replay, story_of
 from sushigo.engine.narration import lines_seen_by
 from sushigo.server.tables import view_payload
 
-from .conftest import create, tokens
+from fastapi.testclient import TestClient
+
+from sushigo.server.app import Limits
+
+from .conftest import create, make_client, tokens
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
@@ -39,6 +51,7 @@ def _play(client: Any, body: dict[str, Any], seed: int) -> tuple[str, dict[int |
     created = create(client, **body)
     tid = created["id"]
     seats = [s["seat"] for s in created["seats"] if s["kind"] == "human"]
+    last = seats[-1]
     frames: dict[int | None, list[dict[str, Any]]] = {s: [] for s in seats}
     frames[None] = []
     errors: list[BaseException] = []
@@ -49,17 +62,36 @@ def _play(client: Any, body: dict[str, Any], seed: int) -> tuple[str, dict[int |
             with client.websocket_connect(f"/ws/tables/{tid}") as ws:
                 name = None if seat is None else f"P{seat}"
                 ws.send_json({"v": 1, "type": "hello", "token": token, "name": name, "last_seq": None})
+                if seat is not None:
+                    ws.send_json({"v": 1, "type": "chat", "text": f"hello from P{seat}"})
+                picked_on: dict[str, Any] | None = None
+                changing = False
                 while True:
                     msg = ws.receive_json()
                     frames[seat].append(msg)
+                    if changing and msg["type"] == "error" and msg["code"] in ("stale", "nothing_to_withdraw", "not_your_turn", "game_over"):
+                        continue  # the last seat picked meanwhile: the turn was revealed
                     assert msg["type"] != "error", msg
+                    if msg["type"] == "ack" and msg["action"] is not None and picked_on and rng.random() < 0.6:
+                        # a change of mind, or the pick taken back (the state that follows has the choices again)
+                        changing = True
+                        on, picked_on = picked_on, None  # once per decision
+                        if rng.random() < 0.5:
+                            ws.send_json({"v": 1, "type": "pick", "seq": on["seq"],
+                                          "action": rng.choice(on["view"]["legal_actions"])})
+                        else:
+                            ws.send_json({"v": 1, "type": "withdraw", "seq": on["seq"]})
+                        continue
                     if msg["type"] != "state":
                         continue
                     if msg["status"] == "finished":
                         return
                     if seat is not None and _can_pick(msg):
+                        if seat == last:  # the last human takes its time: the others change their minds meanwhile
+                            time.sleep(0.03)
                         action = rng.choice(msg["view"]["legal_actions"])
                         ws.send_json({"v": 1, "type": "pick", "seq": msg["seq"], "action": action})
+                        picked_on = msg if msg["view"].get("decision") is None else None  # a special's: in the open
         except BaseException as e:  # noqa: BLE001 - reported by the test
             errors.append(e)
 
@@ -69,7 +101,7 @@ def _play(client: Any, body: dict[str, Any], seed: int) -> tuple[str, dict[int |
     for t in threads:
         t.start()
     for t in threads:
-        t.join(120)
+        t.join(float(os.environ.get("SUSHIGO_TEST_JOIN", "120")))
         assert not t.is_alive(), "a seat's socket got stuck"
     assert not errors, errors
     return tid, frames
@@ -90,8 +122,14 @@ def _check(client: Any, tid: str, frames: dict[int | None, list[dict[str, Any]]]
     games = [new_game(rules, seed=loaded.row.seed)]
     for event in loaded.events:
         g = games[-1].clone()
-        g.commit(event.seat, event.action)
+        if event.by == "withdraw":
+            assert g.withdraw(event.seat) == event.action
+        else:
+            g.commit(event.seat, event.action)
         games.append(g)
+    withdrawn = sum(1 for e in loaded.events if e.by == "withdraw")
+    changed = sum(1 for a, b in zip(loaded.events, loaded.events[1:]) if a.by == "withdraw" and b.seat == a.seat)
+    assert withdrawn >= 5 and changed >= 3, (withdrawn, changed)
     assert games[-1].result().totals == replayed.result().totals
     checked = 0
     story = story_of(replayed)
@@ -104,9 +142,12 @@ def _check(client: Any, tid: str, frames: dict[int | None, list[dict[str, Any]]]
                 log = log[:msg["from"]] + msg["lines"]
         # the story the seat was told is the engine's, as that seat may read it (a menu's
         # draw only to its own seat), plus the server's own lines
-        told = [line for line in log if line["kind"] not in ("timer", "away", "back")]
+        told = [line for line in log if line["kind"] not in ("timer", "away", "back", "stand_in")]
         assert told == lines_seen_by(story, seat), seat
         assert len(told) > 3 * 8 * rules.players
+        talk = [m["text"] for msg in got if msg["type"] == "chat" for m in msg["messages"]]
+        humans = [k for k in frames if k is not None]
+        assert sorted(talk) == ([] if seat is None else sorted(f"hello from P{k}" for k in humans)), seat
         for msg in got:
             if msg["type"] == "progress":
                 assert set(msg) == {"v", "type", "seq", "picked"}
@@ -136,14 +177,23 @@ def _check(client: Any, tid: str, frames: dict[int | None, list[dict[str, Any]]]
     return checked
 
 
-def test_no_frame_of_a_base_game_leaks_hidden_cards(client: Any) -> None:
+@pytest.fixture
+def fast_client(db_url: str) -> Iterator[TestClient]:
+    """An app on each database whose rate limit lets the seats' threads send as fast as they can."""
+    with make_client(db_url, limits=Limits(rate=10000, burst=10000)) as c:
+        yield c
+
+
+def test_no_frame_of_a_base_game_leaks_hidden_cards(fast_client: Any) -> None:
+    client = fast_client
     tid, frames = _play(client, {"edition": "base", "players": 4, "pass_both_ways": True,
                                  "seats": ["human", "human", "bot:greedy", "human"], "seed": 11}, seed=1)
     assert _check(client, tid, frames) > 3 * 8 * 3
 
 
-def test_no_frame_of_a_party_game_leaks_hidden_cards(lite_client: Any) -> None:
+def test_no_frame_of_a_party_game_leaks_hidden_cards(sqlite_url: str) -> None:
     menu = ["nigiri", "uramaki", "tempura", "tofu", "eel", "menu", "spoon", "green_tea_ice_cream"]
-    tid, frames = _play(lite_client, {"edition": "party", "players": 4, "menu": menu,
-                                      "seats": ["human", "bot:greedy", "human", "human"], "seed": 5}, seed=2)
-    assert _check(lite_client, tid, frames) > 3 * 8 * 3
+    with make_client(sqlite_url, limits=Limits(rate=10000, burst=10000)) as client:
+        tid, frames = _play(client, {"edition": "party", "players": 4, "menu": menu,
+                                     "seats": ["human", "bot:greedy", "human", "human"], "seed": 5}, seed=2)
+        assert _check(client, tid, frames) > 3 * 8 * 3

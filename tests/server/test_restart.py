@@ -202,3 +202,61 @@ def test_two_processes_share_one_database_by_shard(database: str) -> None:
     finally:
         one.stop()
         two.stop()
+
+
+def test_sigkill_keeps_changed_picks_chat_mutes_hand_overs_and_the_timer(database: str) -> None:
+    """Each new kind of event is acknowledged, then the server is killed: after
+    the restart Ana's changed pick, her chat line, Bo's mute, Cy's hand-over to
+    the bot and the move timer's deadline are all as they were."""
+    server = ServerProcess(database, "--away-after", "0")
+    try:
+        body = {"players": 3, "seats": ["human", "human", "human"], "timer": 600, "seed": 6}
+        created = httpx.post(server.url + "/api/tables", json=body, timeout=10).json()
+        tid = created["id"]
+        ta, tb, tc = [s["invite"].split("#seat=")[1] for s in created["seats"]]
+        ana, bo, cy = (Seat(server, tid, t, n) for t, n in ((ta, "Ana"), (tb, "Bo"), (tc, "Cy")))
+        ana.until(lambda m: m["type"] == "state" and m["status"] == "playing")
+        deadline = ana.state["deadline"]
+        assert deadline is not None
+        legal = ana.state["view"]["legal_actions"]
+        ana.send({"type": "pick", "seq": ana.state["seq"], "action": legal[0]})
+        ana.until(lambda m: m["type"] == "ack")
+        ana.send({"type": "pick", "seq": ana.state["seq"], "action": legal[-1]})
+        ana.until(lambda m: m["type"] == "ack" and m["action"] == legal[-1])
+        ana.send({"type": "chat", "text": "back in a minute"})
+        ana.until(lambda m: m["type"] == "chat")  # stored: the sender reads it back
+        bo.send({"type": "mute", "seat": 0, "muted": True})
+        bo.until(lambda m: m["type"] == "muted")
+        cy.close()
+        ana.until(lambda m: m["type"] == "seats" and not m["seats"][2]["connected"])
+        ana.send({"type": "hand_over", "seat": 2})
+        ana.until(lambda m: m["type"] == "progress" and m["picked"] == [True, False, True])  # the bot picked for Cy
+        for s in (ana, bo):
+            s.close()
+        server.kill()
+
+        server = ServerProcess(database, "--away-after", "0")
+        ana = Seat(server, tid, ta, "Ana")
+        assert ana.state["view"]["committed"] == legal[-1]
+        assert ana.state["deadline"] is None  # she has picked: no clock runs for her
+        assert [s["stand_in"] for s in ana.state["table"]["seats"]] == [None, None, "greedy"]
+        assert ana.state["view"]["picked"] == [True, False, True]
+        talk = ana.until(lambda m: m["type"] == "chat")
+        assert [m["text"] for m in talk["messages"]] == ["back in a minute"]
+        bo = Seat(server, tid, tb, "Bo")
+        muted = bo.until(lambda m: m["type"] in ("muted", "chat"))
+        assert muted == {"v": 1, "type": "muted", "seats": [0]}  # and no chat of Ana's before it
+        assert abs(bo.state["deadline"] - deadline) < 0.01  # the timer did not start afresh
+        # Ana takes her pick back: her clock runs again, from when the decision opened
+        ana.send({"type": "withdraw", "seq": ana.state["seq"]})
+        again = ana.until(lambda m: m["type"] == "state" and m["view"]["committed"] is None)
+        assert abs(again["deadline"] - deadline) < 0.01
+        # Cy comes back: the seat is hers again, with the bot's hidden pick she may change
+        cy = Seat(server, tid, tc, "Cy")
+        assert cy.state["view"]["committed"] in cy.state["view"]["change_to"]
+        back = ana.until(lambda m: m["type"] == "seats" and m["seats"][2]["stand_in"] is None)
+        assert back["seats"][2]["connected"]
+        for s in (ana, bo, cy):
+            s.close()
+    finally:
+        server.stop()

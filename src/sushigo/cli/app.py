@@ -509,6 +509,11 @@ def serve_command(
         min=1, help="WebSockets one address may hold open.")] = 50,
     trust_proxy: Annotated[Optional[str], typer.Option(
         help="Addresses of reverse proxies whose X-Forwarded-For names the client (comma-separated).")] = None,
+    abandon_after: Annotated[float, typer.Option(
+        min=0.001, help="Days without anything happening after which an unfinished table is abandoned.")] = 7.0,
+    away_after: Annotated[float, typer.Option(
+        min=0, help="Seconds a player must be gone, while the table waits on them, before others may "
+                    "hand their seat to a bot.")] = 60.0,
 ) -> None:
     """Run the online game server: lobby, browser tables, live play over WebSockets."""
     try:
@@ -520,7 +525,7 @@ def serve_command(
     try:
         serve(host, port, db, allow_origins=tuple(allow_origin or ()), shard=shard,
               tables_per_hour=tables_per_hour, connections_per_address=connections_per_address,
-              trust_proxy=trust_proxy)
+              trust_proxy=trust_proxy, idle_limit=abandon_after * 86400.0, away_after=away_after)
     except ServeError as e:
         _fail(str(e))
 

@@ -33,14 +33,22 @@ from sushigo.engine.guide import card_words, demonstrations, dishes, how_to_play
 from sushigo.engine.menus import MENU_ITEMS
 from sushigo.engine.menus import OFFICIAL_MENUS
 from sushigo.server.protocol import (
+    MAX_CHAT,
     MAX_NAME,
     PROTOCOL,
+    REACTIONS,
     TIMER_RANGE,
+    Chat,
+    HandOver,
     Hello,
+    Mute,
     Pick,
     Ping,
     ProtocolError,
+    React,
+    Rematch,
     Rename,
+    Withdraw,
     clean_name,
     dump,
     error,
@@ -204,16 +212,21 @@ def create_app(
     limits: Limits = Limits(),
     prefix: str = "",
     store: Store | None = None,
+    idle_limit: float = 7 * 86400.0,
+    away_after: float = 60.0,
+    janitor_every: float = 300.0,
 ) -> FastAPI:
     """The web app over database URL ``db`` (see ``docs/server.md``).
 
     ``allow_origins``: the origins whose pages may open table sockets
     (``sushigo serve`` passes its own address and ``--allow-origin``);
     ``prefix``: this process's shard (table ids start with it; see
-    "Several processes" in ``docs/server.md``).
+    "Several processes" in ``docs/server.md``); ``idle_limit``, ``away_after``
+    and ``janitor_every``: see :class:`~sushigo.server.tables.TableService`.
     """
     store = store if store is not None else Store(db)
-    service = TableService(store, prefix=prefix)
+    service = TableService(store, prefix=prefix, idle_limit=idle_limit, away_after=away_after,
+                           janitor_every=janitor_every)
     allowed = frozenset(normalize_origin(o) for o in allow_origins)
     sockets_per_address: dict[str, int] = defaultdict(int)
     created_by: dict[str, deque[float]] = defaultdict(deque)
@@ -280,6 +293,10 @@ def create_app(
             "editions": {"base": [2, 5], "party": [2, 8]},
             "max_name": MAX_NAME,
             "timer": list(TIMER_RANGE),
+            "max_chat": MAX_CHAT,
+            "reactions": REACTIONS,
+            "away_after": service.away_after,
+            "idle_limit": service.idle_limit,
         }
 
     @app.get("/api/stats")
@@ -314,7 +331,7 @@ def create_app(
         recent.append(now)  # before the await: concurrent requests count too
         try:
             req = parse_create(body)
-            table, tokens = await service.create(req)
+            table, tokens, creator = await service.create(req)
         except (ProtocolError, TableError) as e:
             recent.remove(now)
             return fail(400, str(e))
@@ -327,7 +344,27 @@ def create_app(
                 out_seats.append({"seat": s.seat, "kind": "human", "invite": f"/t/{table.id}#seat={tokens[s.seat]}"})
             else:
                 out_seats.append({"seat": s.seat, "kind": "bot", "bot": s.bot, "name": s.name})
-        return {"id": table.id, "spectate": f"/t/{table.id}", "seats": out_seats, "table": table.summary()}
+        return {"id": table.id, "spectate": f"/t/{table.id}", "seats": out_seats, "creator": creator,
+                "table": table.summary()}
+
+    @app.post("/api/tables/{table_id}/cancel", response_model=None)
+    async def cancel_table(table_id: str, request: Request) -> dict[str, Any] | JSONResponse:
+        body = await request.body()
+        if len(body) > 1024:
+            return fail(413, "the body is larger than 1024 bytes")
+        try:
+            data = json.loads(body or b"null")
+        except (ValueError, UnicodeDecodeError, RecursionError):
+            return fail(400, "the body is not JSON")
+        token = data.get("creator") if isinstance(data, dict) else None
+        if not isinstance(token, str) or not 0 < len(token) <= 128 or set(data) != {"creator"}:
+            return fail(400, 'the body is {"creator": TOKEN}, the creator token the table was created with')
+        try:
+            table = await service.cancel(table_id[:64], token)
+        except TableError as e:
+            status = {"no_table": 404, "not_creator": 403, "not_waiting": 409, "wrong_process": 409}.get(e.code, 503)
+            return fail(status, str(e))
+        return table.summary()
 
     @app.get("/api/tables")
     async def list_tables() -> dict[str, Any]:
@@ -354,7 +391,7 @@ def create_app(
         summary = await service.summary(table_id[:64])
         if summary is None:
             return fail(404, f"no table {table_id[:64]!r}")
-        if summary["status"] != "finished":
+        if summary["status"] not in ("finished", "abandoned"):
             return fail(409, "the record is available once the game is over (it shows every hand)")
         text = await service.record(table_id)
         if text is None:
@@ -452,6 +489,25 @@ def create_app(
                             raise ProtocolError("not_your_turn", "spectators cannot pick")
                         seq = await service.pick(table, sock.seat, msg.seq, msg.action)
                         sock.send(dump({"type": "ack", "seq": seq, "action": msg.action}))
+                    elif isinstance(msg, Withdraw):
+                        if sock.seat is None:
+                            raise ProtocolError("not_your_turn", "spectators cannot pick")
+                        seq = await service.withdraw(table, sock.seat, msg.seq)
+                        sock.send(dump({"type": "ack", "seq": seq, "action": None}))
+                    elif isinstance(msg, Chat):
+                        await service.say(table, sock.seat, text=msg.text)
+                    elif isinstance(msg, React):
+                        await service.say(table, sock.seat, reaction=msg.reaction)
+                    elif isinstance(msg, Mute):
+                        await service.mute(table, sock.seat, msg.seat, msg.muted)
+                    elif isinstance(msg, HandOver):
+                        if sock.seat is None:
+                            raise ProtocolError("not_seated", "spectators cannot hand a seat to a bot")
+                        await service.hand_over(table, sock.seat, msg.seat)
+                    elif isinstance(msg, Rematch):
+                        new, token = await service.claim_rematch(table, sock.seat)
+                        sock.send(dump({"type": "rematch", "table": new.id, "seat": sock.seat, "token": token,
+                                        "url": f"/t/{new.id}#seat={token}"}))
                     elif isinstance(msg, Rename):
                         if sock.seat is None:
                             raise ProtocolError("bad_name", "spectators have no name")

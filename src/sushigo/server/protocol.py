@@ -31,6 +31,15 @@ MAX_MESSAGE: Final = 4096
 
 MAX_NAME: Final = 24
 
+MAX_CHAT: Final = 200
+"""Longest chat message (characters, after trimming)."""
+
+REACTIONS: Final[dict[str, str]] = {
+    "nice": "Nice one!", "wow": "Wow!", "oops": "Oops!", "moment": "One moment, please.",
+    "thanks": "Thanks!", "gg": "Good game!",
+}
+"""The quick reactions: what a ``react`` message names, and the text everyone reads."""
+
 TIMER_RANGE: Final = (5, 3600)
 """Seconds a move timer may give each decision (the lobby reads it from ``/api/options``)."""
 
@@ -75,9 +84,58 @@ class Ping(BaseModel):
     type: Literal["ping"]
 
 
-ClientMessage = Annotated[Union[Hello, Pick, Rename, Ping], Field(discriminator="type")]
-_CLIENT: TypeAdapter[Hello | Pick | Rename | Ping] = TypeAdapter(ClientMessage)
-_TYPES: Final = ("hello", "pick", "name", "ping")
+class Withdraw(BaseModel):
+    """Take back your hidden pick (until the last seat commits)."""
+
+    model_config = _STRICT
+    v: Literal[1]
+    type: Literal["withdraw"]
+    seq: Annotated[int, Field(ge=0, le=1 << 31)]
+
+
+class Chat(BaseModel):
+    model_config = _STRICT
+    v: Literal[1]
+    type: Literal["chat"]
+    text: Annotated[str, Field(max_length=1000)]
+
+
+class React(BaseModel):
+    model_config = _STRICT
+    v: Literal[1]
+    type: Literal["react"]
+    reaction: Annotated[str, Field(max_length=20)]
+
+
+class Mute(BaseModel):
+    model_config = _STRICT
+    v: Literal[1]
+    type: Literal["mute"]
+    seat: Annotated[int, Field(ge=0, le=7)]
+    muted: bool
+
+
+class HandOver(BaseModel):
+    """Let the greedy bot play for an away seat the table waits on."""
+
+    model_config = _STRICT
+    v: Literal[1]
+    type: Literal["hand_over"]
+    seat: Annotated[int, Field(ge=0, le=7)]
+
+
+class Rematch(BaseModel):
+    """"Play again": a seat of a finished table asks for its seat at the new one."""
+
+    model_config = _STRICT
+    v: Literal[1]
+    type: Literal["rematch"]
+
+
+AnyClientMessage = Union[Hello, Pick, Rename, Ping, Withdraw, Chat, React, Mute, HandOver, Rematch]
+ClientMessage = Annotated[AnyClientMessage, Field(discriminator="type")]
+_CLIENT: TypeAdapter[AnyClientMessage] = TypeAdapter(ClientMessage)
+_TYPES: Final = ("hello", "pick", "name", "ping", "withdraw", "chat", "react", "mute", "hand_over", "rematch")
 
 
 def _first_error(e: ValidationError, prefix: str) -> str:
@@ -92,7 +150,7 @@ def _first_error(e: ValidationError, prefix: str) -> str:
     return f"{prefix}.{loc}: {msg}" if prefix else f"{loc}: {msg}"
 
 
-def parse_client(text: str | bytes) -> Hello | Pick | Rename | Ping:
+def parse_client(text: str | bytes) -> AnyClientMessage:
     """The message in one text frame, or :class:`ProtocolError`."""
     if len(text) > MAX_MESSAGE:
         raise ProtocolError("too_large", f"message of {len(text)} characters (at most {MAX_MESSAGE})")
@@ -133,6 +191,24 @@ def clean_name(name: str) -> str:
     return name
 
 
+def clean_chat(text: str) -> str:
+    """A chat message, trimmed; raises :class:`ProtocolError` (``bad_chat``) if unusable.
+
+    Shown as text, never as HTML; line breaks and other control characters are refused.
+
+    >>> clean_chat("  nice one <b>Ana</b> ")
+    'nice one <b>Ana</b>'
+    """
+    text = unicodedata.normalize("NFC", text).strip()
+    if not text:
+        raise ProtocolError("bad_chat", "the message is empty")
+    if len(text) > MAX_CHAT:
+        raise ProtocolError("bad_chat", f"the message has {len(text)} characters (at most {MAX_CHAT})")
+    if any(unicodedata.category(ch) in ("Cc", "Cf", "Cs", "Co", "Cn") and ch not in "\u200d\ufe0f" for ch in text):
+        raise ProtocolError("bad_chat", "the message contains control characters")
+    return text
+
+
 def dump(message: dict[str, Any]) -> str:
     """One server message as a text frame (``v`` added)."""
     message["v"] = VERSION
@@ -166,6 +242,12 @@ class CreateTable(BaseModel):
     seed: Annotated[int, Field(ge=0, lt=1 << 63)] | None = None
     learn: bool = False
     """A "Learn to play" table: the page teaches the game as it goes."""
+    private: bool = False
+    """Not listed in the lobby (its links work)."""
+    chat: bool = True
+    """Players may chat and react."""
+    chat_spectators: bool = False
+    """Spectators read the chat too."""
 
 
 _CREATE: TypeAdapter[CreateTable] = TypeAdapter(CreateTable)

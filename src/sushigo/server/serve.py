@@ -61,6 +61,8 @@ def serve(
     tables_per_hour: int = 30,
     connections_per_address: int = 50,
     trust_proxy: str | None = None,
+    idle_limit: float = 7 * 86400.0,
+    away_after: float = 60.0,
     out: TextIO = sys.stdout,
 ) -> None:
     """Start the server and block until it is stopped (Ctrl-C or SIGTERM).
@@ -86,7 +88,8 @@ def serve(
     shown = f"[{host}]" if ":" in host else host
     address = f"http://{shown}:{real_port}"
     limits = Limits(tables_per_hour=tables_per_hour, connections_per_address=connections_per_address)
-    app = create_app(db, allow_origins=(address, *extra_origins), prefix=shard, store=store, limits=limits)
+    app = create_app(db, allow_origins=(address, *extra_origins), prefix=shard, store=store, limits=limits,
+                     idle_limit=idle_limit, away_after=away_after, janitor_every=min(300.0, idle_limit / 4))
     config = uvicorn.Config(
         app, log_level="warning", ws_max_size=65536, ws_ping_interval=20, ws_ping_timeout=20,
         ws="websockets-sansio",  # pinned: the tests send it raw frames (tests/server/test_raw_frames.py)

@@ -1,9 +1,11 @@
 """Where tables live: SQLAlchemy 2 Core over SQLite (default) or PostgreSQL.
 
-Three tables: ``tables`` (rules, seed, status, the record once finished),
-``seats`` (kind, bot spec, name, SHA-256 of the seat token) and ``events``
-(every accepted decision, numbered per game by ``seq``).  A game is its seed
-plus its events, so loading replays them through the engine.
+Four tables: ``tables`` (rules, seed, status, the record once finished),
+``seats`` (kind, bot spec, name, SHA-256 of the seat token), ``events``
+(every accepted decision, numbered per game by ``seq``) and ``happenings``
+(what happened at a table beyond its decisions: the start, chat, mutes, seats
+handed to a bot and back, the rematch).  A game is its seed plus its events,
+so loading replays them through the engine.
 
 Writes go through one writer thread with *group commit*: whatever was queued
 while the previous transaction ran is written in the next one, and each
@@ -90,6 +92,20 @@ events_t = Table(
     Column("at", Float, nullable=False),
 )
 
+happenings_t = Table(
+    "happenings",
+    metadata,
+    Column("table_id", String(40), primary_key=True),
+    Column("n", Integer, primary_key=True),
+    Column("kind", String(10), nullable=False),
+    Column("seat", Integer, nullable=True),
+    Column("at", Float, nullable=False),
+    Column("data", Text, nullable=False),
+)
+
+OPEN_STATUSES = ("waiting", "playing")
+"""The statuses of a table that is still to be played (resumed at start)."""
+
 
 class StoreError(RuntimeError):
     """The database could not be opened or written; the message is one line."""
@@ -129,13 +145,25 @@ class EventRow:
     at: float
 
 
+@dataclass(frozen=True, slots=True)
+class HappeningRow:
+    """Something that happened at a table beyond its decisions (numbered per table by ``n``)."""
+
+    n: int
+    kind: str
+    seat: int | None
+    at: float
+    data: dict[str, Any]
+
+
 @dataclass(slots=True)
 class LoadedTable:
-    """A table as read back: its row, seats and (unless finished) its events."""
+    """A table as read back: its row, seats and (unless finished) its events and happenings."""
 
     row: TableRow
     seats: list[SeatRow]
     events: list[EventRow] = field(default_factory=list)
+    happenings: list[HappeningRow] = field(default_factory=list)
 
     @property
     def id(self) -> str:
@@ -173,7 +201,22 @@ class SetStatus:
     record: str | None = None
 
 
-Op = Union[CreateTable, AppendEvent, SetName, SetStatus]
+@dataclass(frozen=True, slots=True)
+class SetToken:
+    """A human seat's token (its SHA-256), given when a rematch seat is claimed."""
+
+    table_id: str
+    seat: int
+    token_hash: bytes
+
+
+@dataclass(frozen=True, slots=True)
+class AddHappening:
+    table_id: str
+    happening: HappeningRow
+
+
+Op = Union[CreateTable, AppendEvent, SetName, SetStatus, SetToken, AddHappening]
 """One write; a batch of them is one transaction."""
 
 
@@ -256,7 +299,7 @@ class Store:
         with self.engine.connect() as conn:
             q = select(tables_t).order_by(tables_t.c.created)
             if unfinished_only:
-                q = q.where(tables_t.c.status != "finished")
+                q = q.where(tables_t.c.status.in_(OPEN_STATUSES))
             if table_id is not None:
                 q = q.where(tables_t.c.id == table_id)
             if prefix is not None:  # substr compares case-sensitively everywhere (LIKE does not in SQLite)
@@ -269,18 +312,32 @@ class Store:
                 for s in conn.execute(select(seats_t).where(seats_t.c.table_id.in_(chunk))
                                       .order_by(seats_t.c.table_id, seats_t.c.seat)):
                     out[s.table_id].seats.append(SeatRow(s.seat, s.kind, s.bot, s.name, s.token_hash))
-                live = [i for i in chunk if out[i].row.status != "finished" or table_id is not None]
+                live = [i for i in chunk if out[i].row.status in OPEN_STATUSES or table_id is not None]
                 if live:
                     for e in conn.execute(select(events_t).where(events_t.c.table_id.in_(live))
                                           .order_by(events_t.c.table_id, events_t.c.seq)):
                         out[e.table_id].events.append(EventRow(e.seq, e.seat, e.action, e.by, e.at))
+                    for h in conn.execute(select(happenings_t).where(happenings_t.c.table_id.in_(live))
+                                          .order_by(happenings_t.c.table_id, happenings_t.c.n)):
+                        out[h.table_id].happenings.append(
+                            HappeningRow(h.n, h.kind, h.seat, h.at, json.loads(h.data)))
             return list(out.values())
 
     def summaries(self, limit: int = 200) -> list[LoadedTable]:
-        """The newest ``limit`` tables with their seats (no events)."""
+        """The newest ``limit`` tables that are not private, with their seats (no events)."""
         with self.engine.connect() as conn:
-            rows = list(conn.execute(select(tables_t).order_by(tables_t.c.created.desc()).limit(limit)))
-            out = {r.id: LoadedTable(_table_row(r), []) for r in rows}
+            out: dict[str, LoadedTable] = {}
+            page, offset = max(limit, 50), 0
+            while len(out) < limit:  # pages of the newest tables, until enough public ones
+                rows = list(conn.execute(select(tables_t).order_by(tables_t.c.created.desc(), tables_t.c.id)
+                                         .limit(page).offset(offset)))
+                for r in rows:
+                    row = _table_row(r)
+                    if not row.rules.get("private") and len(out) < limit:
+                        out[row.id] = LoadedTable(row, [])
+                if len(rows) < page:
+                    break
+                offset += page
             if out:
                 for s in conn.execute(select(seats_t).where(seats_t.c.table_id.in_(list(out)))
                                       .order_by(seats_t.c.table_id, seats_t.c.seat)):
@@ -323,6 +380,13 @@ def _apply(conn: Connection, op: Op) -> None:
     elif isinstance(op, SetName):
         conn.execute(update(seats_t).where(seats_t.c.table_id == op.table_id, seats_t.c.seat == op.seat)
                      .values(name=op.name))
+    elif isinstance(op, SetToken):
+        conn.execute(update(seats_t).where(seats_t.c.table_id == op.table_id, seats_t.c.seat == op.seat)
+                     .values(token_hash=op.token_hash))
+    elif isinstance(op, AddHappening):
+        h = op.happening
+        conn.execute(happenings_t.insert().values(table_id=op.table_id, n=h.n, kind=h.kind, seat=h.seat,
+                                                  at=h.at, data=json.dumps(h.data)))
     elif isinstance(op, SetStatus):
         values: dict[str, Any] = {"status": op.status}
         if op.finished is not None:

@@ -36,6 +36,7 @@ from sushigo.engine.editions import AnyGame, action_words, explain, new_game
 from sushigo.engine.editions import narrator as narrator_for
 from sushigo.engine.narration import Line, Narrator, lines_seen_by
 from sushigo.engine.flags import FlagError, rules_from_flags
+from sushigo.engine.party.actions import party_action_name
 from sushigo.engine.party.game import PartyGame
 from sushigo.engine.menus import menu_name
 from sushigo.engine.party.view import party_seat_view, party_spectator_view, played_cards
@@ -43,16 +44,21 @@ from sushigo.engine.records import dumps as record_dumps
 from sushigo.engine.editions import to_record
 from sushigo.engine.rules import Rules, RulesError
 from sushigo.engine.base.scoring import wasabi_pairs
+from sushigo.server.protocol import REACTIONS, clean_chat
 from sushigo.server.protocol import CreateTable as CreateRequest
 from sushigo.server.protocol import dump
 from sushigo.server.store import (
+    OPEN_STATUSES,
+    AddHappening,
     AppendEvent,
     CreateTable,
     EventRow,
+    HappeningRow,
     LoadedTable,
     SeatRow,
     SetName,
     SetStatus,
+    SetToken,
     Store,
     StoreError,
     TableRow,
@@ -65,6 +71,19 @@ log = logging.getLogger("sushigo.server")
 WAITING: Final = "waiting"
 PLAYING: Final = "playing"
 FINISHED: Final = "finished"
+CANCELLED: Final = "cancelled"
+"""Its creator cancelled it before it started."""
+ABANDONED: Final = "abandoned"
+"""Nothing happened at it for :attr:`TableService.idle_limit` seconds (the janitor ended it)."""
+
+WITHDRAW: Final = "withdraw"
+"""The ``by`` of a stored event that takes back a seat's hidden pick (its ``action``: the pick taken back)."""
+
+STAND_IN: Final = "greedy"
+"""The bot that plays for a seat handed over while its player is away."""
+
+CHAT_RATE: Final = (5, 10.0)
+"""Chat messages and reactions one seat may send: 5 within 10 seconds."""
 
 
 class TableError(ValueError):
@@ -101,12 +120,18 @@ class Seat:
     connections: int = 0
     seen: bool = False
     """A socket of this seat has connected at some point (so a later one is a return)."""
+    away_since: float | None = None
+    """When this human seat's last socket closed (``None`` while connected, or never seen)."""
+    stand_in: str | None = None
+    """The bot playing for this human seat while its player is away (``None``: the player)."""
 
     def to_json(self) -> dict[str, Any]:
         return {
             "seat": self.seat, "kind": self.kind, "bot": self.bot, "name": self.name,
             "joined": self.kind == "bot" or self.name is not None,
             "connected": self.kind == "bot" or self.connections > 0,
+            "away_since": None if self.kind == "bot" or self.connections else self.away_since,
+            "stand_in": self.stand_in,
         }
 
 
@@ -131,6 +156,9 @@ class LiveTable:
     """Bot seats whose task is running."""
     moved: bool = False
     """Something beyond a hidden pick changed since the last published state."""
+    refresh: set[int] = field(default_factory=set)
+    """Seats whose own view changed with nothing public (a hidden pick changed or
+    taken back): their sockets get a state at the next publish."""
     reloading: bool = False
     starting: bool = False
     result: dict[str, Any] | None = None
@@ -146,9 +174,40 @@ class LiveTable:
     """The game's story so far (the engine's lines, plus timer picks and seats leaving and returning)."""
     log_sent: int = 0
     """How many lines of :attr:`log` every watcher has been sent."""
+    private: bool = False
+    """Not listed in the lobby (its links work)."""
+    chat: bool = True
+    """Seats may talk (``chat``, ``react``); refused on a table created without it."""
+    chat_spectators: bool = False
+    """Spectators read the chat too."""
+    creator_hash: bytes | None = None
+    """SHA-256 of the creator's token (it may cancel the table before it starts)."""
+    started: float | None = None
+    """When the game started (the first decisions' move timer counts from it)."""
+    opened_at: list[float] = field(default_factory=list)
+    """Per seat, when its current decision opened (its move timer's deadline is this plus :attr:`timer`)."""
+    active: float = 0.0
+    """The last time anything happened here (the janitor abandons tables idle for long)."""
+    happened: int = 0
+    """How many happenings (chat, mutes, hand-overs, ...) are stored."""
+    talk: list[HappeningRow] = field(default_factory=list)
+    """The chat and reactions, in order."""
+    mutes: dict[int, set[int]] = field(default_factory=dict)
+    """Per seat, the seats whose chat it does not want to read."""
+    said: dict[int, list[float]] = field(default_factory=dict)
+    """Per seat, when its latest chat messages came (the chat rate limit)."""
+    stand_ins: dict[int, Bot] = field(default_factory=dict)
+    """Bots playing for human seats whose players are away."""
+    rematch: str | None = None
+    """The id of the table "Play again" created."""
+    rematch_of: str | None = None
+    rematch_lock: asyncio.Lock = field(default_factory=asyncio.Lock)
 
     def __post_init__(self) -> None:
         self.narrator = narrator_for(self.game)
+        if not self.opened_at:
+            self.opened_at = [self.created] * self.rules.players
+        self.active = self.active or self.created
 
     @property
     def edition(self) -> str:
@@ -157,23 +216,42 @@ class LiveTable:
     def summary(self) -> dict[str, Any]:
         """The table as the lobby lists it (public), with its current ``seq``."""
         out = _summary(self.id, self.rules, self.status, self.created, self.timer, self.seeded,
-                       self.seats, self.result, learn=self.learn)
+                       self.seats, self.result, self.settings())
         out["seq"] = self.seq
+        out["watching"] = sum(1 for c in self.connections if c.seat is None)
+        out["active"] = self.active
         return out
+
+    def settings(self) -> dict[str, Any]:
+        """The table's own options beyond the rules (as stored with them)."""
+        return {"learn": self.learn, "private": self.private, "chat": self.chat,
+                "chat_spectators": self.chat_spectators, "rematch": self.rematch,
+                "rematch_of": self.rematch_of}
+
+    def connections_of(self, seat: int) -> list[Connection]:
+        return [c for c in self.connections if c.seat == seat]
 
 
 def _summary(table_id: str, rules: Rules, status: str, created: float, timer: int | None, seeded: bool,
-             seats: list[Seat], result: dict[str, Any] | None, *, learn: bool = False) -> dict[str, Any]:
+             seats: list[Seat], result: dict[str, Any] | None, settings: dict[str, Any]) -> dict[str, Any]:
     out: dict[str, Any] = {
         "id": table_id, "edition": rules.edition, "players": rules.players,
         "menu": (menu_name(rules.menu) or list(rules.menu)) if rules.is_party else None,
         "options": rules.options(), "status": status, "created": created, "timer": timer,
-        "seeded": seeded, "learn": learn, "seats": [s.to_json() for s in seats],
+        "seeded": seeded, **settings, "watching": 0, "seats": [s.to_json() for s in seats],
     }
     if result is not None:
         out["totals"] = result["totals"]
         out["winners"] = result["winners"]
     return out
+
+
+def _stored_settings(row: TableRow, happenings: Sequence[HappeningRow] = ()) -> dict[str, Any]:
+    """A stored table's :meth:`LiveTable.settings` (tables of sushigo 0.5 and earlier have chat on)."""
+    rematch = next((h.data.get("table") for h in happenings if h.kind == "rematch"), None)
+    return {"learn": bool(row.rules.get("learn")), "private": bool(row.rules.get("private")),
+            "chat": bool(row.rules.get("chat", True)), "chat_spectators": bool(row.rules.get("chat_spectators")),
+            "rematch": rematch, "rematch_of": row.rules.get("rematch_of")}
 
 
 def name_bots(seats: Sequence[Seat]) -> None:
@@ -201,7 +279,7 @@ def summary_of(loaded: LoadedTable) -> dict[str, Any]:
     seats = [Seat(s.seat, s.kind, s.bot, s.name, None) for s in loaded.seats]
     name_bots(seats)
     return _summary(row.id, _rules_of(row), row.status, row.created, row.timer,
-                    bool(row.rules.get("seeded")), seats, row.result, learn=bool(row.rules.get("learn")))
+                    bool(row.rules.get("seeded")), seats, row.result, _stored_settings(row, loaded.happenings))
 
 
 OLD_WASABI_COLOUR: Final = "own"
@@ -244,7 +322,17 @@ def view_payload(game: AnyGame, seat: int | None, explained: list[dict[str, Any]
     if seat is not None:
         out["pass_to"] = (seat + game.pass_step) % game.players
         out["receive_from"] = (seat - game.pass_step) % game.players
+        change = game.change_choices(seat)
+        out["change_to"] = change
+        out["change_to_text"] = [action_text(game, a) for a in change]
     return out
+
+
+def action_text(game: AnyGame, action: int) -> str:
+    """The text form of an action id, as in ``view.legal`` (``"wasabi+egg"``, ``"pass"``)."""
+    if isinstance(game, PartyGame):
+        return party_action_name(action)
+    return action_name(action)
 
 
 def explained_rounds(game: AnyGame, done: list[dict[str, Any]] | None = None) -> list[dict[str, Any]]:
@@ -335,11 +423,20 @@ class TableService:
         store: the database.
         prefix: this process's table-id prefix (``--shard``); it loads and
             creates only tables whose ids start with it.
+        idle_limit: seconds without anything happening after which the
+            janitor marks a waiting or playing table abandoned (7 days).
+        away_after: seconds a seat's player must have been gone, while the
+            table waits on it, before the others may hand the seat to a bot.
+        janitor_every: seconds between the janitor's rounds.
     """
 
-    def __init__(self, store: Store, *, prefix: str = "") -> None:
+    def __init__(self, store: Store, *, prefix: str = "", idle_limit: float = 7 * 86400.0,
+                 away_after: float = 60.0, janitor_every: float = 300.0) -> None:
         self.store = store
         self.prefix = prefix
+        self.idle_limit = idle_limit
+        self.away_after = away_after
+        self.janitor_every = janitor_every
         self.writer = Writer(store)
         self.bot_threads = ThreadPoolExecutor(2, thread_name_prefix="sushigo-bots")
         """Search bots think here, never on the writer's thread or the event loop."""
@@ -364,8 +461,47 @@ class TableService:
         for item in loaded:
             if item.id in self.tables:
                 self._repair(self.tables[item.id], item)
+        await self.sweep()  # tables idle for too long are not resumed
         for table in self.tables.values():
             self._after_change(table)
+        self._spawn(self._janitor())
+
+    async def _janitor(self) -> None:
+        while True:
+            await asyncio.sleep(self.janitor_every)
+            try:
+                await self.sweep()
+            except Exception:  # the janitor must go on
+                log.exception("janitor round failed")
+
+    async def sweep(self, now: float | None = None) -> list[str]:
+        """Mark every waiting or playing table idle for :attr:`idle_limit` seconds
+        abandoned (stored with its partial record) and drop it from memory;
+        return their ids."""
+        now = time.time() if now is None else now
+        ended = []
+        for table in list(self.tables.values()):
+            if table.status in OPEN_STATUSES and now - table.active >= self.idle_limit:
+                record = record_dumps(to_record(table.game, meta=self._meta(table)))
+                try:
+                    await self.writer.submit(SetStatus(table.id, ABANDONED, now, None, record))
+                except StoreError as e:
+                    log.error("table %s could not be marked abandoned: %s", table.id, e)
+                    continue
+                self._end(table, ABANDONED)
+                ended.append(table.id)
+        return ended
+
+    def _end(self, table: LiveTable, status: str) -> None:
+        """A table that will not be played (cancelled or abandoned): tell its watchers, stop its clocks, forget it."""
+        table.status = status
+        table.moved = True
+        for _, _, handle in table.deadlines.values():
+            handle.cancel()
+        table.deadlines.clear()
+        self._publish(table)
+        if self.tables.get(table.id) is table:
+            del self.tables[table.id]
 
     def _repair(self, table: LiveTable, item: LoadedTable) -> None:
         """Store what a failed write left out: the end of a game whose last event was
@@ -384,7 +520,7 @@ class TableService:
         for table in self.tables.values():
             for _, _, handle in table.deadlines.values():
                 handle.cancel()
-            for bot in table.bots.values():
+            for bot in [*table.bots.values(), *table.stand_ins.values()]:
                 bot.close()
         await self.writer.stop()
         self.bot_threads.shutdown(wait=False, cancel_futures=True)
@@ -392,20 +528,54 @@ class TableService:
     def _restore(self, item: LoadedTable) -> LiveTable:
         row = item.row
         rules = _rules_of(row)
+        settings = _stored_settings(row, item.happenings)
+        creator = row.rules.get("creator")
         table = LiveTable(
             id=row.id, created=row.created, rules=rules, seed=row.seed, timer=row.timer,
             status=row.status, seats=[Seat(s.seat, s.kind, s.bot, s.name, s.token_hash) for s in item.seats],
             game=new_game(rules, seed=row.seed), opened=[0] * rules.players,
-            seeded=bool(row.rules.get("seeded")), learn=bool(row.rules.get("learn")),
+            seeded=bool(row.rules.get("seeded")), learn=settings["learn"], private=settings["private"],
+            chat=settings["chat"], chat_spectators=settings["chat_spectators"],
+            creator_hash=bytes.fromhex(creator) if isinstance(creator, str) else None,
+            rematch=settings["rematch"], rematch_of=settings["rematch_of"],
         )
         self._make_bots(table)
-        for ev in item.events:
+        happenings = list(item.happenings)
+        table.happened = max((h.n for h in happenings), default=0)
+        for ev in item.events:  # with the happenings in the order they came
             if ev.seq != table.seq + 1:
                 raise ValueError(f"event {ev.seq} follows {table.seq}")
-            self._apply(table, ev.seat, ev.action, ev.by)
+            while happenings and happenings[0].at <= ev.at:
+                self._recall(table, happenings.pop(0))
+            self._apply(table, ev.seat, ev.action, ev.by, ev.at)
+        for h in happenings:
+            self._recall(table, h)
+        now = time.time()
+        if table.started is None and table.status == PLAYING:  # sushigo 0.5 or earlier did not store the start
+            table.started = now
+            table.opened_at = [now if o == 0 else at for o, at in zip(table.opened, table.opened_at)]
+        for s in table.seats:
+            if s.kind == "human":
+                s.away_since = now  # nobody is connected to a table just loaded
         table.moved = True
         table.log_sent = len(table.log)  # a watcher is sent the whole log when it attaches
         return table
+
+    def _recall(self, table: LiveTable, h: HappeningRow) -> None:
+        """Apply a stored happening to a table being loaded."""
+        table.active = max(table.active, h.at)
+        if h.kind == "start":
+            table.started = h.at
+            table.opened_at = [h.at] * table.rules.players
+        elif h.kind in ("chat", "react"):
+            table.talk.append(h)
+        elif h.kind == "mute" and h.seat is not None:
+            muted = table.mutes.setdefault(h.seat, set())
+            (muted.add if h.data.get("muted") else muted.discard)(int(h.data["seat"]))
+        elif h.kind == "stand_in" and h.seat is not None:
+            self._seat_bot(table, h.seat, str(h.data.get("bot", STAND_IN)), h.data.get("by"))
+        elif h.kind == "back" and h.seat is not None:
+            self._seat_player(table, h.seat, h.at)
 
     def _make_bots(self, table: LiveTable) -> None:
         name_bots(table.seats)
@@ -415,14 +585,19 @@ class TableService:
 
     # ------------------------------------------------------------------ tables
 
-    async def create(self, req: CreateRequest) -> tuple[LiveTable, dict[int, str]]:
-        """A new table from a create request; returns it and the human seats' tokens."""
+    async def create(self, req: CreateRequest, *, rematch_of: LiveTable | None = None
+                     ) -> tuple[LiveTable, dict[int, str], str]:
+        """A new table from a create request; returns it, the human seats' tokens
+        and the creator's token.  A rematch (``rematch_of``) gives no seat tokens:
+        each player claims its seat (:meth:`claim_rematch`)."""
         rules = _rules_from_request(req)
         seats: list[Seat] = []
         tokens: dict[int, str] = {}
         for i, entry in enumerate(req.seats):
             kind = entry.strip().lower()
-            if kind == "human":
+            if kind == "human" and rematch_of is not None:
+                seats.append(Seat(i, "human", None, None, None))
+            elif kind == "human":
                 token = secrets.token_urlsafe(24)
                 tokens[i] = token
                 seats.append(Seat(i, "human", None, None, hash_token(token)))
@@ -430,29 +605,109 @@ class TableService:
                 seats.append(Seat(i, "bot", _bot_spec(entry.strip(), i), None, None))
             else:
                 raise TableError("bad_request", f"seat {i}: {entry[:40]!r} is neither 'human' nor 'bot:NAME'")
-        if not tokens:
+        if all(s.kind == "bot" for s in seats):
             raise TableError("bad_request", "a table needs at least one human seat")
         seed = req.seed if req.seed is not None else secrets.randbits(63)
         table_id = self.prefix + secrets.token_urlsafe(9)
+        creator = secrets.token_urlsafe(24)
         table = LiveTable(
             id=table_id, created=time.time(), rules=rules, seed=seed, timer=req.timer,
             status=WAITING, seats=seats, game=new_game(rules, seed=seed), opened=[0] * rules.players,
-            seeded=req.seed is not None, learn=req.learn,
+            seeded=req.seed is not None, learn=req.learn, private=req.private, chat=req.chat,
+            chat_spectators=req.chat_spectators, creator_hash=hash_token(creator),
+            rematch_of=rematch_of.id if rematch_of is not None else None,
         )
         self._make_bots(table)
-        stored_rules: dict[str, Any] = {"options": rules.options()}
+        stored_rules: dict[str, Any] = {"options": rules.options(), "creator": table.creator_hash.hex()}
         if rules.is_party:
             stored_rules["menu"] = list(rules.menu)
         if req.seed is not None:
             stored_rules["seeded"] = True
-        if req.learn:
-            stored_rules["learn"] = True
+        for key in ("learn", "private", "chat_spectators"):
+            if getattr(req, key):
+                stored_rules[key] = True
+        if not req.chat:
+            stored_rules["chat"] = False
+        if rematch_of is not None:
+            stored_rules["rematch_of"] = rematch_of.id
         row = TableRow(table_id, table.created, rules.edition, rules.players, stored_rules, seed,
                        req.timer, WAITING)
         await self.writer.submit(CreateTable(row, [SeatRow(s.seat, s.kind, s.bot, s.name, s.token_hash)
                                                    for s in seats]))
         self.tables[table_id] = table
-        return table, tokens
+        return table, tokens, creator
+
+    async def cancel(self, table_id: str, creator: str) -> LiveTable:
+        """Cancel a table that has not started, for its creator (stored first)."""
+        table = self.tables.get(table_id)
+        if table is None:
+            summary = await self.summary(table_id)
+            if summary is None:
+                raise TableError("no_table", f"no table {table_id!r}")
+            if summary["status"] in OPEN_STATUSES:
+                raise TableError("wrong_process", "this table is served by another server process")
+            raise TableError("not_waiting", f"the table is {summary['status']}; only a waiting table can be cancelled")
+        if table.creator_hash is None or not hmac.compare_digest(table.creator_hash, hash_token(creator)):
+            raise TableError("not_creator", "this is not the creator's token of this table")
+        if table.status != WAITING or table.starting:
+            raise TableError("not_waiting", "the game has started; only a waiting table can be cancelled")
+        try:
+            await self.writer.submit(SetStatus(table.id, CANCELLED, time.time()))
+        except StoreError:
+            raise TableError("server_error", "the table could not be cancelled; try again") from None
+        self._end(table, CANCELLED)
+        return table
+
+    async def claim_rematch(self, table: LiveTable, seat: int | None) -> tuple[LiveTable, str]:
+        """"Play again": the finished table's rematch (created by the first seat
+        to ask: same seats, bots and options, a fresh seed) and a new token for
+        ``seat`` there (the caller sends it to that seat's socket only)."""
+        if seat is None or table.seats[seat].kind != "human":
+            raise TableError("not_seated", "only the table's players can play again")
+        if table.status != FINISHED:
+            raise TableError("not_over", "play again once the game is over")
+        async with table.rematch_lock:
+            if table.rematch is None:
+                req = self._rematch_request(table)
+                new, _, creator = await self.create(req, rematch_of=table)
+                try:
+                    await self._happening(table, "rematch", seat, {"table": new.id})[1]
+                except StoreError:
+                    raise TableError("server_error", "the new table could not be linked; try again") from None
+                table.rematch = new.id
+                table.moved = True
+                self._publish(table)
+            new = self.tables.get(table.rematch)  # type: ignore[arg-type]
+            if new is None or new.status != WAITING:
+                raise TableError("not_waiting", "the new table has started or ended without this seat")
+            if new.seats[seat].token_hash is not None:
+                raise TableError("already_claimed", "this seat took its place at the new table already")
+            token = secrets.token_urlsafe(24)
+            digest = hash_token(token)
+            new.seats[seat].token_hash = digest
+            try:
+                await self.writer.submit(SetToken(new.id, seat, digest))
+                if table.seats[seat].name is not None:
+                    await self.rename(new, seat, table.seats[seat].name)  # type: ignore[arg-type]
+            except (StoreError, TableError):
+                new.seats[seat].token_hash = None
+                raise TableError("server_error", "the seat could not be stored; try again") from None
+            return new, token
+
+    def _rematch_request(self, table: LiveTable) -> CreateRequest:
+        rules = table.rules
+        seats = ["human" if s.kind == "human" else f"bot:{s.bot}" for s in table.seats]
+        options = rules.options()
+        fields: dict[str, Any] = {"edition": rules.edition, "players": rules.players, "seats": seats,
+                                  "timer": table.timer, "learn": False, "private": table.private,
+                                  "chat": table.chat, "chat_spectators": table.chat_spectators}
+        if rules.is_party:
+            fields["menu"] = list(rules.menu)
+        for key in ("pass_both_ways", "reshuffle", "uramaki_split", "menu_card_draw",
+                    "two_player_pudding_penalty", "wasabi_colour"):
+            if key in options and key in CreateRequest.model_fields:
+                fields[key] = options[key]
+        return CreateRequest(**fields)
 
     def get(self, table_id: str) -> LiveTable | None:
         return self.tables.get(table_id)
@@ -485,32 +740,55 @@ class TableService:
         if any(x.name is None for x in table.seats if x.kind == "human"):
             return False
         table.starting = True
+        now = time.time()
         try:
+            _, start = self._happening(table, "start", None, {}, now)
             await self.writer.submit(SetStatus(table.id, PLAYING))
+            await start
         except StoreError:
             raise TableError("server_error", "the game could not be started; try again") from None
         finally:
             table.starting = False
+        table.started = now
+        table.opened_at = [now] * table.rules.players
         table.status = PLAYING
         table.moved = True
         self._after_change(table)
         self._publish(table)
         return True
 
+    def _happening(self, table: LiveTable, kind: str, seat: int | None, data: dict[str, Any],
+                   at: float | None = None) -> tuple[HappeningRow, asyncio.Future[None]]:
+        """Store one happening (numbered now, so in order); the future resolves once it is committed."""
+        table.happened += 1
+        row = HappeningRow(table.happened, kind, seat, time.time() if at is None else at, data)
+        table.active = max(table.active, row.at)
+        return row, self.writer.submit(AddHappening(table.id, row))
+
     # ------------------------------------------------------------------ watchers
 
     def attach(self, table: LiveTable, conn: Connection) -> None:
-        """Add a watcher (after its ``state``): it is sent the whole log."""
+        """Add a watcher (after its ``state``): it is sent the whole log, the chat it may read, its mutes."""
         table.connections.add(conn)
         if table.log:
             conn.send(self.log_message(table, conn.seat, 0))
+        talk = self.talk_seen_by(table, conn.seat)
+        if talk:
+            conn.send(dump({"type": "chat", "messages": talk}))
         if conn.seat is not None:
+            if table.mutes.get(conn.seat):
+                conn.send(dump({"type": "muted", "seats": sorted(table.mutes[conn.seat])}))
             s = table.seats[conn.seat]
             s.connections += 1
-            if s.connections == 1 and s.seen:
+            s.away_since = None
+            if s.connections == 1 and s.stand_in is not None:
+                self._take_seat_back(table, s.seat)
+            elif s.connections == 1 and s.seen:
                 self._tell(table, "back", f"{{{s.seat}}} is back.", s.seat)
             s.seen = True
             self.broadcast_seats(table)
+        else:
+            self.broadcast_seats(table)  # the number watching changed
 
     def detach(self, table: LiveTable, conn: Connection) -> None:
         if conn in table.connections:
@@ -519,9 +797,140 @@ class TableService:
                 s = table.seats[conn.seat]
                 s.connections -= 1
                 if s.connections == 0:
+                    s.away_since = time.time()
                     self._tell(table, "away", f"{{{s.seat}}} left the table.", s.seat)
-                self.broadcast_seats(table)
+            self.broadcast_seats(table)
         self.forget_if_idle(table)
+
+    # ------------------------------------------------------------------ absent players
+
+    def _seat_bot(self, table: LiveTable, seat: int, bot: str, by: int | None) -> None:
+        """Let ``bot`` play for human ``seat`` (in memory) and tell it in the log."""
+        s = table.seats[seat]
+        s.stand_in = bot
+        table.stand_ins[seat] = make_bot(bot, seed=(table.seed + 104729 * (seat + 1)) % (1 << 63))
+        game = table.game
+        turn = None if game.is_over else game.turn
+        table.log.append(Line("stand_in", game.round, turn, f"{{{seat}}} is away: {bot} plays for them.", seat=seat))
+
+    def _seat_player(self, table: LiveTable, seat: int, at: float) -> None:
+        """The seat is its player's again; a timer gives them the full time for the decision at hand."""
+        s = table.seats[seat]
+        s.stand_in = None
+        table.opened_at[seat] = max(table.opened_at[seat], at)
+        bot = table.stand_ins.pop(seat, None)
+        if bot is not None:
+            bot.close()
+        game = table.game
+        turn = None if game.is_over else game.turn
+        table.log.append(Line("back", game.round, turn, f"{{{seat}}} is back and plays again.", seat=seat))
+
+    def may_hand_over(self, table: LiveTable, seat: int, now: float | None = None) -> str | None:
+        """Why human ``seat`` cannot be handed to a bot now (``None``: it can)."""
+        if table.status != PLAYING:
+            return "the game is not being played"
+        if not 0 <= seat < len(table.seats) or table.seats[seat].kind != "human":
+            return f"seat {seat} is not a player's seat"
+        s = table.seats[seat]
+        if s.stand_in is not None:
+            return f"a bot already plays for seat {seat}"
+        if s.connections or s.away_since is None:
+            return f"seat {seat}'s player is at the table"
+        if seat not in table.game.pending_seats:
+            return f"the table is not waiting for seat {seat}"
+        gone = (time.time() if now is None else now) - s.away_since
+        if gone < self.away_after:
+            return f"seat {seat}'s player left {gone:.0f} s ago; wait {self.away_after - gone:.0f} s more"
+        return None
+
+    async def hand_over(self, table: LiveTable, by: int | None, seat: int, *, forced: bool = False) -> None:
+        """Hand human ``seat``, whose player is away, to the greedy bot (stored
+        first); it returns to the player when they reconnect.  ``by``: the seat
+        that asked (``None``: the move timer)."""
+        if by is not None and (by == seat or table.seats[by].kind != "human"):
+            raise TableError("not_allowed", "only another player of the table can hand a seat to a bot")
+        why = None if forced else self.may_hand_over(table, seat)
+        if why is not None:
+            raise TableError("not_allowed", why)
+        try:
+            await self._happening(table, "stand_in", seat, {"bot": STAND_IN, "by": by})[1]
+        except StoreError:
+            raise TableError("server_error", "the hand-over could not be stored; try again") from None
+        if table.seats[seat].stand_in is not None or table.seats[seat].connections:
+            return  # the player came back meanwhile (that return is stored after this)
+        self._seat_bot(table, seat, STAND_IN, by)
+        self._clear_deadline(table, seat)
+        self._publish_log(table)
+        self.broadcast_seats(table)
+        self._after_change(table)
+
+    def _take_seat_back(self, table: LiveTable, seat: int) -> None:
+        """The player of a seat a bot plays for is back: the seat is theirs again."""
+        row, stored = self._happening(table, "back", seat, {})
+        stored.add_done_callback(_retrieve)
+        self._seat_player(table, seat, row.at)
+        self._publish_log(table)
+        self._after_change(table)
+
+    # ------------------------------------------------------------------ talk
+
+    def talk_seen_by(self, table: LiveTable, seat: int | None, rows: Sequence[HappeningRow] | None = None
+                     ) -> list[dict[str, Any]]:
+        """The chat messages and reactions ``seat`` may read (``None``: a spectator)."""
+        if seat is None and not table.chat_spectators:
+            return []
+        muted = table.mutes.get(seat, set()) if seat is not None else set()
+        return [_talk_json(h) for h in (table.talk if rows is None else rows) if h.seat not in muted]
+
+    async def say(self, table: LiveTable, seat: int | None, *, text: str | None = None,
+                  reaction: str | None = None) -> None:
+        """A chat message or a reaction from ``seat`` (stored first, then sent to whoever may read it)."""
+        if not table.chat:
+            raise TableError("no_chat", "this table was created without chat")
+        if seat is None:
+            raise TableError("not_seated", "spectators cannot chat")
+        now = time.time()
+        most, window = CHAT_RATE
+        recent = [t for t in table.said.get(seat, []) if now - t < window]
+        if len(recent) >= most:
+            raise TableError("chat_rate", f"at most {most} messages in {window:g} seconds; wait a moment")
+        if reaction is not None:
+            if reaction not in REACTIONS:
+                raise TableError("bad_message", f"unknown reaction {reaction[:20]!r} (one of {', '.join(REACTIONS)})")
+            kind, data = "react", {"reaction": reaction}
+        else:
+            kind, data = "chat", {"text": clean_chat(text or "")}
+        recent.append(now)
+        table.said[seat] = recent
+        row, stored = self._happening(table, kind, seat, data, now)
+        try:
+            await stored
+        except StoreError:
+            raise TableError("server_error", "the message could not be stored; try again") from None
+        table.talk.append(row)
+        message = dump({"type": "chat", "messages": [_talk_json(row)]})
+        for conn in table.connections:
+            if conn.seat is None and not table.chat_spectators:
+                continue
+            if conn.seat is not None and seat in table.mutes.get(conn.seat, ()):
+                continue
+            conn.send(message)
+
+    async def mute(self, table: LiveTable, seat: int | None, other: int, muted: bool) -> None:
+        """``seat`` stops (or starts again) reading ``other``'s chat (stored first)."""
+        if seat is None:
+            raise TableError("not_seated", "spectators cannot mute")
+        if not 0 <= other < len(table.seats) or other == seat:
+            raise TableError("bad_message", f"seat {other} is not another seat of this table")
+        try:
+            await self._happening(table, "mute", seat, {"seat": other, "muted": muted})[1]
+        except StoreError:
+            raise TableError("server_error", "the mute could not be stored; try again") from None
+        mutes = table.mutes.setdefault(seat, set())
+        (mutes.add if muted else mutes.discard)(other)
+        text = dump({"type": "muted", "seats": sorted(mutes)})
+        for conn in table.connections_of(seat):
+            conn.send(text)
 
     def _tell(self, table: LiveTable, kind: str, text: str, seat: int) -> None:
         """Add a line of the server's own (a seat leaving or returning) and send it, while the game is on."""
@@ -551,8 +960,8 @@ class TableService:
             conn.send(text)
 
     def forget_if_idle(self, table: LiveTable) -> None:
-        """Drop a finished table nobody watches from memory (the database keeps it; see :meth:`revive`)."""
-        if table.status == FINISHED and not table.connections and self.tables.get(table.id) is table:
+        """Drop an ended table nobody watches from memory (the database keeps it; see :meth:`revive`)."""
+        if table.status not in OPEN_STATUSES and not table.connections and self.tables.get(table.id) is table:
             del self.tables[table.id]
 
     async def settled(self, table: LiveTable, tries: int = 20) -> None:
@@ -564,13 +973,14 @@ class TableService:
                 return
 
     async def revive(self, table_id: str) -> LiveTable | None:
-        """A finished table, read back from the database so that it can be watched again.
+        """An ended table (finished, cancelled or abandoned), read back from the
+        database so that it can be watched again.
 
-        Any process may serve a finished table (nothing changes any more);
-        ``None`` if there is no such finished table.
+        Any process may serve an ended table (no decision changes it any more);
+        ``None`` if there is no such ended table.
         """
         items = await asyncio.to_thread(self.store.load, table_id=table_id)
-        if not items or items[0].row.status != FINISHED:
+        if not items or items[0].row.status in OPEN_STATUSES:
             return None
         if table_id in self.tables:
             return self.tables[table_id]
@@ -579,13 +989,14 @@ class TableService:
         return table
 
     def broadcast_seats(self, table: LiveTable) -> None:
-        text = dump({"type": "seats", "seats": [s.to_json() for s in table.seats]})
+        text = dump({"type": "seats", "seats": [s.to_json() for s in table.seats],
+                     "watching": sum(1 for c in table.connections if c.seat is None)})
         for conn in table.connections:
             conn.send(text)
 
     def state_message(self, table: LiveTable, seat: int | None) -> str:
         """The complete ``state`` frame for ``seat`` (``None``: spectator)."""
-        view = None if table.status == WAITING else view_payload(table.game, seat, table.explained)
+        view = None if table.status in (WAITING, CANCELLED) else view_payload(table.game, seat, table.explained)
         deadline = None
         if seat is not None and seat in table.deadlines:
             deadline = round(table.deadlines[seat][1], 3)
@@ -598,6 +1009,7 @@ class TableService:
         self._publish_log(table)
         if table.moved:
             table.moved = False
+            table.refresh.clear()
             cache: dict[int | None, str] = {}
             for conn in table.connections:
                 text = cache.get(conn.seat)
@@ -608,15 +1020,24 @@ class TableService:
             game = table.game
             text = dump({"type": "progress", "seq": table.seq,
                          "picked": [game.has_committed(s) for s in range(game.players)]})
+            own = {seat: self.state_message(table, seat) for seat in table.refresh}
+            table.refresh.clear()
             for conn in table.connections:
-                conn.send(text)
+                conn.send(own[conn.seat] if conn.seat in own else text)
 
     # ------------------------------------------------------------------ decisions
 
-    def _apply(self, table: LiveTable, seat: int, action: int, by: str = "seat") -> None:
+    def _apply(self, table: LiveTable, seat: int, action: int, by: str = "seat", at: float | None = None) -> None:
         """Apply one decision to the game in memory (no checks beyond the engine's)
-        and add what it finished to the log (``by``: who decided, as stored)."""
+        and add what it finished to the log (``by``: who decided, as stored;
+        :data:`WITHDRAW` takes a hidden pick back; ``at``: when, as stored)."""
         game = table.game
+        at = time.time() if at is None else at
+        table.active = max(table.active, at)
+        if by == WITHDRAW:
+            game.withdraw(seat)  # the seat's decision is the one it was: same opening, same deadline
+            table.seq += 1
+            return
         before = set(game.pending_seats)
         if by == "timer":
             words = action_words(game, action)
@@ -628,6 +1049,7 @@ class TableService:
         for s in game.pending_seats:
             if s not in before or s == seat:
                 table.opened[s] = table.seq
+                table.opened_at[s] = at
         table.moved = table.moved or moved
         if game.is_over:
             table.status = FINISHED
@@ -637,31 +1059,64 @@ class TableService:
         """Raise :class:`TableError` unless ``seat`` may decide ``action`` on state ``seq`` now."""
         if table.status == WAITING:
             raise TableError("not_started", "the game starts once every seat is filled")
-        if table.status == FINISHED:
-            raise TableError("game_over", "the game is over")
+        if table.status != PLAYING:
+            raise TableError("game_over", "the game is over" if table.status == FINISHED else f"the table was {table.status}")
         game = table.game
         if seq > table.seq:
             raise TableError("stale", f"seq {seq} is ahead of the game ({table.seq})")
-        if seat not in game.pending_seats:
-            if game.has_committed(seat):
-                raise TableError("already_picked", "you already picked this turn")
-            raise TableError("not_your_turn", "the game is not waiting for you")
-        if seq < table.opened[seat]:
+        if seq < table.opened[seat] and (seat in game.pending_seats or game.has_committed(seat)):
             raise TableError("stale", f"seq {seq} predates this decision (it opened at {table.opened[seat]})")
+        if game.has_committed(seat):  # a change of mind: any pick it could have made, until the reveal
+            if action not in game.change_choices(seat):
+                raise TableError("illegal", f"action {action} is not legal now")
+            return
+        if seat not in game.pending_seats:
+            raise TableError("not_your_turn", "the game is not waiting for you")
         if not game.is_legal(seat, action):
             raise TableError("illegal", f"action {action} is not legal now")
 
     async def pick(self, table: LiveTable, seat: int, seq: int, action: int, *, by: str = "seat") -> int:
-        """Take a decision; return its ``seq`` once it is stored. Raises :class:`TableError`."""
+        """Take a decision, or change the seat's hidden pick to ``action``; return
+        its ``seq`` once it is stored. Raises :class:`TableError`."""
         self.check_pick(table, seat, seq, action)
+        if table.game.has_committed(seat):
+            if table.game.committed_action(seat) == action:
+                await self.writer.barrier()  # the same pick again: acknowledged once it is stored
+                return table.seq
+            return await self._decide(table, seat, action, by, change=True)
         return await self._decide(table, seat, action, by)
 
-    async def _decide(self, table: LiveTable, seat: int, action: int, by: str) -> int:
-        self._apply(table, seat, action, by)
+    async def withdraw(self, table: LiveTable, seat: int, seq: int) -> int:
+        """Take back ``seat``'s hidden pick (until the last seat commits); return
+        the ``seq`` once stored.  ``seq``: of the state the seat decided on (an
+        older one is stale, as for a pick).  Nobody else learns anything but
+        that the seat has not picked any more."""
+        if table.status != PLAYING:
+            raise TableError("game_over" if table.status == FINISHED else "not_started", "the game is not being played")
+        if seq > table.seq:
+            raise TableError("stale", f"seq {seq} is ahead of the game ({table.seq})")
+        if not table.game.has_committed(seat) or not table.game.change_choices(seat):
+            raise TableError("nothing_to_withdraw", "you have no hidden pick to take back")
+        if seq < table.opened[seat]:
+            raise TableError("stale", f"seq {seq} predates this decision (it opened at {table.opened[seat]})")
+        return await self._decide(table, seat, None, WITHDRAW)
+
+    async def _decide(self, table: LiveTable, seat: int, action: int | None, by: str, *, change: bool = False) -> int:
+        """Apply, store and publish one decision (``action`` ``None`` with :data:`WITHDRAW`:
+        take the hidden pick back; ``change``: take it back and commit ``action``)."""
+        now = time.time()
+        futures = []
+        if change or action is None:
+            old = table.game.committed_action(seat)
+            assert old is not None
+            self._apply(table, seat, old, WITHDRAW, now)
+            futures.append(self.writer.submit(AppendEvent(table.id, EventRow(table.seq, seat, old, WITHDRAW, now))))
+        if action is not None:
+            self._apply(table, seat, action, by, now)
+            self.picks += 1
+            self._clear_deadline(table, seat)
+            futures.append(self.writer.submit(AppendEvent(table.id, EventRow(table.seq, seat, action, by, now))))
         seq = table.seq
-        self.picks += 1
-        self._clear_deadline(table, seat)
-        futures = [self.writer.submit(AppendEvent(table.id, EventRow(seq, seat, action, by, time.time())))]
         if table.status == FINISHED:
             record = record_dumps(to_record(table.game, meta=self._meta(table)))
             futures.append(self.writer.submit(SetStatus(table.id, FINISHED, time.time(), table.result, record)))
@@ -674,6 +1129,8 @@ class TableService:
             log.error("table %s: %s; reloading it from the database", table.id, e)
             await self._reload(table)
             raise TableError("server_error", "the pick could not be stored; the table was reloaded") from None
+        if by in ("seat", WITHDRAW) and table.seats[seat].kind == "human":
+            table.refresh.add(seat)  # the seat's sockets show its hidden pick (and what it may change it to)
         if table.seq == seq:  # nothing newer is waiting for its commit: publish
             self._after_change(table)  # first: it sets the move timer's deadline that the state shows
             self._publish(table)
@@ -712,7 +1169,7 @@ class TableService:
         if table.status != PLAYING:
             return
         for seat in table.game.pending_seats:
-            if seat in table.bots:
+            if seat in table.bots or seat in table.stand_ins:
                 if seat not in table.busy:
                     table.busy.add(seat)
                     self._spawn(self._run_bot(table, seat))
@@ -721,9 +1178,12 @@ class TableService:
                 if current is None or current[0] != table.opened[seat]:
                     if current is not None:
                         current[2].cancel()
+                    # counted from when the decision opened: a restart or a withdrawn pick does not reset it
+                    when = table.opened_at[seat] + table.timer
                     loop = asyncio.get_running_loop()
-                    handle = loop.call_later(table.timer, self._on_timeout, table, seat, table.opened[seat])
-                    table.deadlines[seat] = (table.opened[seat], time.time() + table.timer, handle)
+                    handle = loop.call_later(max(0.0, when - time.time()), self._on_timeout, table, seat,
+                                             table.opened[seat])
+                    table.deadlines[seat] = (table.opened[seat], when, handle)
 
     def _clear_deadline(self, table: LiveTable, seat: int) -> None:
         current = table.deadlines.pop(seat, None)
@@ -737,34 +1197,44 @@ class TableService:
         self._spawn(self._timer_decides(table, seat, opened))
 
     async def _timer_decides(self, table: LiveTable, seat: int, opened: int) -> None:
-        """The greedy bot decides for ``seat`` if the decision that timed out is still open.
+        """The greedy bot decides for ``seat`` if the decision that timed out is still open;
+        a seat whose player is away is handed to it until they return.
 
         Checked here, in the task, with no await before the decision is applied:
         a pick the seat made meanwhile wins, and the timer never takes its next turn.
         """
         if table.status != PLAYING or seat not in table.game.pending_seats or table.opened[seat] != opened:
             return
+        s = table.seats[seat]
+        if s.connections == 0 and s.stand_in is None:
+            await self._quietly(self.hand_over(table, None, seat, forced=True))
+            return
         action = GreedyBot(seed=table.seq).choose(view_for(table.game, seat, None))
         await self._decide_quietly(table, seat, action, "timer")
 
     async def _decide_quietly(self, table: LiveTable, seat: int, action: int, by: str) -> None:
+        await self._quietly(self._decide(table, seat, action, by))
+
+    @staticmethod
+    async def _quietly(coro: Any) -> None:
         try:
-            await self._decide(table, seat, action, by)
+            await coro
         except TableError:
             pass
 
     async def _run_bot(self, table: LiveTable, seat: int) -> None:
-        bot = table.bots[seat]
+        bot = table.bots.get(seat) or table.stand_ins[seat]
         retry = False
         try:
-            while table.status == PLAYING and seat in table.game.pending_seats:
+            while (table.status == PLAYING and seat in table.game.pending_seats
+                   and (table.bots.get(seat) or table.stand_ins.get(seat)) is bot):
                 game, opened = table.game, table.opened[seat]
                 view = view_for(game, seat, bot)
                 if getattr(bot, "wants_world", False):
                     loop = asyncio.get_running_loop()
                     action = await loop.run_in_executor(self.bot_threads, bot.choose, view)
                     if table.game is not game or table.opened[seat] != opened:
-                        continue  # the table was reloaded meanwhile: think again
+                        continue  # the table was reloaded meanwhile (or its player is back): think again
                 else:
                     action = bot.choose(view)
                 if not game.is_legal(seat, action):
@@ -811,6 +1281,17 @@ class TableService:
     async def record(self, table_id: str) -> str | None:
         text = await asyncio.to_thread(self.store.record, table_id)
         return None if text is None else _with_old_options(text)
+
+
+def _talk_json(h: HappeningRow) -> dict[str, Any]:
+    out: dict[str, Any] = {"n": h.n, "seat": h.seat, "kind": "reaction" if h.kind == "react" else "text",
+                           "at": round(h.at, 3)}
+    if h.kind == "react":
+        out["reaction"] = h.data["reaction"]
+        out["text"] = REACTIONS.get(h.data["reaction"], h.data["reaction"])
+    else:
+        out["text"] = h.data["text"]
+    return out
 
 
 def _retrieve(fut: asyncio.Future[None]) -> None:

@@ -306,6 +306,43 @@ class Game:
         self._reveal(picks)
         return True
 
+    def change_choices(self, seat: int) -> list[Action]:
+        """What ``seat`` may change its hidden pick to: the legal actions it had
+        before committing (empty when it has no hidden pick)."""
+        action = self._pending[seat]
+        if action is None or self._phase is not Phase.PICK:
+            return []
+        self._pending[seat] = None
+        try:
+            return self.legal_actions(seat)
+        finally:
+            self._pending[seat] = action
+
+    def withdraw(self, seat: int) -> Action:
+        """Take back ``seat``'s hidden pick of this turn and return it.
+
+        In the physical game nobody sees a face-down card until every card is
+        down, so a pick may be changed until the last seat commits (then the
+        turn is revealed and there is nothing to take back).  The seat is
+        pending again; :meth:`commit` takes its new pick.  Raises
+        :class:`IllegalActionError` when ``seat`` has no hidden pick.
+
+        >>> g = Game(2, seed=1)
+        >>> first = g.legal_actions(0)[0]
+        >>> g.commit(0, first)
+        False
+        >>> g.withdraw(0) == first, g.pending_seats
+        (True, [0, 1])
+        """
+        if not 0 <= seat < self.players:
+            raise IllegalActionError(f"there is no seat {seat}")
+        action = self._pending[seat]
+        if action is None:
+            raise IllegalActionError(f"seat {seat} has no hidden pick to take back")
+        self._pending[seat] = None
+        self._npending -= 1
+        return action
+
     def random_playout(self, rng: random.Random) -> None:
         """Play the game to its end, every seat picking uniformly at random
         among its legal actions (the rollout of Monte Carlo search).

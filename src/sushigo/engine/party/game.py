@@ -434,6 +434,41 @@ class PartyGame:
         self._decide(action)
         return True
 
+    def change_choices(self, seat: int) -> list[int]:
+        """What ``seat`` may change its hidden pick to: the legal actions it had
+        before committing (empty when it has no hidden pick)."""
+        action = self._pending[seat]
+        if action is None or self._phase is not Phase.PICK:
+            return []
+        self._pending[seat] = None
+        try:
+            return self.legal_actions(seat)
+        finally:
+            self._pending[seat] = action
+
+    def withdraw(self, seat: int) -> int:
+        """Take back ``seat``'s hidden pick of this turn and return it (until
+        the last seat commits; a special's decision, made in the open, cannot
+        be taken back).  Raises :class:`IllegalActionError` when ``seat`` has
+        no hidden pick.
+
+        >>> from sushigo.engine.rules import Rules
+        >>> g = PartyGame(Rules.party(2, "my first meal"), seed=1)
+        >>> first = g.legal_actions(1)[0]
+        >>> g.commit(1, first)
+        False
+        >>> g.withdraw(1) == first, g.pending_seats
+        (True, [0, 1])
+        """
+        if not 0 <= seat < self.players:
+            raise IllegalActionError(f"there is no seat {seat}")
+        action = self._pending[seat]
+        if self._phase is not Phase.PICK or action is None:
+            raise IllegalActionError(f"seat {seat} has no hidden pick to take back")
+        self._pending[seat] = None
+        self._npending -= 1
+        return action
+
     def random_playout(self, rng: random.Random) -> None:
         """Play to the end with uniformly random legal actions (one
         ``rng.random()`` per decision, in seat order for picks)."""

@@ -15,7 +15,10 @@
  *   created (after creating): invites (li data-testid="invite" data-seat=n with an
  *   <input data-testid="invite-url"> and a data-testid="copy" button; the spectator
  *   row has data-testid="spectate" with data-testid="spectate-link"),
+ *   opt-private, opt-chat, opt-chat_spectators;
  *   play-button ("Play as seat N": opens the first human seat's invite), new-table;
+ *   my-tables (the seats this browser holds, held.js: li data-testid="my-table" data-id
+ *   data-status with data-testid="resume-link", "cancel-table", "forget-table");
  *   lobby-error (one line); tables-open / tables-finished (li data-testid="table-row"
  *   data-id data-status; inside: data-testid="watch-link", "totals", "record-link").
  */
@@ -248,6 +251,9 @@
     if (t) b.timer = Number(t);
     var seed = $("seed").value.trim();
     if (seed) b.seed = Number(seed);
+    if ($("opt-private").checked) b.private = true;
+    if (!$("opt-chat").checked) b.chat = false;
+    if ($("opt-chat_spectators").checked) b.chat_spectators = true;
     return b;
   }
 
@@ -322,6 +328,8 @@
 
   function showCreated(res) {
     created = res;
+    if (res.creator) window.SushiHeld.remember(res.id, { creator: res.creator });
+    myTables();
     var list = $("invites");
     list.textContent = "";
     var firstHuman = null;
@@ -434,6 +442,11 @@
     head.appendChild(el("span", "pill " + String(t.status), String(t.status)));
     var w = when(t.created);
     if (w) head.appendChild(el("span", "small-label", w));
+    if (t.watching) {
+      var watching = el("span", "small-label", t.watching + " watching");
+      watching.setAttribute("data-testid", "watching");
+      head.appendChild(watching);
+    }
     li.appendChild(head);
     var seats = Array.isArray(t.seats) ? t.seats : [];
     if (t.status === "finished" && Array.isArray(t.totals)) {
@@ -455,8 +468,8 @@
     watch.href = "/t/" + encodeURIComponent(String(t.id));
     watch.setAttribute("data-testid", "watch-link");
     links.appendChild(watch);
-    if (t.status === "finished") {
-      var rec = el("a", null, "Download game record");
+    if (t.status === "finished" || t.status === "abandoned") {
+      var rec = el("a", null, t.status === "finished" ? "Download game record" : "Download the partial record");
       rec.href = "/api/tables/" + encodeURIComponent(String(t.id)) + "/record";
       rec.setAttribute("download", "sushigo-" + String(t.id) + ".json");
       rec.setAttribute("data-testid", "record-link");
@@ -475,13 +488,59 @@
       var nOpen = 0, nFin = 0;
       tables.forEach(function (t) {
         if (!t || typeof t !== "object") return;
-        if (t.status === "finished") { fin.appendChild(tableRow(t)); nFin++; }
+        if (t.status !== "waiting" && t.status !== "playing") { fin.appendChild(tableRow(t)); nFin++; }
         else { open.appendChild(tableRow(t)); nOpen++; }
       });
       $("tables-open-empty").hidden = nOpen > 0;
       $("tables-finished-empty").hidden = nFin > 0;
     }, function (err) {
       showError("Could not list tables: " + err.message);
+    });
+  }
+
+  /** "Your tables": what this browser holds (held.js), each with its summary from the server. */
+  function myTables() {
+    var held = window.SushiHeld.list().slice(0, 20);
+    var list = $("my-tables");
+    $("my-tables-panel").hidden = !held.length;
+    if (!held.length) { list.textContent = ""; return Promise.resolve(); }
+    return Promise.all(held.map(function (p) {
+      return api("GET", "/api/tables/" + encodeURIComponent(p[0])).then(function (t) { return [p, t]; },
+        function () { return [p, null]; });
+    })).then(function (rows) {
+      list.textContent = "";
+      rows.forEach(function (row) {
+        var id = row[0][0], entry = row[0][1], t = row[1];
+        if (!t) { window.SushiHeld.forget(id); return; }  // no such table any more
+        var li = tableRow(t);
+        li.setAttribute("data-testid", "my-table");
+        var links = li.querySelector(".t-links");
+        if (entry.token) {
+          var resume = el("a", "primary-link", t.status === "finished" ? "Open your seat" : "Resume");
+          resume.href = "/t/" + encodeURIComponent(id) + "#seat=" + encodeURIComponent(entry.token);
+          resume.setAttribute("data-testid", "resume-link");
+          links.insertBefore(resume, links.firstChild);
+        }
+        if (entry.creator && t.status === "waiting") {
+          var cancel = el("button", "link-button", "Cancel table");
+          cancel.type = "button";
+          cancel.setAttribute("data-testid", "cancel-table");
+          cancel.addEventListener("click", function () {
+            cancel.disabled = true;
+            api("POST", "/api/tables/" + encodeURIComponent(id) + "/cancel", { creator: entry.creator })
+              .then(function () { myTables(); refresh(); }, function (err) { showError(err.message); cancel.disabled = false; });
+          });
+          links.appendChild(cancel);
+        }
+        var forget = el("button", "link-button", "Forget");
+        forget.type = "button";
+        forget.setAttribute("data-testid", "forget-table");
+        forget.title = "Remove from this list (the seat's link still works)";
+        forget.addEventListener("click", function () { window.SushiHeld.forget(id); myTables(); });
+        links.appendChild(forget);
+        list.appendChild(li);
+      });
+      $("my-tables-panel").hidden = !list.childNodes.length;
     });
   }
 
@@ -512,5 +571,6 @@
     }
   }, function (err) { showError("Could not load the options: " + err.message); });
   refresh();
+  myTables();
   setInterval(function () { if (!document.hidden) refresh(); }, 5000);
 })();

@@ -6,7 +6,7 @@
  * Every text that comes from the server is put into the page with
  * textContent, never as HTML.
  *
- * Stable hooks for tests (data-testid):
+ * Stable hooks for tests (data-testid), besides those of extras.js and chat.js:
  *   connection      (connection.js) connection status ("Connected", "Reconnecting in 2 s"...);
  *                   data-state="open|connecting|closed"
  *   table-info      edition / menu;  round-info: "Round 2 · turn 3"
@@ -24,6 +24,8 @@
  *                   clicking it (or Enter/Space) sends that pick.  In
  *                   chopsticks mode (original game) the first click selects
  *                   a card and the second sends the pair.
+ *   hand-section    data-changing="true" while your pick is hidden and may be changed
+ *                   (the hand offers the other cards; data-testid="withdraw" takes it back)
  *   chopsticks-bar  holds the button data-testid="chopsticks-toggle"
  *   actions         buttons data-testid="action" data-action=<id> for every
  *                   other legal action (pass, special orders, spoon requests,
@@ -62,6 +64,8 @@ import { applyLog, latestTurn, plain, renderLog } from "/static/log.js";
 import { memoryOn, setupRules } from "/static/rules.js";
 import { setupNotify } from "/static/notify.js";
 import { makeLesson } from "/static/lesson.js";
+import { addMessages, renderChat, setupChat } from "/static/chat.js";
+import { renderExtras } from "/static/extras.js";
 
 (function () {
   "use strict";
@@ -125,7 +129,10 @@ import { makeLesson } from "/static/lesson.js";
     holdTimer: null,
     noticeAt: 0,
     myTurn: false,        // was a decision yours at the last render (to notice a new one)
-    notified: { sounds: 0, notifications: 0 }
+    notified: { sounds: 0, notifications: 0 },
+    chat: [],             // the chat this seat may read (chat.js)
+    muted: [],            // the seats whose chat it muted
+    awayAfter: 60         // seconds before an away seat may be handed to the bot (GET /api/options)
   };
 
   function tokenFromHash() {
@@ -168,6 +175,8 @@ import { makeLesson } from "/static/lesson.js";
         S.retries = 0;
         S.seat = typeof msg.seat === "number" ? msg.seat : null;
         S.pickedAt = null;
+        S.chat = [];  // the server sends the whole chat again after the log
+        if (S.seat !== null && S.token) window.SushiHeld.remember(S.id, { token: S.token, seat: S.seat });
         newerSeq(msg.seq);
         setConn("open", "Connected");
         if (msg.table && typeof msg.table === "object" && msg.table.seats) S.table = msg.table;
@@ -199,6 +208,19 @@ import { makeLesson } from "/static/lesson.js";
         break;
       case "log":
         onLog(msg);
+        break;
+      case "chat":
+        addMessages(S.chat, msg.messages);
+        render();
+        break;
+      case "muted":
+        S.muted = Array.isArray(msg.seats) ? msg.seats.slice() : [];
+        render();
+        break;
+      case "rematch":
+        // your seat at the new table: kept in this browser, then opened
+        window.SushiHeld.remember(msg.table, { token: msg.token, seat: msg.seat });
+        location.href = msg.url;
         break;
       case "pong":
         break;
@@ -300,6 +322,12 @@ import { makeLesson } from "/static/lesson.js";
     S.view = v;
     C.setEdition(edition());
     if (v && !Array.isArray(v.legal)) v.legal = (v.legal_actions || []).map(function (a) { return actionText(a); });
+    // a hidden pick may be changed until the reveal: the hand offers what the seat could have picked
+    if (v && v.committed !== null && v.committed !== undefined && Array.isArray(v.change_to) && v.change_to.length) {
+      v.changing = true;
+      v.legal_actions = v.change_to.slice();
+      v.legal = (v.change_to_text || []).slice();
+    }
     if (S.pickedAt !== null && S.pickedAt !== S.stateSeq) S.pickedAt = null;
     if (!v || !v.legal_actions || !v.legal_actions.length || !sameHand(prev, v)) {
       S.chopFirst = null;
@@ -411,13 +439,14 @@ import { makeLesson } from "/static/lesson.js";
     var v = S.view;
     if (!v || S.status !== "playing" || S.seat === null || !S.welcomed) return false;
     if (!v.legal_actions || !v.legal_actions.length) return false;
-    if (v.committed !== null && v.committed !== undefined) return false;
+    if (v.committed !== null && v.committed !== undefined && !v.changing) return false;
     return S.pickedAt === null;
   }
 
   function pick(action) {
     if (!canPick()) return;
     if (S.view.legal_actions.indexOf(action) < 0) return;
+    if (S.view.changing && action === S.view.committed) return;
     if (!send({ type: "pick", seq: S.seq, action: action })) {
       showError("Not connected: your pick was not sent.");
       return;
@@ -430,6 +459,16 @@ import { makeLesson } from "/static/lesson.js";
     showError("");
     render();
   }
+
+  /** Take back your hidden pick (until the last seat picks). */
+  function withdraw() {
+    var v = S.view;
+    if (!v || !v.changing || S.pickedAt !== null) return;
+    if (!send({ type: "withdraw", seq: S.seq })) { showError("Not connected: try again."); return; }
+    S.pickedAt = S.stateSeq;
+    render();
+  }
+  $("withdraw").addEventListener("click", withdraw);
 
   // ------------------------------------------------------------ names
   function seatCount() {
@@ -492,6 +531,9 @@ import { makeLesson } from "/static/lesson.js";
       seatName: seatName, winnersText: winnersText,
       ending: S.log.filter(function (l) { return l.kind === "game"; }).map(function (l) { return plain(l.text, seatName); }) });
     renderLog($("log"), S.log, Array.from({ length: seatCount() }, function (_, i) { return seatName(i); }));
+    $("withdraw").hidden = !(S.view && S.view.changing && S.status === "playing");
+    renderChat({ messages: S.chat, muted: S.muted, seat: S.seat, table: S.table, seatName: seatName, send: send });
+    drawExtras();
     renderTimer();
     var mineNow = canPick();
     if (mineNow && !S.myTurn && turnStarted) turnStarted($("status").textContent, S.notified);
@@ -583,7 +625,10 @@ import { makeLesson } from "/static/lesson.js";
       }
     } else {
       var w = waitingSeats();
-      if (canPick()) {
+      if (canPick() && v.changing) {
+        text = "You picked " + actionLabel(actionText(v.committed)) + " · until everyone has picked you may choose another card" +
+          (w.length ? " · waiting for " + plural(w.length, "player") : "");
+      } else if (canPick()) {
         text = "Your turn: pick a card" + (S.chopMode ? " (chopsticks: pick two)" : "") +
           (w.length > 1 ? " · " + plural(w.length, "player") + " still picking" : "");
       } else if (w.length) {
@@ -626,6 +671,7 @@ import { makeLesson } from "/static/lesson.js";
       return;
     }
     sec.hidden = false;
+    sec.setAttribute("data-changing", v.changing ? "true" : "false");  // a hidden pick you may still change
     var mine = canPick();
     var legal = v.legal || [], ids = v.legal_actions || [];
     var decision = v.decision && v.phase === "resolve" ? v.decision : null;
@@ -673,7 +719,7 @@ import { makeLesson } from "/static/lesson.js";
       }
       if (!enabled) { b.disabled = true; b.classList.add("unplayable"); }
       var sent = S.sentAction !== null ? S.sentAction : v.committed;
-      if (sent !== null && sent !== undefined && !mine && actionText(sent) === name && !hand.querySelector(".chosen") &&
+      if (sent !== null && sent !== undefined && (!mine || v.changing) && actionText(sent) === name && !hand.querySelector(".chosen") &&
           (S.sentIndex === null || S.sentIndex === i || v.hand[S.sentIndex] !== name)) {
         b.classList.add("chosen");
       }
@@ -846,6 +892,7 @@ import { makeLesson } from "/static/lesson.js";
       if (i === S.seat) head.appendChild(el("span", "badge you", "you"));
       if (s.kind === "bot") head.appendChild(el("span", "badge bot", "bot"));
       else if (!s.joined) head.appendChild(el("span", "badge", "not joined"));
+      else if (s.stand_in) head.appendChild(el("span", "badge away", "away: " + s.stand_in + " plays"));
       else if (!connected) head.appendChild(el("span", "badge away", "away"));
       if (S.status === "playing" && v) {
         if (waiting.indexOf(i) >= 0) head.appendChild(el("span", "badge thinking", v.decision && v.phase === "resolve" ? "deciding…" : "picking…"));
@@ -1000,8 +1047,14 @@ import { makeLesson } from "/static/lesson.js";
     t.setAttribute("aria-label", left + " seconds left to decide");
   }
 
+  function drawExtras() {
+    renderExtras({ id: S.id, table: S.table, status: S.status, seat: S.seat, token: S.token, view: S.view,
+      now: Date.now() / 1000, awayAfter: S.awayAfter, seatName: seatName, send: send, showError: showError });
+  }
+
   setInterval(function () {
     renderTimer();
+    if (S.status === "playing") drawExtras();  // a hand-over becomes possible once a player has been away long enough
     if (S.holding !== null) updateCountdown($("round-end"));
     conn.tick();
   }, 500);
@@ -1014,6 +1067,11 @@ import { makeLesson } from "/static/lesson.js";
   if (!S.id) {
     showError("No table in this address.");
   } else {
+    if (S.token) window.SushiHeld.remember(S.id, { token: S.token });
+    fetch("/api/options").then(function (r) { return r.json(); }).then(function (o) {
+      if (typeof o.away_after === "number") S.awayAfter = o.away_after;
+    }, function () { /* the default stands */ });
+    setupChat(send, showError);
     setupRules(S.id, C, render);
     turnStarted = setupNotify();
     lesson = makeLesson(S.id, C, render);

@@ -1,0 +1,84 @@
+/* What a table offers beyond the game (docs/server.md): copy your own invite
+ * link, resume a seat this browser holds, cancel a waiting table you created,
+ * play again at the end, and hand an away player's seat to the bot.
+ *
+ * Hooks (data-testid): extras (the bar), copy-invite, resume-seat, cancel-table,
+ * play-again, hand-over (buttons data-seat=n).
+ */
+import { $, el } from "/static/dom.js";
+
+var H = window.SushiHeld;
+
+/** Copy `text` to the clipboard; the button says so for a moment. */
+function copy(text, button) {
+  var old = button.textContent;
+  function done(ok) {
+    button.textContent = ok ? "Copied" : "Copy failed: " + text;
+    setTimeout(function () { button.textContent = old; }, 1500);
+  }
+  if (navigator.clipboard && navigator.clipboard.writeText) {
+    navigator.clipboard.writeText(text).then(function () { done(true); }, function () { done(false); });
+  } else {
+    done(false);
+  }
+}
+
+function button(testid, text, onClick) {
+  var b = el("button", "secondary", text);
+  b.type = "button";
+  b.setAttribute("data-testid", testid);
+  b.addEventListener("click", onClick);
+  return b;
+}
+
+/** Draw the bar: ctx = {id, table, status, seat, token, view, now, awayAfter, seatName, send, showError}. */
+export function renderExtras(ctx) {
+  var bar = $("extras");
+  bar.textContent = "";
+  var t = ctx.table;
+  if (!t) { bar.hidden = true; return; }
+  var held = H.get(ctx.id);
+  if (ctx.token) {
+    var url = location.origin + "/t/" + ctx.id + "#seat=" + ctx.token;
+    bar.appendChild(button("copy-invite", "Copy my seat's link", function (ev) { copy(url, ev.currentTarget); }));
+  } else if (held && held.token) {
+    bar.appendChild(button("resume-seat", "You hold a seat here: resume it", function () {
+      location.hash = "seat=" + held.token;  // table.js reloads as that seat
+    }));
+  }
+  if (ctx.status === "waiting" && held && held.creator) {
+    bar.appendChild(button("cancel-table", "Cancel this table", function (ev) {
+      ev.currentTarget.disabled = true;
+      fetch("/api/tables/" + encodeURIComponent(ctx.id) + "/cancel", {
+        method: "POST", headers: { "Content-Type": "application/json" },
+        body: JSON.stringify({ creator: held.creator })
+      }).then(function (r) { return r.json().then(function (b) { if (!r.ok) ctx.showError(b.error || "could not cancel"); }); },
+        function () { ctx.showError("Not connected: the table was not cancelled."); });
+    }));
+  }
+  if (ctx.status === "finished" && ctx.seat !== null) {
+    bar.appendChild(button("play-again", t.rematch ? "Join the rematch" : "Play again", function (ev) {
+      ev.currentTarget.disabled = true;
+      if (!ctx.send({ type: "rematch" })) ctx.showError("Not connected: try again.");
+    }));
+  } else if (ctx.status === "finished" && t.rematch) {
+    var a = el("a", "button-link", "Watch the rematch");
+    a.href = "/t/" + t.rematch;
+    a.setAttribute("data-testid", "watch-rematch");
+    bar.appendChild(a);
+  }
+  if (ctx.status === "playing" && ctx.seat !== null && ctx.view) {
+    var waiting = ctx.view.decision && ctx.view.phase === "resolve" ? [ctx.view.decision.seat] :
+      (ctx.view.picked || []).map(function (p, i) { return p ? -1 : i; }).filter(function (i) { return i >= 0; });
+    (t.seats || []).forEach(function (s) {
+      if (s.kind !== "human" || s.seat === ctx.seat || s.stand_in || s.connected || s.away_since === null) return;
+      if (waiting.indexOf(s.seat) < 0 || ctx.now - s.away_since < ctx.awayAfter) return;
+      var b = button("hand-over", ctx.seatName(s.seat) + " is away: let greedy play for them", function () {
+        ctx.send({ type: "hand_over", seat: s.seat });
+      });
+      b.setAttribute("data-seat", String(s.seat));
+      bar.appendChild(b);
+    });
+  }
+  bar.hidden = !bar.childNodes.length;
+}
