@@ -505,7 +505,7 @@ def test_stale_and_ahead_picks(lite_client: TestClient) -> None:
         assert until(ws, "ack")["action"] == s1["view"]["legal_actions"][-1]
 
 
-def test_already_picked_illegal_and_spectator(lite_client: TestClient) -> None:
+def test_repeated_and_illegal_picks_and_spectator(lite_client: TestClient) -> None:
     created = create(lite_client, players=2, seats=["human", "human"], seed=3)
     ta, tb = tokens(created)
     tid = created["id"]

@@ -260,3 +260,37 @@ def test_sigkill_keeps_changed_picks_chat_mutes_hand_overs_and_the_timer(databas
             s.close()
     finally:
         server.stop()
+
+
+def test_sigkill_after_play_again_keeps_the_new_table_and_its_seat(database: str) -> None:
+    """"Play again" is acknowledged (the seat's token arrives), then the server is
+    killed: after the restart the new table, its link to the old one, the seat's
+    token and name are all there, and the new game goes on."""
+    server = ServerProcess(database)
+    rng = random.Random(8)
+    try:
+        body = {"players": 2, "seats": ["human", "bot:greedy"], "seed": 12}
+        created = httpx.post(server.url + "/api/tables", json=body, timeout=10).json()
+        token = created["seats"][0]["invite"].split("#seat=")[1]
+        ana = Seat(server, created["id"], token, "Ana")
+        while ana.state["status"] != "finished":
+            ana.wait_turn()
+            if ana.can_pick():
+                ana.pick(rng)
+        ana.send({"type": "rematch"})
+        claim = ana.until(lambda m: m["type"] == "rematch")
+        ana.close()
+        server.kill()
+
+        server = ServerProcess(database)
+        new = httpx.get(f"{server.url}/api/tables/{claim['table']}", timeout=10).json()
+        old = httpx.get(f"{server.url}/api/tables/{created['id']}", timeout=10).json()
+        assert new["rematch_of"] == created["id"] and old["rematch"] == claim["table"]
+        assert new["status"] == "playing" and new["seats"][0]["name"] == "Ana"
+        again = Seat(server, claim["table"], claim["token"], "Ana")
+        assert again.state["seat"] == 0 and again.state["status"] == "playing"
+        again.wait_turn()
+        again.pick(rng)  # the new game goes on
+        again.close()
+    finally:
+        server.stop()

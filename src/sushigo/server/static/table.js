@@ -298,7 +298,7 @@ import { renderExtras } from "/static/extras.js";
       render();
       return;
     }
-    if (code !== "already_picked") S.pickedAt = null;
+    S.pickedAt = null;  // the pick (or take-back) was refused: choose again
     showError(text);
     render();
   }
