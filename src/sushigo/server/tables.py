@@ -618,7 +618,7 @@ class TableService:
             rematch_of=rematch_of.id if rematch_of is not None else None,
         )
         self._make_bots(table)
-        stored_rules: dict[str, Any] = {"options": rules.options(), "creator": table.creator_hash.hex()}
+        stored_rules: dict[str, Any] = {"options": rules.options(), "creator": hash_token(creator).hex()}
         if rules.is_party:
             stored_rules["menu"] = list(rules.menu)
         if req.seed is not None:
@@ -677,9 +677,10 @@ class TableService:
                 table.rematch = new.id
                 table.moved = True
                 self._publish(table)
-            new = self.tables.get(table.rematch)  # type: ignore[arg-type]
-            if new is None or new.status != WAITING:
+            found = self.tables.get(table.rematch)
+            if found is None or found.status != WAITING:
                 raise TableError("not_waiting", "the new table has started or ended without this seat")
+            new = found
             if new.seats[seat].token_hash is not None:
                 raise TableError("already_claimed", "this seat took its place at the new table already")
             token = secrets.token_urlsafe(24)
