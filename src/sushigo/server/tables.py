@@ -1056,8 +1056,10 @@ class TableService:
             table.status = FINISHED
             table.result = game.result().to_json()
 
-    def check_pick(self, table: LiveTable, seat: int, seq: int, action: int) -> None:
-        """Raise :class:`TableError` unless ``seat`` may decide ``action`` on state ``seq`` now."""
+    def _check_current(self, table: LiveTable, seat: int, seq: int) -> None:
+        """Raise :class:`TableError` unless the game is being played and ``seq``
+        (the state ``seat`` decided on) is neither ahead of it nor older than the
+        seat's open or hidden decision (for a pick and a withdrawal alike)."""
         if table.status == WAITING:
             raise TableError("not_started", "the game starts once every seat is filled")
         if table.status != PLAYING:
@@ -1067,6 +1069,11 @@ class TableService:
             raise TableError("stale", f"seq {seq} is ahead of the game ({table.seq})")
         if seq < table.opened[seat] and (seat in game.pending_seats or game.has_committed(seat)):
             raise TableError("stale", f"seq {seq} predates this decision (it opened at {table.opened[seat]})")
+
+    def check_pick(self, table: LiveTable, seat: int, seq: int, action: int) -> None:
+        """Raise :class:`TableError` unless ``seat`` may decide ``action`` on state ``seq`` now."""
+        self._check_current(table, seat, seq)
+        game = table.game
         if game.has_committed(seat):  # a change of mind: any pick it could have made, until the reveal
             if action not in game.change_choices(seat):
                 raise TableError("illegal", f"action {action} is not legal now")
@@ -1092,14 +1099,9 @@ class TableService:
         the ``seq`` once stored.  ``seq``: of the state the seat decided on (an
         older one is stale, as for a pick).  Nobody else learns anything but
         that the seat has not picked any more."""
-        if table.status != PLAYING:
-            raise TableError("game_over" if table.status == FINISHED else "not_started", "the game is not being played")
-        if seq > table.seq:
-            raise TableError("stale", f"seq {seq} is ahead of the game ({table.seq})")
-        if not table.game.has_committed(seat) or not table.game.change_choices(seat):
+        self._check_current(table, seat, seq)
+        if not table.game.change_choices(seat):  # empty without a hidden pick
             raise TableError("nothing_to_withdraw", "you have no hidden pick to take back")
-        if seq < table.opened[seat]:
-            raise TableError("stale", f"seq {seq} predates this decision (it opened at {table.opened[seat]})")
         return await self._decide(table, seat, None, WITHDRAW)
 
     async def _decide(self, table: LiveTable, seat: int, action: int | None, by: str, *, change: bool = False) -> int:
