@@ -55,6 +55,7 @@ from sushigo.server.protocol import (
     parse_client,
     parse_create,
 )
+from sushigo.server import scorekeeper
 from sushigo.server.store import Store, StoreError
 from sushigo.server.tables import LiveTable, TableError, TableService
 
@@ -277,6 +278,16 @@ def create_app(
     @app.get("/", include_in_schema=False)
     async def lobby_page() -> Response:
         return FileResponse(str(STATIC / "index.html"), headers={"Cache-Control": "no-cache"})
+
+    @app.get("/score", include_in_schema=False)
+    async def scorekeeper_page() -> Response:
+        return FileResponse(str(STATIC / "scorekeeper.html"), headers={"Cache-Control": "no-cache"})
+
+    @app.get("/score/{sheet_id}", include_in_schema=False)
+    async def sheet_page(sheet_id: str) -> Response:
+        return FileResponse(str(STATIC / "scorekeeper.html"), headers={"Cache-Control": "no-cache"})
+
+    scorekeeper.add_routes(app, store)
 
     @app.get("/t/{table_id}", include_in_schema=False)
     async def table_page(table_id: str) -> Response:

@@ -1,11 +1,13 @@
 """Where tables live: SQLAlchemy 2 Core over SQLite (default) or PostgreSQL.
 
-Four tables: ``tables`` (rules, seed, status, the record once finished),
+Five tables: ``tables`` (rules, seed, status, the record once finished),
 ``seats`` (kind, bot spec, name, SHA-256 of the seat token), ``events``
 (every accepted decision, numbered per game by ``seq``) and ``happenings``
 (what happened at a table beyond its decisions: the start, chat, mutes, seats
-handed to a bot and back, the rematch).  A game is its seed plus its events,
-so loading replays them through the engine.
+handed to a bot and back, the rematch) and ``sheets`` (the scorekeeper's
+score sheets of tables playing with real cards, each with the SHA-256 of its
+edit token).  A game is its seed plus its events, so loading replays them
+through the engine.
 
 Writes go through one writer thread with *group commit*: whatever was queued
 while the previous transaction ran is written in the next one, and each
@@ -103,6 +105,17 @@ happenings_t = Table(
     Column("data", Text, nullable=False),
 )
 
+sheets_t = Table(
+    "sheets",
+    metadata,
+    Column("id", String(40), primary_key=True),
+    Column("token_hash", LargeBinary(32), nullable=False),
+    Column("created", Float, nullable=False),
+    Column("updated", Float, nullable=False),
+    Column("version", Integer, nullable=False),
+    Column("data", Text, nullable=False),
+)
+
 OPEN_STATUSES = ("waiting", "playing")
 """The statuses of a table that is still to be played (resumed at start)."""
 
@@ -153,6 +166,18 @@ class HappeningRow:
     kind: str
     seat: int | None
     at: float
+    data: dict[str, Any]
+
+
+@dataclass(frozen=True, slots=True)
+class SheetRow:
+    """A scorekeeper's score sheet (``data``: the sheet, docs/spec/game-record.md)."""
+
+    id: str
+    token_hash: bytes
+    created: float
+    updated: float
+    version: int
     data: dict[str, Any]
 
 
@@ -348,6 +373,39 @@ class Store:
         """The stored record (JSON text) of a finished table, else ``None``."""
         with self.engine.connect() as conn:
             return conn.execute(select(tables_t.c.record).where(tables_t.c.id == table_id)).scalar()
+
+    def create_sheet(self, sheet_id: str, token_hash: bytes, data: dict[str, Any], now: float) -> None:
+        """Store a new score sheet (version 1)."""
+        try:
+            with self._lock, self.engine.begin() as conn:
+                conn.execute(sheets_t.insert().values(id=sheet_id, token_hash=token_hash, created=now, updated=now,
+                                                      version=1, data=json.dumps(data)))
+        except SQLAlchemyError as e:
+            raise StoreError(_one_line(e)) from None
+
+    def sheet(self, sheet_id: str) -> SheetRow | None:
+        """The score sheet ``sheet_id``, or ``None``."""
+        try:
+            with self.engine.connect() as conn:
+                r = conn.execute(select(sheets_t).where(sheets_t.c.id == sheet_id)).first()
+        except SQLAlchemyError as e:
+            raise StoreError(_one_line(e)) from None
+        if r is None:
+            return None
+        return SheetRow(r.id, r.token_hash, r.created, r.updated, r.version, json.loads(r.data))
+
+    def save_sheet(self, sheet_id: str, data: dict[str, Any], now: float) -> int:
+        """Replace a sheet's data; its new version (0: no such sheet)."""
+        try:
+            with self._lock, self.engine.begin() as conn:
+                version = conn.execute(select(sheets_t.c.version).where(sheets_t.c.id == sheet_id)).scalar()
+                if version is None:
+                    return 0
+                conn.execute(update(sheets_t).where(sheets_t.c.id == sheet_id)
+                             .values(data=json.dumps(data), updated=now, version=version + 1))
+                return int(version) + 1
+        except SQLAlchemyError as e:
+            raise StoreError(_one_line(e)) from None
 
     def close(self) -> None:
         self.engine.dispose()

@@ -9,34 +9,27 @@ import json
 import random
 import re
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from sushigo.engine.party.actions import PASS
-from sushigo.engine.menus import APPETIZERS, DESSERTS, ROLLS, SPECIALS
-from sushigo.engine.party.cards import FACE_DOWN, PartyCard
-from sushigo.engine.party.game import PartyGame, Played
+from sushigo.engine.party.cards import PartyCard
+from sushigo.engine.party.game import PartyGame
 from sushigo.engine.menus import OFFICIAL_MENUS, RESTRICTIONS
 from sushigo.engine.party.record import party_score_sheet, replay_party, to_party_record
 from sushigo.engine.records import RECORD_FORMAT, RecordError, dumps
 from sushigo.engine.editions import replay, save_record, score_sheet, to_record
 from sushigo.engine.rules import Rules, RulesError
+from sheet_samples import RaceGame, allowed, random_menu, sheet_text
 
 C = PartyCard
 DOCS = Path(__file__).resolve().parents[3] / "docs" / "spec" / "game-record.md"
 
 
 # ------------------------------------------------------------------ helpers
-
-
-def allowed(players: int, menu: Any) -> Rules | None:
-    try:
-        return Rules.party(players, menu)
-    except RulesError:
-        return None
 
 
 def random_game(rules: Rules, seed: int) -> PartyGame:
@@ -55,12 +48,6 @@ def stepped_game(rules: Rules, seed: int) -> PartyGame:
     return game
 
 
-def random_menu(rng: random.Random) -> list[str]:
-    return (
-        [rng.choice(ROLLS)] + rng.sample(APPETIZERS, 3) + rng.sample(SPECIALS, 2) + [rng.choice(DESSERTS)]
-    )
-
-
 def error_of(data: Any, fn: Any = replay_party) -> str:
     with pytest.raises(RecordError) as info:
         fn(data)
@@ -73,33 +60,6 @@ def record(players: int, menu: Any, hands: list[list[str]], turns: list[list[lis
            **extra: Any) -> dict[str, Any]:
     return {"format": RECORD_FORMAT, "edition": "party", "players": players, "menu": menu,
             "rounds": [{"hands": hands, "turns": turns}], **extra}
-
-
-def sheet_text(p: Played, col: Sequence[Played] = ()) -> str:
-    """How a score sheet writes card ``p`` of collection ``col``: a card sitting on a
-    wasabi a takeout box flipped later is plain (``egg+face_down`` for a nigiri, a
-    plain copy for a special order); a flipped nigiri keeps its face-up wasabi used
-    (``face_down+wasabi``)."""
-    wasabi = next((q for q in col if q.uid == p.on), None) if p.on >= 0 else None
-    flipped = wasabi is not None and wasabi.kind == FACE_DOWN
-    if p.kind == FACE_DOWN:
-        return "face_down+wasabi" if wasabi is not None and not flipped else "face_down"
-    if p.copy:
-        on = "+wasabi" if p.on >= 0 and not flipped else ""
-        return f"special_order>{C(p.kind).name_in_records}{on}"
-    return C(p.card).name_in_records + ("+face_down" if flipped else "")
-
-
-class RaceGame(PartyGame):
-    """Remembers each round's uramaki race points (the engine resets them)."""
-
-    race: list[list[int]]
-
-    def _end_round(self) -> None:
-        if not hasattr(self, "race"):
-            self.race = []
-        self.race.append(list(self.uramaki_points))
-        super()._end_round()
 
 
 # ------------------------------------------------------------- round trips

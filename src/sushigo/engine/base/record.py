@@ -162,6 +162,20 @@ def base_score_sheet(data: Mapping[str, Any]) -> Result:
 
     The pudding adjustment applies only when all three rounds are present.
     """
+    return score_collections(base_sheet_collections(data))
+
+
+def base_sheet_rules(data: Mapping[str, Any]) -> Rules:
+    """The rules of a score sheet's setup (its ``players``), checked."""
+    return Rules(_players(data))
+
+
+def base_sheet_collections(data: Mapping[str, Any]) -> list[list[list[int]]]:
+    """A score sheet's collections, checked: ``[round][seat]`` card ids in play order.
+
+    >>> base_sheet_collections({"players": 2, "rounds": [[["wasabi", "squid"], []]]})
+    [[[9, 8], []]]
+    """
     players = _players(data)
     rounds = data.get("rounds")
     if rounds is None:
@@ -193,7 +207,7 @@ def base_score_sheet(data: Mapping[str, Any]) -> Result:
             raise RecordError(
                 f"{count} {Card(card)} cards in all rounds, but the deck holds {DECK_COUNT_LIST[card]}"
             )
-    return score_collections(collections_by_round)
+    return collections_by_round
 
 
 def score_collections(rounds: Sequence[Sequence[Sequence[int]]]) -> Result:

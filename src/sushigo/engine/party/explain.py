@@ -22,7 +22,7 @@ so its figure reports the points the game recorded.
 from __future__ import annotations
 
 from collections import Counter
-from typing import Sequence
+from typing import Mapping, Sequence
 
 from sushigo.engine.party.cards import FACE_DOWN, MAKI_ICONS, ONIGIRI_IDS, URAMAKI_ICONS, PartyCard
 from sushigo.engine.party.game import PartyGame, Played, on_face_up_wasabi
@@ -122,9 +122,15 @@ def explain_party_round(game: PartyGame, round_number: int) -> RoundStory:
     """
     if not 1 <= round_number <= len(game.round_breakdowns):
         raise ValueError(f"round {round_number} has not been scored")
-    cols = game.round_collections(round_number)
-    lines = game.round_breakdowns[round_number - 1]
-    menu, colour = game.rules.menu, game.rules.wasabi_colour
+    return explain_party_collections(game.round_collections(round_number), game.round_breakdowns[round_number - 1],
+                                     game.rules.menu, game.rules.wasabi_colour)
+
+
+def explain_party_collections(
+    cols: Sequence[Sequence[Played]], lines: Sequence[Mapping[str, int]], menu: Sequence[str], colour: str
+) -> RoundStory:
+    """:func:`explain_party_round` from a round's collections and their scored
+    breakdowns (a game's or a score sheet's); ``colour``: the rules' wasabi colour."""
     kinds = [[p.kind for p in col] for col in cols]
     counts = [Counter(k) for k in kinds]
     maki = [sum(MAKI_ICONS.get(c, 0) for c in k) for k in kinds]

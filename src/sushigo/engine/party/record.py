@@ -56,7 +56,7 @@ from sushigo.engine.party.cards import (
     PartyCard,
     cards_of_item,
 )
-from sushigo.engine.party.game import Decision, Move, PartyGame, PartyResult
+from sushigo.engine.party.game import Decision, Move, PartyGame, PartyResult, Played
 from sushigo.engine.menus import MenuError, Menu, check_menu, parse_menu
 from sushigo.engine.party.scoring import (
     URAMAKI_PLACES,
@@ -521,7 +521,7 @@ def _sheet_card(text: Any, where: str, rules: Rules) -> _SheetCard:
     return _SheetCard(card, target[0], "wasabi" if target[1] else "")
 
 
-def _tripled(entries: Sequence[_SheetCard], texts: Sequence[Any], where: str) -> int:
+def _tripled(entries: Sequence[_SheetCard], texts: Sequence[Any], where: str) -> tuple[int, dict[int, int]]:
     """The face value of a collection's nigiri that sit on a face-up wasabi.
 
     In play order, a nigiri goes on the oldest empty wasabi listed before it
@@ -530,15 +530,22 @@ def _tripled(entries: Sequence[_SheetCard], texts: Sequence[Any], where: str) ->
     ``NIGIRI+face_down`` sits on the oldest ``face_down`` card not yet
     holding one (its wasabi was flipped later), which no empty wasabi may
     precede: the nigiri would have gone on that one.
+
+    Returns that value and which entry sits on which: ``{position: position of the
+    wasabi or face_down card it sits on}``.
     """
     slots: list[str] = []  # "wasabi": an empty face-up wasabi; "face_down": a flipped card holding no nigiri
+    where_slot: list[int] = []  # the position of each slot
+    pairs: dict[int, int] = {}
     triple = 0
     for i, (e, text) in enumerate(zip(entries, texts)):
         at = f"{where}, card {i + 1}: {text!r}"
         if e.kind == _WASABI:
             slots.append("wasabi")
+            where_slot.append(i)
         elif e.kind == FACE_DOWN and e.card is None and not e.on:
             slots.append("face_down")
+            where_slot.append(i)
         elif e.on == "face_down":
             if "face_down" not in slots:
                 raise RecordError(f"{at}, but no face_down card is listed before it")
@@ -547,13 +554,16 @@ def _tripled(entries: Sequence[_SheetCard], texts: Sequence[Any], where: str) ->
                 raise RecordError(f"{at}, but an empty wasabi is listed before the face_down card it sits "
                                   "on: the nigiri would have gone on that wasabi")
             del slots[j]
+            pairs[i] = where_slot.pop(j)
         elif e.on == "wasabi" or e.kind in _NIGIRI_VALUE and e.card != _SO:
             if "wasabi" in slots:
-                slots.remove("wasabi")
+                j = slots.index("wasabi")
+                del slots[j]
+                pairs[i] = where_slot.pop(j)
                 triple += _NIGIRI_VALUE.get(e.kind, 0)
             elif e.on == "wasabi":
                 raise RecordError(f"{at}, but no empty wasabi is listed before it")
-    return triple
+    return triple, pairs
 
 
 def _race_claimed(race: Sequence[int], where: str) -> int:
@@ -586,6 +596,47 @@ def party_score_sheet(data: Any) -> PartyResult:
     """Score the collections of a physical Party table (1 to 3 rounds).
 
     Desserts are scored only when all three rounds are present.
+    """
+    return read_party_sheet(data).result
+
+
+def party_sheet_rules(data: Any) -> Rules:
+    """The rules of a Party score sheet's setup (``players``, ``menu``, ``options``), checked."""
+    expect(data, dict, "score sheet", "the score sheet")
+    return _party_rules(data, _party_players(data))
+
+
+class PartySheet(NamedTuple):
+    """A Party score sheet read and scored (:func:`read_party_sheet`)."""
+
+    rules: Rules
+    rounds: list[list[list[Played]]]
+    """``rounds[r][s]``: seat ``s``'s collection of round ``r`` as the engine's
+    :class:`~sushigo.engine.party.game.Played` cards (``on`` says which wasabi or
+    flipped card a nigiri sits on; ``uid`` is the card's position in the sheet)."""
+    desserts: list[list[int]]
+    """Each seat's dessert cards kept (kinds), all rounds together."""
+    result: PartyResult
+
+
+def _played(entries: Sequence[_SheetCard], pairs: Mapping[int, int]) -> list[Played]:
+    col = []
+    for i, e in enumerate(entries):
+        p = Played(e.card if e.card is not None else FACE_DOWN, e.kind, 0, i, copy=e.card == _SO)
+        col.append(p)
+    for i, slot in pairs.items():
+        col[i].on = slot
+        col[slot].filled = True
+    return col
+
+
+def read_party_sheet(data: Any) -> PartySheet:
+    """Check and score a Party score sheet, keeping each seat's collections as cards.
+
+    >>> sheet = read_party_sheet({"edition": "party", "players": 2, "menu": "Sushi Go!",
+    ...                           "rounds": [[["wasabi", "egg", "squid"], ["pudding"]]]})
+    >>> sheet.result.rounds, [p.on for p in sheet.rounds[0][0]]
+    (((6, 0),), [-1, 0, -1])
     """
     expect(data, dict, "score sheet", "the score sheet")
     if "edition" in data and edition_of(data) != EDITION:
@@ -624,6 +675,7 @@ def party_score_sheet(data: Any) -> PartyResult:
     dessert_seen: dict[int, int] = {}
     desserts: list[list[int]] = [[] for _ in range(players)]
     breakdowns: list[list[Breakdown]] = []
+    collections: list[list[list[Played]]] = []
     for r, rnd in enumerate(rounds, start=1):
         where = f"round {r}"
         expect(rnd, list, where, "a round")
@@ -632,6 +684,7 @@ def party_score_sheet(data: Any) -> PartyResult:
         counts: dict[int, int] = {}
         kinds: list[list[int]] = []
         tripled: list[int] = []
+        played: list[list[Played]] = []
         for s, col in enumerate(rnd):
             seat_at = f"{where}, seat {s}"
             expect(col, list, seat_at, "a collection")
@@ -650,7 +703,9 @@ def party_score_sheet(data: Any) -> PartyResult:
                     f"{URAMAKI_TARGET} scores in the race and discards its uramaki (list its race points under "
                     "'uramaki')")
             kinds.append(seat_kinds)
-            tripled.append(_tripled(entries, col, seat_at))
+            triple, pairs = _tripled(entries, col, seat_at)
+            tripled.append(triple)
+            played.append(_played(entries, pairs))
         desserts_in += rules.desserts_per_round[r - 1]
         for card, n in sorted(counts.items()):
             name = PartyCard(card).name_in_records
@@ -671,7 +726,9 @@ def party_score_sheet(data: Any) -> PartyResult:
             score_party_round(kinds, tripled, menu, race_rounds[r - 1], claimed_by_round[r - 1],
                               rules.wasabi_colour)
         )
-    return _party_result(rules, breakdowns, desserts, final=len(rounds) == NUM_ROUNDS)
+        collections.append(played)
+    result = _party_result(rules, breakdowns, desserts, final=len(rounds) == NUM_ROUNDS)
+    return PartySheet(rules, collections, desserts, result)
 
 
 def _party_result(
@@ -697,4 +754,4 @@ def _party_result(
     )
 
 
-__all__ = ["party_score_sheet", "replay_party", "to_party_record"]
+__all__ = ["PartySheet", "party_score_sheet", "party_sheet_rules", "read_party_sheet", "replay_party", "to_party_record"]

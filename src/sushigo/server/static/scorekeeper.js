@@ -1,0 +1,712 @@
+/* The scorekeeper of a table playing with real cards (/score, /score/{id}).
+ *
+ * The page keeps, per round and seat, how many of each *entry* the table sees
+ * (a card, a nigiri on its wasabi, a special order's copy...).  Which entries a
+ * setup has, and in which order their cards go into the score sheet, come from
+ * the server (POST /api/score/setup, sushigo.engine.sheets); every point and
+ * every sentence comes from POST /api/score?explain=true.  Nothing here knows a
+ * scoring rule.  The sheet is kept on the server (/api/sheets, an edit token
+ * in the link) and in localStorage, so a reload, a closed tab or a lost
+ * network loses nothing: entries made offline are sent when it returns.
+ *
+ * Test hooks (data-testid): setup, edition-base/-party, menu, custom-menu,
+ * players, name-N, start, import, guide-button, guide-panel, dish, sheet,
+ * round-tabs (tab-N), seat-N (aria-pressed, data-points), entry (data-key,
+ * data-count), more/fewer, count, race, figures, figure, done, next-round,
+ * round-summary, race-line, seat-error, sheet-error, scoresheet, end,
+ * winners, share, export, image, sync, readonly.
+ */
+
+import { el, $ } from "/static/dom.js";
+import { dishRow } from "/static/rules.js";
+
+var Cards = window.SushiCards;
+var HELD = "sushigo.sheets";    // {id: edit token} of the sheets this browser keeps
+var LOCAL = "sushigo.sheet.";   // + id: {doc, dirty}
+var ROLL_CATEGORIES = ["maki", "temaki", "uramaki"];  // awards that need every collection of the round
+var RACE_POINTS = [0, 2, 5, 7, 8, 10, 13, 15];        // sums of distinct uramaki places (8, 5, 2)
+
+var S = {
+  setup: null, entries: {}, doc: null, story: null, error: null,
+  round: 0, seat: 0, id: null, token: null, readonly: false, dirty: false, version: 0,
+  online: true, timer: null
+};
+
+function readJSON(key, fallback) {
+  try { var v = JSON.parse(localStorage.getItem(key) || "null"); return v === null ? fallback : v; } catch (e) { return fallback; }
+}
+function writeJSON(key, value) {
+  try { localStorage.setItem(key, JSON.stringify(value)); } catch (e) { /* private mode: the server keeps it */ }
+}
+
+function post(url, body, method) {
+  return fetch(url, { method: method || "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) })
+    .then(function (r) { return r.json().then(function (j) { return { ok: r.ok, status: r.status, body: j }; }); });
+}
+
+function names() { return S.doc.meta.names; }
+function named(text) {
+  return String(text).replace(/\{(\d+)\}/g, function (m, n) { return names()[+n] || m; });
+}
+
+// ------------------------------------------------------------ the sheet document
+
+function entry(key) {
+  if (S.entries[key]) return S.entries[key];
+  var labels = S.story && S.story.explain && S.story.explain.labels;
+  return labels && labels[key] ? labels[key] : { key: key, label: key, tokens: key.split(" "), rank: 0, cards: [], group: "other" };
+}
+
+function collection(counts) {
+  var order = Object.keys(S.entries);
+  var keys = Object.keys(counts).filter(function (k) { return counts[k] > 0; });
+  keys.sort(function (a, b) {
+    var ea = entry(a), eb = entry(b);
+    return ea.rank - eb.rank || order.indexOf(a) - order.indexOf(b);
+  });
+  var out = [];
+  keys.forEach(function (k) {
+    for (var i = 0; i < counts[k]; i++) out.push.apply(out, entry(k).tokens);
+  });
+  return out;
+}
+
+/** The score sheet (docs/spec/game-record.md) of what has been entered. */
+function sheetOf(doc) {
+  var m = doc.meta;
+  var sheet = { players: doc.players, rounds: m.entries.map(function (r) { return r.map(collection); }) };
+  if (doc.edition === "party") {
+    sheet.edition = "party";
+    sheet.menu = doc.menu;
+    sheet.options = doc.options || {};
+    // A round's race points count once every collection of it is in: until then a
+    // place entered for one seat would be a place nobody else has reached yet.
+    if (S.setup && S.setup.race) {
+      sheet.uramaki = m.entries.map(function (x, r) {
+        return (m.entered[r] || []).length === doc.players ? m.race[r] : zeros(doc.players);
+      });
+    }
+  } else if (doc.options && doc.options.pass_both_ways) {
+    m.pass_both_ways = true;
+  }
+  sheet.meta = m;
+  return sheet;
+}
+
+function emptyRound(players) {
+  var r = [];
+  for (var s = 0; s < players; s++) r.push({});
+  return r;
+}
+function zeros(players) { var r = []; for (var s = 0; s < players; s++) r.push(0); return r; }
+
+// ------------------------------------------------------------ talking to the server
+
+function setSync(text, state) {
+  var s = $("sync");
+  s.textContent = text;
+  s.setAttribute("data-state", state || "");
+}
+
+var pending = null;
+function changed() {
+  S.dirty = true;
+  keepLocal();
+  render();
+  clearTimeout(pending);
+  pending = setTimeout(flush, 250);
+}
+
+function keepLocal() {
+  if (S.id && !S.readonly) writeJSON(LOCAL + S.id, { doc: sheetOf(S.doc), dirty: S.dirty });
+}
+
+function score() {
+  var sheet = sheetOf(S.doc);
+  return post("/api/score?explain=true", sheet).then(function (r) {
+    S.online = true;
+    if (r.ok) { S.story = r.body; S.error = null; } else { S.error = r.body; }
+    render();
+  });
+}
+
+function flush() {
+  if (S.readonly) return Promise.resolve();
+  var sheet = sheetOf(S.doc);
+  setSync("Saving…", "saving");
+  return score().then(function () {
+    return post("/api/sheets/" + encodeURIComponent(S.id), { token: S.token, sheet: sheet }, "PUT");
+  }).then(function (r) {
+    if (!r.ok) { setSync(r.body.error || "Not saved", "closed"); return; }
+    S.version = r.body.version;
+    S.dirty = false;
+    keepLocal();
+    setSync("Saved", "open");
+  }).catch(function () {
+    S.online = false;
+    setSync("Offline: kept on this phone", "closed");
+    render();
+  });
+}
+
+setInterval(function () {
+  if (!S.doc) return;
+  if (S.readonly) { poll(); return; }
+  if (S.dirty) flush();
+}, 5000);
+window.addEventListener("online", function () { if (S.dirty) flush(); });
+
+function poll() {
+  fetch("/api/sheets/" + encodeURIComponent(S.id)).then(function (r) { return r.json(); }).then(function (j) {
+    S.online = true;
+    if (j.version && j.version !== S.version) { S.version = j.version; adopt(j.sheet); }
+    setSync("Watching", "open");
+  }).catch(function () { S.online = false; setSync("Offline", "closed"); render(); });
+}
+
+/** Take a stored or imported sheet: its setup, and its entries (from meta or from the server's reading). */
+function adopt(sheet) {
+  var setupDoc = { players: sheet.players, edition: sheet.edition || "base", menu: sheet.menu, options: sheet.options };
+  return post("/api/score/setup", setupDoc).then(function (r) {
+    if (!r.ok) throw new Error(r.body.error);
+    useSetup(r.body);
+    var meta = sheet.meta && typeof sheet.meta === "object" ? sheet.meta : {};
+    var players = sheet.players;
+    var doc = { players: players, edition: setupDoc.edition, menu: r.body.menu, options: sheet.options || {}, meta: {
+      names: Array.isArray(meta.names) ? meta.names.slice(0, players).map(String) : [],
+      edited: Array.isArray(meta.edited) ? meta.edited : [],
+      entered: Array.isArray(meta.entered) ? meta.entered : [],
+      race: Array.isArray(sheet.uramaki) ? sheet.uramaki : [],
+      entries: Array.isArray(meta.entries) ? meta.entries : null
+    } };
+    for (var s = doc.meta.names.length; s < players; s++) doc.meta.names.push("Player " + (s + 1));
+    if (doc.meta.entries) { S.doc = doc; return score(); }
+    return post("/api/score?explain=true", sheet).then(function (r2) {
+      if (!r2.ok) throw new Error(r2.body.error);
+      S.story = r2.body;
+      doc.meta.entries = r2.body.explain.rounds.map(function (rnd) { return rnd.entries; });
+      S.doc = doc;
+      (sheet.rounds || []).forEach(function (rnd, i) {
+        if (!doc.meta.entered[i]) doc.meta.entered[i] = doc.meta.entries[i].map(function (c, s2) { return s2; });
+        if (!doc.meta.race[i]) doc.meta.race[i] = zeros(players);
+      });
+      render();
+    });
+  }).then(function () { fillRaces(); render(); });
+}
+
+function fillRaces() {
+  var m = S.doc.meta;
+  m.entries.forEach(function (r, i) {
+    if (!m.race[i]) m.race[i] = zeros(S.doc.players);
+    if (!m.entered[i]) m.entered[i] = [];
+  });
+}
+
+function useSetup(setup) {
+  S.setup = setup;
+  S.entries = {};
+  setup.entries.forEach(function (e) { S.entries[e.key] = e; });
+  Cards.setEdition(setup.edition);
+  $("guide-button").hidden = false;
+  drawGuide(setup);
+}
+
+// ------------------------------------------------------------ the guide card
+
+function drawGuide(setup) {
+  var body = $("guide-panel").querySelector(".rules-body");
+  body.textContent = "";
+  body.appendChild(el("p", "muted", "Read it aloud before the first pick; lay out the examples to show them."));
+  var list = el("ul", "dishes");
+  setup.dishes.forEach(function (d) { list.appendChild(dishRow(d, "dish", Cards)); });
+  body.appendChild(list);
+  if (setup.demonstrations.length) {
+    body.appendChild(el("h3", null, "A demonstration"));
+    var demo = el("ul", "dishes");
+    setup.demonstrations.forEach(function (d) { demo.appendChild(dishRow(d, "demonstration", Cards, "On the table: ", true)); });
+    body.appendChild(demo);
+  }
+}
+
+function openGuide(show) {
+  var panel = $("guide-panel");
+  panel.hidden = !show;
+  $("guide-button").setAttribute("aria-expanded", show ? "true" : "false");
+  (show ? panel.querySelector("h2") : $("guide-button")).focus();
+}
+
+// ------------------------------------------------------------ rendering
+
+function roundStory(r) {
+  return S.story && S.story.explain && S.story.explain.rounds[r] ? S.story.explain.rounds[r] : null;
+}
+function allIn(r) { return (S.doc.meta.entered[r] || []).length === S.doc.players; }
+function errorAt(r, s) {
+  if (!S.error) return false;
+  var w = S.error.where || {};
+  return w.round === r + 1 && (w.seat === undefined || w.seat === s);
+}
+
+function render() {
+  if (!S.doc) return;
+  $("setup").hidden = true;
+  $("sheet").hidden = false;
+  $("readonly").hidden = !S.readonly;
+  var banner = $("sheet-error");
+  var where = S.error && S.error.where || {};
+  var offline = !S.online ? "Offline: your entries are kept on this phone; the scores update when the connection returns." : "";
+  banner.hidden = !(S.error && where.round === undefined) && !offline;
+  banner.textContent = S.error && where.round === undefined ? S.error.error : offline;
+  if (S.round >= S.doc.meta.entries.length) S.round = S.doc.meta.entries.length - 1;
+  renderTabs();
+  renderRound();
+  renderTotals();
+}
+
+function renderTabs() {
+  var nav = $("round-tabs");
+  nav.textContent = "";
+  S.doc.meta.entries.forEach(function (r, i) {
+    var b = el("button", "sk-tab", "Round " + (i + 1));
+    b.type = "button";
+    b.setAttribute("data-testid", "tab-" + (i + 1));
+    if (i === S.round) b.setAttribute("aria-current", "true");
+    if (S.doc.meta.edited.indexOf(i + 1) >= 0) b.appendChild(el("span", "sk-edited", " edited"));
+    b.addEventListener("click", function () { S.round = i; S.seat = firstOpenSeat(i); render(); });
+    nav.appendChild(b);
+  });
+  var last = S.doc.meta.entries.length - 1;
+  if (!S.readonly && last < 2 && allIn(last)) {
+    var next = el("button", "sk-tab primary", "Start round " + (last + 2));
+    next.type = "button";
+    next.setAttribute("data-testid", "next-round");
+    next.addEventListener("click", function () {
+      S.doc.meta.entries.push(emptyRound(S.doc.players));
+      S.doc.meta.race.push(zeros(S.doc.players));
+      S.doc.meta.entered.push([]);
+      S.round = last + 1;
+      S.seat = 0;
+      changed();
+    });
+    nav.appendChild(next);
+  }
+}
+
+function firstOpenSeat(r) {
+  for (var s = 0; s < S.doc.players; s++) if ((S.doc.meta.entered[r] || []).indexOf(s) < 0) return s;
+  return 0;
+}
+
+function seatPoints(r, s) {
+  var res = S.story && S.story.rounds;
+  return res && res[r] ? res[r][s] : null;
+}
+
+function renderRound() {
+  var box = $("round");
+  box.textContent = "";
+  var r = S.round, m = S.doc.meta;
+  var seats = el("div", "sk-seats");
+  seats.setAttribute("role", "group");
+  seats.setAttribute("aria-label", "Players, round " + (r + 1));
+  names().forEach(function (name, s) {
+    var b = el("button", "sk-seat");
+    b.type = "button";
+    b.setAttribute("data-testid", "seat-" + s);
+    b.setAttribute("aria-pressed", s === S.seat ? "true" : "false");
+    var pts = seatPoints(r, s);
+    b.setAttribute("data-points", pts === null ? "" : String(pts));
+    b.appendChild(el("span", "sk-seat-name", name));
+    b.appendChild(el("span", "sk-seat-points", pts === null ? "" : pts + " pts"));
+    if (m.entered[r].indexOf(s) >= 0) b.appendChild(el("span", "sk-seat-done", "✓ entered"));
+    if (errorAt(r, s)) b.classList.add("has-error");
+    b.addEventListener("click", function () { S.seat = s; render(); });
+    seats.appendChild(b);
+  });
+  box.appendChild(seats);
+  box.appendChild(seatPanel(r, S.seat));
+  box.appendChild(roundSummary(r));
+}
+
+function seatPanel(r, s) {
+  var m = S.doc.meta;
+  var counts = m.entries[r][s];
+  var panel = el("section", "panel sk-collection");
+  panel.setAttribute("aria-labelledby", "sk-who");
+  var head = el("h2", null, names()[s] + " · round " + (r + 1));
+  head.id = "sk-who";
+  panel.appendChild(head);
+  var n = collection(counts).length;
+  panel.appendChild(el("p", "muted", n + (n === 1 ? " card" : " cards") + " entered; a hand is " + S.setup.hand_size + "."));
+  if (errorAt(r, s)) {
+    var err = el("p", "sk-error", S.error.error);
+    err.setAttribute("data-testid", "seat-error");
+    err.setAttribute("role", "alert");
+    panel.appendChild(err);
+  }
+  if (!S.readonly) panel.appendChild(grid(r, s, counts));
+  else panel.appendChild(kept(counts));
+  if (S.setup.race) {
+    var lab = el("label", "sk-race", "Uramaki race points this round ");
+    var sel = el("select");
+    sel.setAttribute("data-testid", "race");
+    sel.disabled = S.readonly;
+    RACE_POINTS.forEach(function (p) { var o = el("option", null, String(p)); o.value = String(p); sel.appendChild(o); });
+    sel.value = String(m.race[r][s] || 0);
+    sel.addEventListener("change", function () { m.race[r][s] = +sel.value; edited(r); changed(); });
+    lab.appendChild(sel);
+    panel.appendChild(lab);
+  }
+  panel.appendChild(figures(r, s));
+  if (!S.readonly) {
+    var done = el("button", "primary sk-done", m.entered[r].indexOf(s) >= 0 ? "Next player" : "Done: " + names()[s] + "'s cards are in");
+    done.type = "button";
+    done.setAttribute("data-testid", "done");
+    done.addEventListener("click", function () {
+      if (m.entered[r].indexOf(s) < 0) m.entered[r].push(s);
+      S.seat = allIn(r) ? (s + 1) % S.doc.players : firstOpenSeat(r);
+      changed();
+      var active = document.querySelector('[data-testid="seat-' + S.seat + '"]');
+      if (active) active.focus();
+    });
+    panel.appendChild(done);
+  }
+  return panel;
+}
+
+function kept(counts) {
+  var list = el("ul", "sk-kept");
+  Object.keys(counts).forEach(function (k) {
+    if (counts[k] > 0) list.appendChild(el("li", null, counts[k] + " × " + entry(k).label));
+  });
+  return list;
+}
+
+function edited(r) {
+  var m = S.doc.meta;
+  if (r < m.entries.length - 1 && m.edited.indexOf(r + 1) < 0) m.edited.push(r + 1);
+}
+
+function grid(r, s, counts) {
+  var wrap = el("div", "sk-grid");
+  var groups = [];
+  var byGroup = {};
+  var keys = Object.keys(S.entries);
+  Object.keys(counts).forEach(function (k) { if (keys.indexOf(k) < 0 && counts[k] > 0) keys.push(k); });
+  keys.forEach(function (k) {
+    var e = entry(k);
+    if (!byGroup[e.group]) { byGroup[e.group] = { label: e.group_label || e.group, keys: [] }; groups.push(e.group); }
+    byGroup[e.group].keys.push(k);
+  });
+  groups.forEach(function (g) {
+    var extra = g === "special_order" || g === "takeout_box";
+    var holder = extra ? el("details", "sk-group") : el("div", "sk-group");
+    var used = byGroup[g].keys.some(function (k) { return counts[k] > 0; });
+    if (extra) { holder.open = used; holder.appendChild(el("summary", null, byGroup[g].label)); }
+    else holder.appendChild(el("h3", null, byGroup[g].label));
+    byGroup[g].keys.forEach(function (k) { holder.appendChild(entryRow(r, s, k, counts)); });
+    wrap.appendChild(holder);
+  });
+  return wrap;
+}
+
+function entryRow(r, s, key, counts) {
+  var e = entry(key);
+  var row = el("div", "sk-entry");
+  row.setAttribute("data-testid", "entry");
+  row.setAttribute("data-key", key);
+  row.setAttribute("data-count", String(counts[key] || 0));
+  var art = el("span", "sk-art");
+  art.setAttribute("aria-hidden", "true");
+  (e.cards || []).forEach(function (c, i) { art.appendChild(Cards.element(e.tokens[i] && e.tokens[i].indexOf("special_order>") === 0 ? e.tokens[i].replace(/\+wasabi$/, "") : c, { mini: true })); });
+  row.appendChild(art);
+  row.appendChild(el("span", "sk-label", e.label));
+  function button(text, delta, testid, words) {
+    var b = el("button", "sk-step", text);
+    b.type = "button";
+    b.setAttribute("data-testid", testid);
+    b.setAttribute("aria-label", words + " " + e.label + " for " + names()[s]);
+    if (delta < 0 && !(counts[key] > 0)) b.disabled = true;
+    b.addEventListener("click", function () {
+      counts[key] = Math.max(0, (counts[key] || 0) + delta);
+      if (!counts[key]) delete counts[key];
+      edited(r);
+      changed();
+      var again = document.querySelector('[data-testid="entry"][data-key="' + CSS.escape(key) + '"] [data-testid="' + testid + '"]');
+      if (again && !again.disabled) again.focus();
+    });
+    return b;
+  }
+  row.appendChild(button("−", -1, "fewer", "One fewer"));
+  var count = el("output", "sk-count", String(counts[key] || 0));
+  count.setAttribute("data-testid", "count");
+  count.setAttribute("aria-live", "polite");
+  row.appendChild(count);
+  row.appendChild(button("+", 1, "more", "One more"));
+  return row;
+}
+
+function figures(r, s) {
+  var list = el("ul", "sk-figures");
+  list.setAttribute("data-testid", "figures");
+  var story = roundStory(r);
+  if (!story || S.error) {
+    list.appendChild(el("li", "muted", S.error ? "Scores wait for the entry above to be fixed." : "Scoring…"));
+    return list;
+  }
+  var waiting = !allIn(r);
+  story.figures[s].forEach(function (f) {
+    var pending = waiting && ROLL_CATEGORIES.indexOf(f.category) >= 0;
+    var li = el("li", "sk-figure" + (pending ? " muted" : ""));
+    li.setAttribute("data-testid", "figure");
+    li.setAttribute("data-category", f.category);
+    li.setAttribute("data-points", pending ? "" : String(f.points));
+    li.textContent = pending ? f.count + " " + f.category + ": awarded once every collection of the round is in"
+      : f.text;
+    list.appendChild(li);
+  });
+  if (!story.figures[s].length) list.appendChild(el("li", "muted", "Nothing that scores yet."));
+  return list;
+}
+
+function roundSummary(r) {
+  var box = el("section", "panel sk-summary");
+  box.setAttribute("data-testid", "round-summary");
+  box.appendChild(el("h2", null, "Round " + (r + 1)));
+  var story = roundStory(r);
+  var done = (S.doc.meta.entered[r] || []).length;
+  if (!allIn(r)) {
+    box.appendChild(el("p", "muted", done + " of " + S.doc.players + " collections in; the roll awards come once all are in."));
+  } else if (story && !S.error) {
+    story.races.forEach(function (line) {
+      var p = el("p", "sk-race-line", line.charAt(0).toUpperCase() + line.slice(1) + ".");
+      p.setAttribute("data-testid", "race-line");
+      box.appendChild(p);
+    });
+    var pts = S.story.rounds[r];
+    box.appendChild(el("p", null, "Round " + (r + 1) + " scored: " + names().map(function (n, s) { return n + " " + pts[s]; }).join(", ") + "."));
+  }
+  return box;
+}
+
+function renderTotals() {
+  var t = $("scoresheet");
+  t.textContent = "";
+  var res = S.story && !S.error && S.story.rounds.length === S.doc.meta.entries.length ? S.story : null;
+  var head = el("tr");
+  head.appendChild(el("th", null, ""));
+  names().forEach(function (n) { var th = el("th", null, n); th.scope = "col"; head.appendChild(th); });
+  var thead = el("thead"); thead.appendChild(head); t.appendChild(thead);
+  var body = el("tbody");
+  function row(label, values, testid) {
+    var tr = el("tr");
+    tr.setAttribute("data-testid", testid);
+    var th = el("th", null, label); th.scope = "row"; tr.appendChild(th);
+    values.forEach(function (v) { tr.appendChild(el("td", null, v === null || v === undefined ? "–" : String(v))); });
+    body.appendChild(tr);
+  }
+  var blank = names().map(function () { return null; });
+  S.doc.meta.entries.forEach(function (x, r) {
+    row("Round " + (r + 1) + (S.doc.meta.edited.indexOf(r + 1) >= 0 ? " (edited)" : ""), res && res.rounds[r] || blank, "sheet-round");
+  });
+  var dessert = res ? res.explain.dessert.replace(/_/g, " ") : "pudding";
+  if (res) row(dessert.charAt(0).toUpperCase() + dessert.slice(1) + " kept", res.explain.kept, "sheet-kept");
+  row(S.doc.meta.entries.length === 3 ? "Desserts" : "Desserts (after round 3)", res && S.doc.meta.entries.length === 3 ? res.pudding : blank, "sheet-dessert");
+  row("Total", res ? res.totals : blank, "sheet-total");
+  t.appendChild(body);
+  var end = $("end");
+  end.textContent = "";
+  if (res && res.explain.end && allIn(2)) {
+    end.appendChild(el("h3", null, "End of the game"));
+    (res.explain.end.lines || []).forEach(function (line) { end.appendChild(el("p", null, named(line.charAt(0).toUpperCase() + line.slice(1) + "."))); });
+    (res.explain.end.figures || []).forEach(function (f, s) { end.appendChild(el("p", null, names()[s] + ": " + f.text)); });
+    var w = el("p", "winners", named(res.explain.end.winners));
+    w.setAttribute("data-testid", "winners");
+    end.appendChild(w);
+  }
+}
+
+// ------------------------------------------------------------ export, share, image
+
+function download(name, blob) {
+  var a = document.createElement("a");
+  a.href = URL.createObjectURL(blob);
+  a.download = name;
+  document.body.appendChild(a);
+  a.click();
+  setTimeout(function () { URL.revokeObjectURL(a.href); a.remove(); }, 1000);
+}
+
+function drawImage() {
+  var res = S.story && !S.error ? S.story : null;
+  var cols = S.doc.players + 1, w = Math.max(480, 140 + cols * 110), rows = S.doc.meta.entries.length + 3;
+  var c = document.createElement("canvas");
+  c.width = w; c.height = 120 + rows * 44 + 60;
+  var g = c.getContext("2d");
+  g.fillStyle = "#fffdf9"; g.fillRect(0, 0, c.width, c.height);
+  g.fillStyle = "#2b2522"; g.font = "bold 26px sans-serif";
+  g.fillText(S.doc.edition === "party" ? "Sushi Go Party! score sheet" : "Sushi Go! score sheet", 24, 44);
+  g.font = "16px sans-serif";
+  var y = 96;
+  function line(label, values, bold) {
+    g.font = (bold ? "bold " : "") + "18px sans-serif";
+    g.fillText(label, 24, y);
+    values.forEach(function (v, i) { g.fillText(String(v === null || v === undefined ? "–" : v), 160 + i * 110, y); });
+    y += 44;
+  }
+  line("", names(), true);
+  S.doc.meta.entries.forEach(function (x, r) { line("Round " + (r + 1), res && res.rounds[r] || []); });
+  if (res) line("Desserts", res.pudding);
+  line("Total", res ? res.totals : [], true);
+  if (res && res.explain.end) { g.font = "16px sans-serif"; g.fillText(named(res.explain.end.winners), 24, y); }
+  c.toBlob(function (blob) { download("sushigo-score-sheet.png", blob); });
+}
+
+function wireActions() {
+  $("export").addEventListener("click", function () {
+    download("sushigo-score-sheet.json", new Blob([JSON.stringify(sheetOf(S.doc), null, 1)], { type: "application/json" }));
+  });
+  $("image").addEventListener("click", drawImage);
+  $("share").addEventListener("click", function () {
+    var link = location.origin + "/score/" + S.id;
+    var note = $("share-note");
+    note.textContent = "Anyone with this link can watch (not edit): " + link;
+    if (navigator.clipboard) navigator.clipboard.writeText(link).then(function () {
+      note.textContent = "Copied. Anyone with the link can watch (not edit): " + link;
+    }, function () { /* the link is shown */ });
+  });
+  $("guide-button").addEventListener("click", function () { openGuide($("guide-panel").hidden); });
+  $("guide-close").addEventListener("click", function () { openGuide(false); });
+  $("guide-panel").addEventListener("keydown", function (ev) { if (ev.key === "Escape") openGuide(false); });
+}
+
+// ------------------------------------------------------------ setup
+
+function setupForm(options) {
+  var form = $("setup");
+  form.hidden = false;
+  var menu = $("menu");
+  Object.keys(options.menus).forEach(function (name) { var o = el("option", null, name); o.value = name; menu.appendChild(o); });
+  var custom = el("option", null, "Custom menu…"); custom.value = ""; menu.appendChild(custom);
+  menu.value = options.default_menu;
+  var players = $("players");
+  function party() { return form.querySelector('input[name="edition"]:checked').value === "party"; }
+  function sync() {
+    var range = options.editions[party() ? "party" : "base"];
+    var was = +players.value || 4;
+    players.textContent = "";
+    for (var n = range[0]; n <= range[1]; n++) { var o = el("option", null, String(n)); o.value = String(n); players.appendChild(o); }
+    players.value = String(Math.min(Math.max(was, range[0]), range[1]));
+    $("party-setup").hidden = !party();
+    $("base-setup").hidden = party();
+    $("custom-menu").hidden = $("custom-label").hidden = menu.value !== "";
+    var box = $("names");
+    var old = Array.prototype.map.call(box.querySelectorAll("input"), function (i) { return i.value; });
+    if (old.length === +players.value) return;
+    box.textContent = "";
+    for (var s = 0; s < +players.value; s++) {
+      var lab = el("label", null, "Player " + (s + 1) + " ");
+      var input = el("input");
+      input.setAttribute("data-testid", "name-" + s);
+      input.maxLength = options.max_name || 24;
+      input.autocomplete = "off";
+      input.placeholder = "Player " + (s + 1);
+      input.value = old[s] || "";
+      lab.appendChild(input);
+      box.appendChild(lab);
+    }
+  }
+  form.addEventListener("change", function (ev) {
+    if (ev.target === players || ev.target === menu || ev.target.name === "edition") sync();
+  });
+  players.value = "4";
+  sync();
+  form.addEventListener("submit", function (ev) {
+    ev.preventDefault();
+    var n = +players.value;
+    var doc = { players: n, edition: party() ? "party" : "base", options: {} };
+    if (party()) {
+      doc.menu = menu.value || $("custom-menu").value.split(",").map(function (x) { return x.trim(); }).filter(Boolean);
+      doc.options = { uramaki_split: $("opt-uramaki_split").value, wasabi_colour: $("opt-wasabi_colour").value,
+                      two_player_pudding_penalty: $("opt-two_player_pudding_penalty").checked };
+    } else if ($("opt-pass_both_ways").checked) {
+      doc.options = { pass_both_ways: true };
+    }
+    var who = Array.prototype.map.call($("names").querySelectorAll("input"), function (i, s) { return i.value.trim() || "Player " + (s + 1); });
+    var setupDoc = { players: n, edition: doc.edition, menu: doc.menu, options: doc.edition === "party" ? doc.options : undefined };
+    $("setup-error").textContent = "";
+    post("/api/score/setup", setupDoc).then(function (r) {
+      if (!r.ok) throw new Error(r.body.error);
+      useSetup(r.body);
+      doc.menu = r.body.menu;
+      doc.meta = { names: who, edited: [], entered: [[]], race: [zeros(n)], entries: [emptyRound(n)] };
+      S.doc = doc;
+      return create();
+    }).catch(function (e) { $("setup-error").textContent = String(e.message || e); });
+  });
+  $("import").addEventListener("change", function () {
+    var file = $("import").files[0];
+    if (!file) return;
+    file.text().then(function (text) {
+      var sheet;
+      try { sheet = JSON.parse(text); } catch (e) { throw new Error("that file is not JSON"); }
+      if (!sheet || typeof sheet !== "object" || !Array.isArray(sheet.rounds)) throw new Error("that file is not a score sheet (docs/spec/game-record.md)");
+      return adopt(sheet).then(create);
+    }).catch(function (e) { $("setup-error").textContent = String(e.message || e); });
+  });
+}
+
+function create() {
+  return post("/api/sheets", { sheet: sheetOf(S.doc) }).then(function (r) {
+    if (!r.ok) throw new Error(r.body.error);
+    S.id = r.body.id;
+    S.token = r.body.token;
+    S.version = r.body.version;
+    var held = readJSON(HELD, {});
+    held[S.id] = S.token;
+    writeJSON(HELD, held);
+    history.replaceState(null, "", "/score/" + S.id + "#edit=" + S.token);
+    S.round = 0; S.seat = 0;
+    keepLocal();
+    setSync("Saved", "open");
+    return score();
+  });
+}
+
+function start() {
+  wireActions();
+  var m = /^\/score\/([A-Za-z0-9_-]+)$/.exec(location.pathname);
+  if (!m) {
+    fetch("/api/options").then(function (r) { return r.json(); }).then(setupForm);
+    return;
+  }
+  S.id = m[1];
+  var held = readJSON(HELD, {});
+  var fromLink = /(?:^#|&)edit=([A-Za-z0-9_-]+)/.exec(location.hash);
+  if (fromLink) { held[S.id] = fromLink[1]; writeJSON(HELD, held); }
+  S.token = held[S.id] || null;
+  S.readonly = !S.token;
+  var local = S.readonly ? null : readJSON(LOCAL + S.id, null);
+  var ready = local && local.doc ? adopt(local.doc).then(function () { S.dirty = !!local.dirty; if (S.dirty) flush(); })
+    : fetch("/api/sheets/" + encodeURIComponent(S.id)).then(function (r) {
+      return r.json().then(function (j) {
+        if (!r.ok) throw new Error(j.error);
+        S.version = j.version;
+        return adopt(j.sheet);
+      });
+    });
+  ready.then(function () {
+    S.seat = firstOpenSeat(S.round = S.doc.meta.entries.length - 1);
+    setSync(S.readonly ? "Watching" : "Saved", "open");
+    render();
+  }).catch(function (e) {
+    $("sheet").hidden = false;
+    var banner = $("sheet-error");
+    banner.hidden = false;
+    banner.textContent = String(e.message || e);
+    setSync("", "closed");
+  });
+}
+
+start();

@@ -1,0 +1,348 @@
+"""The scorekeeper page (/score) in headless Chromium at phone size: whole
+tables' collections of both editions entered by tapping, every figure on
+screen compared with an independent scorer; impossible entries; an earlier
+round corrected; a reload and a lost network mid-round; the read-only link;
+export, import and the image.  Screenshots go to build/screenshots/."""
+
+from __future__ import annotations
+
+import json
+import random
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any, Iterator
+
+import pytest
+
+from .test_browser import ARGS, watch_errors  # noqa: F401  (skips this module where Chromium is missing)
+
+from playwright.sync_api import Browser, BrowserContext, Page, sync_playwright  # noqa: E402
+
+import reference  # noqa: E402
+from optional_parts import CHROMIUM  # noqa: E402
+from sheet_samples import RaceGame, sheet_text  # noqa: E402
+from sushigo.engine.base.game import Game  # noqa: E402
+from sushigo.engine.rules import Rules  # noqa: E402
+from sushigo.engine.sheets import explain_sheet  # noqa: E402
+
+from .conftest import ROOT  # noqa: E402
+
+pytestmark = pytest.mark.e2e
+
+PHONE = {"width": 360, "height": 780}
+SHOTS = ROOT / "build" / "screenshots"
+BASE_NAMES = ["tempura", "sashimi", "dumpling", "maki1", "maki2", "maki3", "egg", "salmon", "squid", "wasabi",
+              "chopsticks", "pudding"]
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=str(CHROMIUM), headless=True, args=ARGS)
+        try:
+            yield b
+        finally:
+            b.close()
+
+
+@pytest.fixture
+def phone(browser: Browser) -> Iterator[BrowserContext]:
+    ctx = browser.new_context(viewport=PHONE, accept_downloads=True, has_touch=True)
+    try:
+        yield ctx
+    finally:
+        ctx.close()
+
+
+def shot(page: Page, name: str) -> None:
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SHOTS / f"scorekeeper-{name}.png"), full_page=True)
+
+
+def start(page: Page, url: str, names: list[str], *, menu: str | None = None) -> None:
+    page.goto(url + "/score")
+    page.wait_for_selector('[data-testid="start"]')
+    if menu is not None:
+        page.check('[data-testid="edition-party"]')
+        page.select_option('[data-testid="menu"]', menu)
+    page.select_option('[data-testid="players"]', str(len(names)))
+    for i, n in enumerate(names):
+        page.fill(f'[data-testid="name-{i}"]', n)
+    page.click('[data-testid="start"]')
+    page.wait_for_selector('[data-testid="entry"]')
+
+
+def settled(page: Page) -> None:
+    """The last change is scored and saved."""
+    page.wait_for_function("document.querySelector('[data-testid=sync]').dataset.state === 'open'"
+                           " && !document.querySelector('[data-testid=figures] .muted:only-child')"
+                           " || document.querySelector('[data-testid=seat-error]') !== null", timeout=10000)
+    page.wait_for_timeout(350)
+    page.wait_for_function("document.querySelector('[data-testid=sync]').dataset.state !== 'saving'", timeout=10000)
+
+
+def enter(page: Page, seat: int, counts: dict[str, int], race: int | None = None) -> None:
+    page.click(f'[data-testid="seat-{seat}"]')
+    for key, n in counts.items():
+        row = page.locator(f'[data-testid="entry"][data-key="{key}"]')
+        row.evaluate("e => { const d = e.closest('details'); if (d) d.open = true; }")
+        before = int(row.get_attribute("data-count") or 0)
+        for _ in range(n):
+            row.locator('[data-testid="more"]').click()
+        assert row.get_attribute("data-count") == str(before + n)
+    if race is not None:
+        page.select_option('[data-testid="race"]', str(race))
+
+
+def done(page: Page) -> None:
+    page.click('[data-testid="done"]')
+
+
+def row_values(page: Page, testid: str) -> list[list[str]]:
+    return [[td.inner_text() for td in tr.locator("td").all()]
+            for tr in page.locator(f'[data-testid="{testid}"]').all()]
+
+
+def seat_points(page: Page, players: int) -> list[int]:
+    return [int(page.get_attribute(f'[data-testid="seat-{s}"]', "data-points") or -999) for s in range(players)]
+
+
+def no_horizontal_scroll(page: Page) -> None:
+    assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth + 1")
+
+
+def reference_rounds(sheet: dict[str, Any]) -> tuple[list[list[int]], list[int]]:
+    """The base sheet scored by tests/reference.py (written from the rules, not the engine)."""
+    rounds = []
+    for rnd in sheet["rounds"]:
+        cols = [[BASE_NAMES.index(c) for c in col] for col in rnd]
+        icons = [sum(reference.ICONS.get(c, 0) for c in col) for col in cols]
+        maki = reference.maki_points(icons)
+        rounds.append([reference.collection_points(col) + maki[s] for s, col in enumerate(cols)])
+    puddings = [sum(col.count("pudding") for col in (rnd[s] for rnd in sheet["rounds"])) for s in range(sheet["players"])]
+    return rounds, reference.pudding_points(puddings)
+
+
+def test_a_whole_base_table_entered_on_a_phone(live_server: str, phone: BrowserContext) -> None:
+    names = ["Ana", "Ben", "Chloé", "Dev"]
+    game = Game(Rules(4), seed=41)
+    game.random_playout(random.Random(41))
+    sheet = {"players": 4, "rounds": [[[c.name_in_records for c in col] for col in game.round_collections(r)]
+                                      for r in (1, 2, 3)]}
+    entries = [rnd["entries"] for rnd in explain_sheet(sheet)["rounds"]]
+    expected, pudding = reference_rounds(sheet)
+    page = phone.new_page()
+    errors = watch_errors(page)
+    start(page, live_server, names)
+    shot(page, "phone-first")
+    for r in range(3):
+        if r:
+            page.click('[data-testid="next-round"]')
+            page.wait_for_selector(f'[data-testid="tab-{r + 1}"][aria-current="true"]')
+        for s in range(4):
+            enter(page, s, entries[r][s])
+            settled(page)
+            if r == 1 and s == 1:
+                shot(page, "phone-mid-round")
+                page.reload()  # a reload in the middle of a round loses nothing
+                page.wait_for_selector('[data-testid="entry"]')
+                page.click('[data-testid="seat-1"]')
+                for key, n in entries[r][s].items():
+                    assert page.get_attribute(f'[data-testid="entry"][data-key="{key}"]', "data-count") == str(n)
+            figures = page.locator('[data-testid="figure"]').all()
+            points = [f.get_attribute("data-points") for f in figures]
+            if s < 3:
+                assert page.locator('[data-testid="round-summary"]').inner_text().count("collections in") == 1
+            done(page)
+        settled(page)
+        assert seat_points(page, 4) == expected[r], r
+        lines = page.locator('[data-testid="race-line"]').all_inner_texts()
+        assert len(lines) == 1 and lines[0].startswith("Maki icons")
+        del points
+    shot(page, "phone-end")
+    no_horizontal_scroll(page)
+    rounds = [[int(v) for v in row] for row in row_values(page, "sheet-round")]
+    assert rounds == expected
+    assert [int(v) for v in row_values(page, "sheet-dessert")[0]] == pudding
+    totals = [sum(col) + pudding[s] for s, col in enumerate(zip(*expected))]
+    assert [int(v) for v in row_values(page, "sheet-total")[0]] == totals
+    winners = page.inner_text('[data-testid="winners"]')
+    best = max(totals)
+    assert str(best) in winners and any(names[s] in winners for s in range(4) if totals[s] == best)
+
+    # the guide's remedy for a mistake: restore an earlier round and go on
+    page.click('[data-testid="tab-1"]')
+    wrong = next(k for k in entries[0][0] if " " not in k and k != "dumpling")
+    page.click('[data-testid="seat-0"]')
+    page.locator(f'[data-testid="entry"][data-key="{wrong}"] [data-testid="fewer"]').click()
+    enter(page, 0, {"dumpling": 1})
+    settled(page)
+    assert "edited" in page.inner_text('[data-testid="tab-1"]')
+    assert "(edited)" in page.locator('[data-testid="sheet-round"]').first.inner_text()
+    fixed = dict(sheet, rounds=[[list(c) for c in rnd] for rnd in sheet["rounds"]])
+    fixed["rounds"][0][0].remove(wrong)
+    fixed["rounds"][0][0].append("dumpling")
+    again, _ = reference_rounds(fixed)
+    assert [int(v) for v in row_values(page, "sheet-round")[0]] == again[0]
+
+    # export: the file is the spec's score sheet and sushigo score agrees with the page
+    with page.expect_download() as info:
+        page.click('[data-testid="export"]')
+    path = info.value.path()
+    out = subprocess.run([sys.executable, "-m", "sushigo", "score", str(path)], capture_output=True, text=True,
+                         check=True, cwd=ROOT).stdout
+    assert json.loads(out)["totals"] == [int(v) for v in row_values(page, "sheet-total")[0]]
+    with page.expect_download() as info:
+        page.click('[data-testid="image"]')
+    assert Path(info.value.path()).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert errors == []
+
+
+def test_a_party_table_with_race_points_and_special_orders(live_server: str, phone: BrowserContext) -> None:
+    menu = ["nigiri", "uramaki", "tempura", "eel", "tofu", "wasabi", "special_order", "pudding"]
+    game = None
+    for seed in range(200):
+        candidate = RaceGame(Rules.party(3, menu), seed=seed)
+        candidate.random_playout(random.Random(seed))
+        texts = [sheet_text(p, col) for r in (1, 2, 3) for col in candidate.round_collections(r) for p in col]
+        if any(t.startswith("special_order>") for t in texts) and any(candidate.race):
+            game = candidate
+            break
+    assert game is not None
+    sheet = {"edition": "party", "players": 3, "menu": menu, "options": game.rules.options(), "uramaki": game.race,
+             "rounds": [[[sheet_text(p, col) for p in col] for col in game.round_collections(r)] for r in (1, 2, 3)]}
+    entries = [rnd["entries"] for rnd in explain_sheet(sheet)["rounds"]]
+    result = game.result()
+    page = phone.new_page()
+    errors = watch_errors(page)
+    page.goto(live_server + "/score")
+    page.wait_for_selector('[data-testid="start"]')
+    page.check('[data-testid="edition-party"]')
+    page.select_option('[data-testid="menu"]', "")
+    page.fill('[data-testid="custom-menu"]', ", ".join(menu))
+    page.select_option('[data-testid="players"]', "3")
+    for i, n in enumerate(["Ana", "Ben", "Cy"]):
+        page.fill(f'[data-testid="name-{i}"]', n)
+    page.click('[data-testid="start"]')
+    page.wait_for_selector('[data-testid="entry"]')
+    page.click('[data-testid="guide-button"]')
+    assert page.locator('[data-testid="guide-panel"] [data-testid="dish"]').count() == 8
+    shot(page, "phone-party-guide")
+    page.click('[data-testid="guide-close"]')
+    for r in range(3):
+        if r:
+            page.click('[data-testid="next-round"]')
+        for s in range(3):
+            enter(page, s, entries[r][s], race=game.race[r][s])
+            settled(page)
+            if r == 0 and s == 0:
+                shot(page, "phone-party-entering")
+            done(page)
+        settled(page)
+        assert seat_points(page, 3) == list(result.rounds[r]), r
+    shot(page, "phone-party-end")
+    no_horizontal_scroll(page)
+    assert [int(v) for v in row_values(page, "sheet-total")[0]] == list(result.totals)
+    assert [int(v) for v in row_values(page, "sheet-dessert")[0]] == list(result.pudding)
+    assert page.locator('[data-testid="winners"]').count() == 1
+    assert errors == []
+
+
+def test_impossible_entries_are_said_where_they_happen(live_server: str, phone: BrowserContext) -> None:
+    page = phone.new_page()
+    start(page, live_server, ["Ana", "Ben"])
+    enter(page, 0, {"egg": 11})
+    settled(page)
+    error = page.inner_text('[data-testid="seat-error"]')
+    assert error == "round 1, seat 0: 11 cards, but a 2-player hand holds 10"
+    assert "has-error" in (page.get_attribute('[data-testid="seat-0"]', "class") or "")
+    shot(page, "phone-impossible")
+    page.locator('[data-testid="entry"][data-key="egg"] [data-testid="fewer"]').click()
+    settled(page)
+    # ten eggs fit a hand, but the box holds five
+    banner = page.inner_text('[data-testid="sheet-error"]')
+    assert "egg" in banner.lower() and "5" in banner
+    for _ in range(5):
+        page.locator('[data-testid="entry"][data-key="egg"] [data-testid="fewer"]').click()
+    settled(page)
+    assert page.locator('[data-testid="sheet-error"]').is_hidden()
+    assert seat_points(page, 2)[0] == 5
+    # an imported sheet with a card that is not on its menu, or a nigiri on a wasabi it does not have
+    for bad, needle in ((
+            {"edition": "party", "players": 2, "menu": "Sushi Go!", "rounds": [[["eel"], []]]}, "eel"), (
+            {"edition": "party", "players": 2, "menu": "Dinner for Two",
+             "rounds": [[["special_order>squid+wasabi"], []]]}, "wasabi")):
+        page.goto(live_server + "/score")
+        page.wait_for_selector('[data-testid="import"]')
+        page.set_input_files('[data-testid="import"]', files=[{"name": "bad.json", "mimeType": "application/json",
+                                                                "buffer": json.dumps(bad).encode()}])
+        page.wait_for_function("document.querySelector('[data-testid=setup-error]').textContent.length > 0")
+        assert needle in page.inner_text('[data-testid="setup-error"]')
+
+
+def test_offline_entries_are_kept_and_sent_when_the_network_returns(
+        live_server: str, phone: BrowserContext, browser: Browser) -> None:
+    import httpx
+
+    page = phone.new_page()
+    start(page, live_server, ["Ana", "Ben", "Cy"])
+    enter(page, 0, {"tempura": 2})
+    settled(page)
+    sheet_id = page.url.split("/score/")[1].split("#")[0]
+    watcher = browser.new_context(viewport=PHONE)
+    try:
+        view = watcher.new_page()
+        view.goto(live_server + f"/score/{sheet_id}")
+        view.wait_for_selector('[data-testid="readonly"]:not([hidden])')
+        assert view.locator('[data-testid="more"]').count() == 0
+        assert seat_points(view, 3)[0] == 5
+        phone.set_offline(True)
+        enter(page, 1, {"sashimi": 3})
+        page.wait_for_function("document.querySelector('[data-testid=sync]').dataset.state === 'closed'", timeout=10000)
+        assert "Offline" in page.inner_text('[data-testid="sheet-error"]')
+        shot(page, "phone-offline")
+        assert httpx.get(live_server + f"/api/sheets/{sheet_id}").json()["sheet"]["rounds"][0][1] == []
+        phone.set_offline(False)
+        page.wait_for_function("document.querySelector('[data-testid=sync]').textContent === 'Saved'", timeout=15000)
+        assert httpx.get(live_server + f"/api/sheets/{sheet_id}").json()["sheet"]["rounds"][0][1] == ["sashimi"] * 3
+        view.wait_for_function("document.querySelector('[data-testid=seat-1]').dataset.points === '10'", timeout=15000)
+        shot(view, "phone-watching")
+        # a closed tab: the edit link opens the sheet again
+        page.close()
+        again = phone.new_page()
+        again.goto(live_server + f"/score/{sheet_id}")
+        again.wait_for_selector('[data-testid="entry"]')
+        assert seat_points(again, 3)[:2] == [5, 10]
+    finally:
+        watcher.close()
+
+
+@pytest.mark.parametrize("viewport", [PHONE, {"width": 1280, "height": 800}], ids=["phone", "desktop"])
+def test_no_serious_accessibility_violation(live_server: str, browser: Browser, viewport: dict[str, int]) -> None:
+    axe_sync = pytest.importorskip("axe_playwright_python.sync_playwright")
+    axe = axe_sync.Axe()
+    found: dict[str, list[str]] = {}
+    ctx = browser.new_context(viewport=viewport)
+    try:
+        page = ctx.new_page()
+
+        def scan(where: str) -> None:
+            violations = axe.run(page).response["violations"]
+            found[where] = [f"{v['id']}: {v['help']} ({len(v['nodes'])})" for v in violations
+                            if v["impact"] in ("serious", "critical")]
+
+        page.goto(live_server + "/score")
+        page.wait_for_selector('[data-testid="start"]')
+        scan("setup")
+        start(page, live_server, ["Ana", "Ben", "Cy"], menu="Master Menu")
+        enter(page, 0, {"tempura": 1} if page.locator('[data-key="tempura"]').count() else {"egg": 1})
+        settled(page)
+        scan("entering")
+        page.click('[data-testid="guide-button"]')
+        scan("guide")
+        if viewport["width"] > 1000:
+            shot(page, "desktop-party")
+    finally:
+        ctx.close()
+    assert found == {k: [] for k in found}
