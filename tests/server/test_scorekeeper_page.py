@@ -308,11 +308,13 @@ def test_offline_entries_are_kept_and_sent_when_the_network_returns(
         assert httpx.get(live_server + f"/api/sheets/{sheet_id}").json()["sheet"]["rounds"][0][1] == ["sashimi"] * 3
         view.wait_for_function("document.querySelector('[data-testid=seat-1]').dataset.points === '10'", timeout=15000)
         shot(view, "phone-watching")
-        # a closed tab: the edit link opens the sheet again
+        # a closed tab: the sheet is listed on /score and opens again, editable
         page.close()
         again = phone.new_page()
-        again.goto(live_server + f"/score/{sheet_id}")
+        again.goto(live_server + "/score")
+        again.click('[data-testid="my-sheet"]')
         again.wait_for_selector('[data-testid="entry"]')
+        assert sheet_id in again.url
         assert seat_points(again, 3)[:2] == [5, 10]
     finally:
         watcher.close()

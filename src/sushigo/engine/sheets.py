@@ -37,9 +37,9 @@ from sushigo.engine.base.scoring import wasabi_pairs
 from sushigo.engine.guide import card_words, demonstrations, dishes, how_to_play
 from sushigo.engine.narration import winners_line
 from sushigo.engine.party.cards import cards_of_item
-from sushigo.engine.party.game import PartyResult
 from sushigo.engine.party.explain import dessert_figures, explain_party_collections
 from sushigo.engine.party.record import party_sheet_rules, read_party_sheet
+from sushigo.engine.points import RoundStory
 from sushigo.engine.records import RecordError, edition_of, expect
 from sushigo.engine.rules import NUM_ROUNDS, Rules
 
@@ -229,40 +229,46 @@ def explain_sheet(data: Any) -> dict[str, Any]:
     Raises :class:`~sushigo.engine.records.RecordError` as ``sushigo score`` does.
     """
     expect(data, dict, "score sheet", "the score sheet")
-    rounds: list[dict[str, Any]] = []
-    end: dict[str, Any] | None = None
-    if edition_of(data) == "party":
-        sheet = read_party_sheet(data)
-        result = sheet.result
-        rules = sheet.rules
-        for r, cols in enumerate(sheet.rounds):
-            story = explain_party_collections(cols, result.breakdown[r], rules.menu, rules.wasabi_colour)
-            texts = [[_token(t) for t in col] for col in data["rounds"][r]]
-            entries = [_entries(t, {p.uid: p.on for p in col if p.on >= 0}) for t, col in zip(texts, cols)]
-            rounds.append({"figures": [[f.to_json() for f in seat] for seat in story.figures],
-                           "races": list(story.races), "entries": entries})
-        if len(sheet.rounds) == NUM_ROUNDS:
-            figures = dessert_figures(sheet.desserts, rules.menu[-1], rules.two_player_pudding_penalty)
-            end = {"figures": [f.to_json() for f in figures], "lines": [],
-                   "winners": winners_line(3, result.totals, result.winners, "dessert cards").text}
-    else:
-        collections = base_sheet_collections(data)
-        result = score_collections(collections)
-        for cols in collections:
-            story = explain_round(cols)
-            entries = [_entries([Card(c).name_in_records for c in col], wasabi_pairs(col)) for col in cols]
-            rounds.append({"figures": [[f.to_json() for f in seat] for seat in story.figures],
-                           "races": list(story.races), "entries": entries})
-        if len(collections) == NUM_ROUNDS:
-            end = {"figures": None, "lines": [explain_puddings(result.puddings)],
-                   "winners": winners_line(3, result.totals, result.winners, "puddings").text}
-    keys = sorted({k for rnd in rounds for seat in rnd["entries"] for k in seat})
-    if isinstance(result, PartyResult):
-        dessert, kept = rules.menu[-1], list(result.dessert_cards)
-    else:
-        dessert, kept = "pudding", list(result.puddings)
-    return {"result": result.to_json(), "rounds": rounds, "end": end, "dessert": dessert, "kept": kept,
-            "labels": {k: entry_of(k).to_json() for k in keys}}
+    story = _explain_party(data) if edition_of(data) == "party" else _explain_base(data)
+    keys = sorted({k for rnd in story["rounds"] for seat in rnd["entries"] for k in seat})
+    story["labels"] = {k: entry_of(k).to_json() for k in keys}
+    return story
+
+
+def _round(story: RoundStory, entries: list[dict[str, int]]) -> dict[str, Any]:
+    return {"figures": [[f.to_json() for f in seat] for seat in story.figures], "races": list(story.races),
+            "entries": entries}
+
+
+def _explain_party(data: dict[str, Any]) -> dict[str, Any]:
+    sheet = read_party_sheet(data)
+    result, rules = sheet.result, sheet.rules
+    rounds = []
+    for r, cols in enumerate(sheet.rounds):
+        story = explain_party_collections(cols, result.breakdown[r], rules.menu, rules.wasabi_colour)
+        texts = [[_token(t) for t in col] for col in data["rounds"][r]]
+        rounds.append(_round(story, [_entries(t, {p.uid: p.on for p in col if p.on >= 0})
+                                     for t, col in zip(texts, cols)]))
+    end = None
+    if len(sheet.rounds) == NUM_ROUNDS:
+        figures = dessert_figures(sheet.desserts, rules.menu[-1], rules.two_player_pudding_penalty)
+        end = {"figures": [f.to_json() for f in figures], "lines": [],
+               "winners": winners_line(3, result.totals, result.winners, "dessert cards").text}
+    return {"result": result.to_json(), "rounds": rounds, "end": end, "dessert": rules.menu[-1],
+            "kept": list(result.dessert_cards)}
+
+
+def _explain_base(data: dict[str, Any]) -> dict[str, Any]:
+    collections = base_sheet_collections(data)
+    result = score_collections(collections)
+    rounds = [_round(explain_round(cols), [_entries([Card(c).name_in_records for c in col], wasabi_pairs(col))
+                                           for col in cols]) for cols in collections]
+    end = None
+    if len(collections) == NUM_ROUNDS:
+        end = {"figures": None, "lines": [explain_puddings(result.puddings)],
+               "winners": winners_line(3, result.totals, result.winners, "puddings").text}
+    return {"result": result.to_json(), "rounds": rounds, "end": end, "dessert": "pudding",
+            "kept": list(result.puddings)}
 
 
 _WHERE: Final = re.compile(r"^(?:uramaki, )?round (\d+)(?:, seat (\d+))?")

@@ -251,6 +251,7 @@ function errorAt(r, s) {
 function render() {
   if (!S.doc) return;
   $("setup").hidden = true;
+  $("my-sheets").hidden = true;
   $("sheet").hidden = false;
   $("readonly").hidden = !S.readonly;
   var banner = $("sheet-error");
@@ -512,7 +513,8 @@ function renderTotals() {
   });
   var dessert = res ? res.explain.dessert.replace(/_/g, " ") : "pudding";
   if (res) row(dessert.charAt(0).toUpperCase() + dessert.slice(1) + " kept", res.explain.kept, "sheet-kept");
-  row(S.doc.meta.entries.length === 3 ? "Desserts" : "Desserts (after round 3)", res && S.doc.meta.entries.length === 3 ? res.pudding : blank, "sheet-dessert");
+  var desserts = S.doc.edition === "party" ? "Desserts" : "Puddings";
+  row(S.doc.meta.entries.length === 3 ? desserts : desserts + " (after round 3)", res && S.doc.meta.entries.length === 3 ? res.pudding : blank, "sheet-dessert");
   row("Total", res ? res.totals : blank, "sheet-total");
   t.appendChild(body);
   var end = $("end");
@@ -547,6 +549,10 @@ function drawImage() {
   g.fillStyle = "#fffdf9"; g.fillRect(0, 0, c.width, c.height);
   g.fillStyle = "#2b2522"; g.font = "bold 26px sans-serif";
   g.fillText(S.doc.edition === "party" ? "Sushi Go Party! score sheet" : "Sushi Go! score sheet", 24, 44);
+  g.font = "15px sans-serif";
+  g.fillStyle = "#6d625a";
+  g.fillText(new Date().toLocaleDateString() + (S.doc.edition === "party" && typeof S.doc.menu === "object" ? " · " + S.doc.menu.join(", ").replace(/_/g, " ") : ""), 24, 68);
+  g.fillStyle = "#2b2522";
   g.font = "16px sans-serif";
   var y = 96;
   function line(label, values, bold) {
@@ -557,7 +563,7 @@ function drawImage() {
   }
   line("", names(), true);
   S.doc.meta.entries.forEach(function (x, r) { line("Round " + (r + 1), res && res.rounds[r] || []); });
-  if (res) line("Desserts", res.pudding);
+  if (res && S.doc.meta.entries.length === 3) line(S.doc.edition === "party" ? "Desserts" : "Puddings", res.pudding);
   line("Total", res ? res.totals : [], true);
   if (res && res.explain.end) { g.font = "16px sans-serif"; g.fillText(named(res.explain.end.winners), 24, y); }
   c.toBlob(function (blob) { download("sushigo-score-sheet.png", blob); });
@@ -583,9 +589,31 @@ function wireActions() {
 
 // ------------------------------------------------------------ setup
 
+/** The sheets this browser keeps (newest first), to go back to one. */
+function listMine() {
+  var held = readJSON(HELD, {});
+  var ids = Object.keys(held).reverse().slice(0, 10);
+  var box = $("my-sheets");
+  var list = box.querySelector("ul");
+  ids.forEach(function (id) {
+    var local = readJSON(LOCAL + id, null);
+    var doc = local && local.doc;
+    if (!doc || !doc.meta || !Array.isArray(doc.meta.names)) return;
+    var li = el("li");
+    var a = el("a", null, doc.meta.names.join(", ") + " · " + (doc.edition === "party" ? "Sushi Go Party!" : "Sushi Go!") +
+      " · round " + (doc.rounds || []).length);
+    a.href = "/score/" + encodeURIComponent(id) + "#edit=" + encodeURIComponent(held[id]);
+    a.setAttribute("data-testid", "my-sheet");
+    li.appendChild(a);
+    list.appendChild(li);
+  });
+  box.hidden = !list.children.length;
+}
+
 function setupForm(options) {
   var form = $("setup");
   form.hidden = false;
+  listMine();
   var menu = $("menu");
   Object.keys(options.menus).forEach(function (name) { var o = el("option", null, name); o.value = name; menu.appendChild(o); });
   var custom = el("option", null, "Custom menu…"); custom.value = ""; menu.appendChild(custom);
