@@ -69,6 +69,10 @@ def test_route_and_cli_refuse_the_same_sheets_with_the_same_line(lite_client: Te
         sheet = broken(rng)
         code, out, err = cli_score(sheet)
         r = lite_client.post("/api/score", json=sheet)
+        explained = lite_client.post("/api/score?explain=true", json=sheet)
+        assert explained.status_code == r.status_code
+        if code != 0:
+            assert explained.json()["error"] == r.json()["error"]
         if code == 0:
             assert r.status_code == 200 and r.json() == json.loads(out)
             continue

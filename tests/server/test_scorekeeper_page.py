@@ -348,3 +348,29 @@ def test_no_serious_accessibility_violation(live_server: str, browser: Browser, 
     finally:
         ctx.close()
     assert found == {k: [] for k in found}
+
+
+def test_the_keyboard_enters_a_collection(live_server: str, browser: Browser) -> None:
+    """On a laptop: Tab reaches every control, Enter and Space press them, and the
+    focus stays on the button just pressed while the page redraws."""
+    ctx = browser.new_context(viewport={"width": 1280, "height": 800})
+    try:
+        page = ctx.new_page()
+        start(page, live_server, ["Ana", "Ben"])
+        page.focus('[data-testid="entry"][data-key="squid"] [data-testid="more"]')
+        page.keyboard.press("Enter")
+        page.keyboard.press("Space")
+        assert page.get_attribute('[data-testid="entry"][data-key="squid"]', "data-count") == "2"
+        assert page.evaluate("document.activeElement.getAttribute('aria-label')") == "One more Squid nigiri for Ana"
+        page.keyboard.press("Shift+Tab")
+        page.keyboard.press("Enter")  # the − of the same row
+        assert page.get_attribute('[data-testid="entry"][data-key="squid"]', "data-count") == "1"
+        settled(page)
+        labels = page.evaluate("""Array.from(document.querySelectorAll('button, select, input, a[href]'))
+            .filter(e => e.offsetParent !== null)
+            .filter(e => !(e.getAttribute('aria-label') || e.textContent.trim() || e.labels && e.labels.length))
+            .map(e => e.outerHTML.slice(0, 80))""")
+        assert labels == []
+        assert seat_points(page, 2)[0] == 3
+    finally:
+        ctx.close()

@@ -12,8 +12,10 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from sheet_samples import random_sheet
 from sushigo import Game
 from sushigo.engine.base.cards import CARD_NAMES
+from sushigo.engine.sheets import explain_sheet, setup
 from sushigo.engine.records import RecordError, load_json
 from sushigo.engine.editions import replay, score_sheet, to_record
 
@@ -57,6 +59,8 @@ def _check_reader(fn: Any, data: Any) -> None:
 def test_arbitrary_json_never_crashes_the_readers(data: Any) -> None:
     _check_reader(replay, data)
     _check_reader(score_sheet, data)
+    _check_reader(explain_sheet, data)
+    _check_reader(setup, data)
 
 
 def _paths(obj: Any, prefix: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
@@ -81,6 +85,33 @@ def test_mutated_records_never_crash_replay(which: int, pick: int, value: Any) -
         target = target[key]
     target[path[-1]] = value
     _check_reader(replay, record)
+
+
+SHEETS = [random_sheet(random.Random(s)) for s in range(8)]
+
+
+@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.integers(0, len(SHEETS) - 1), st.integers(0, 10**9), json_values)
+def test_mutated_sheets_never_crash_the_scorekeeper(which: int, pick: int, value: Any) -> None:
+    """Score sheets of both editions with one value replaced: the scorer and the
+    scorekeeper's explanation refuse them alike, in one line, or both score them."""
+    sheet = copy.deepcopy(SHEETS[which])
+    paths = [p for p in _paths(sheet) if p]
+    path = paths[pick % len(paths)]
+    target = sheet
+    for key in path[:-1]:
+        target = target[key]
+    target[path[-1]] = value
+    try:
+        expected: Any = score_sheet(sheet).to_json()
+    except RecordError as e:
+        expected = str(e)
+    try:
+        got: Any = explain_sheet(sheet)["result"]
+    except RecordError as e:
+        got = str(e)
+    assert got == expected
+    _check_reader(setup, sheet)
 
 
 @settings(max_examples=200, deadline=None)

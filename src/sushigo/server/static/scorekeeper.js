@@ -715,15 +715,20 @@ function start() {
   if (fromLink) { held[S.id] = fromLink[1]; writeJSON(HELD, held); }
   S.token = held[S.id] || null;
   S.readonly = !S.token;
+  // Entries this browser has not sent yet win; otherwise the server's copy (another
+  // phone may have kept score since), or this browser's when the server can't be reached.
   var local = S.readonly ? null : readJSON(LOCAL + S.id, null);
-  var ready = local && local.doc ? adopt(local.doc).then(function () { S.dirty = !!local.dirty; if (S.dirty) flush(); })
+  function fromLocal() {
+    return adopt(local.doc).then(function () { S.dirty = !!local.dirty; if (S.dirty) flush(); });
+  }
+  var ready = local && local.doc && local.dirty ? fromLocal()
     : fetch("/api/sheets/" + encodeURIComponent(S.id)).then(function (r) {
       return r.json().then(function (j) {
         if (!r.ok) throw new Error(j.error);
         S.version = j.version;
         return adopt(j.sheet);
       });
-    });
+    }, function (e) { if (local && local.doc) return fromLocal(); throw e; });
   ready.then(function () {
     S.seat = firstOpenSeat(S.round = S.doc.meta.entries.length - 1);
     setSync(S.readonly ? "Watching" : "Saved", "open");
