@@ -255,7 +255,7 @@ def test_impossible_entries_are_said_where_they_happen(live_server: str, phone: 
     enter(page, 0, {"egg": 11})
     settled(page)
     error = page.inner_text('[data-testid="seat-error"]')
-    assert error == "round 1, seat 0: 11 cards, but a 2-player hand holds 10"
+    assert error == "Round 1, Ana: 11 cards, but a 2-player hand holds 10"
     assert "has-error" in (page.get_attribute('[data-testid="seat-0"]', "class") or "")
     shot(page, "phone-impossible")
     page.locator('[data-testid="entry"][data-key="egg"] [data-testid="fewer"]').click()

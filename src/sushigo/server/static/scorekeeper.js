@@ -242,6 +242,16 @@ function roundStory(r) {
   return S.story && S.story.explain && S.story.explain.rounds[r] ? S.story.explain.rounds[r] : null;
 }
 function allIn(r) { return (S.doc.meta.entered[r] || []).length === S.doc.players; }
+/** The scorer's line with its place in words: "Round 1, Ana: 11 cards, ..." (a card's
+ * position in the sheet is left out: the page, not the table, ordered the cards). */
+function said(error) {
+  var w = error.where || {};
+  if (w.round === undefined) return error.error;
+  var rest = String(error.error).replace(/^(uramaki, )?round \d+(, seat \d+)?(, card \d+)?: /, "");
+  var who = w.seat !== undefined && names()[w.seat] ? ", " + names()[w.seat] : "";
+  return "Round " + w.round + who + ": " + rest;
+}
+
 function errorAt(r, s) {
   if (!S.error) return false;
   var w = S.error.where || {};
@@ -341,7 +351,7 @@ function seatPanel(r, s) {
   var n = collection(counts).length;
   panel.appendChild(el("p", "muted", n + (n === 1 ? " card" : " cards") + " entered; a hand is " + S.setup.hand_size + "."));
   if (errorAt(r, s)) {
-    var err = el("p", "sk-error", S.error.error);
+    var err = el("p", "sk-error", said(S.error));
     err.setAttribute("data-testid", "seat-error");
     err.setAttribute("role", "alert");
     panel.appendChild(err);
