@@ -25,7 +25,7 @@ from fastapi.testclient import TestClient  # noqa: E402
 from sushigo.server.app import create_app  # noqa: E402
 from sushigo.server.store import Store, metadata  # noqa: E402
 
-from optional_parts import pg_skip_reason, pg_url  # noqa: E402
+from optional_parts import CHROMIUM, pg_skip_reason, pg_url  # noqa: E402
 
 PG_URL = pg_url()
 
@@ -139,3 +139,21 @@ def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         yield server.url
     finally:
         server.stop()
+
+
+BROWSER_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    """Debian's Chromium by path, headless, for a module's browser tests (which
+    skip themselves where it or Playwright is missing)."""
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=str(CHROMIUM), headless=True, args=BROWSER_ARGS)
+        try:
+            yield b
+        finally:
+            b.close()

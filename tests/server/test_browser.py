@@ -24,14 +24,11 @@ if not CHROMIUM.exists():
 sync_api = pytest.importorskip("playwright.sync_api")
 httpx = pytest.importorskip("httpx")
 
-from playwright.sync_api import Browser, BrowserContext, Page, sync_playwright  # noqa: E402
+from playwright.sync_api import Browser, BrowserContext, Page  # noqa: E402
 
 from sushigo.engine.editions import explain, replay  # noqa: E402
 
 pytestmark = pytest.mark.e2e
-
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-        "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 
 # Anything a seat may click now: a legal card of the hand or another legal action.
 # (Not a hidden pick that may still be changed: that is a decision made.)
@@ -44,16 +41,6 @@ GAME_TIMEOUT = 120.0
 
 
 # ------------------------------------------------------------------ fixtures
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=str(CHROMIUM), headless=True, args=ARGS)
-        try:
-            yield b
-        finally:
-            b.close()
 
 
 @pytest.fixture

@@ -15,12 +15,13 @@ from typing import Any, Iterator
 
 import pytest
 
-from .test_browser import ARGS, watch_errors  # noqa: F401  (skips this module where Chromium is missing)
+# The screenshots and error watch of the table's tests (importing them skips
+# this module where Chromium is missing).
+from .test_browser import shot as table_shot, watch_errors
 
-from playwright.sync_api import Browser, BrowserContext, Page, sync_playwright  # noqa: E402
+from playwright.sync_api import Browser, BrowserContext, Page  # noqa: E402
 
 import reference  # noqa: E402
-from optional_parts import CHROMIUM  # noqa: E402
 from sheet_samples import RaceGame, sheet_text  # noqa: E402
 from sushigo.engine.base.game import Game  # noqa: E402
 from sushigo.engine.rules import Rules  # noqa: E402
@@ -31,19 +32,8 @@ from .conftest import ROOT  # noqa: E402
 pytestmark = pytest.mark.e2e
 
 PHONE = {"width": 360, "height": 780}
-SHOTS = ROOT / "build" / "screenshots"
 BASE_NAMES = ["tempura", "sashimi", "dumpling", "maki1", "maki2", "maki3", "egg", "salmon", "squid", "wasabi",
               "chopsticks", "pudding"]
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=str(CHROMIUM), headless=True, args=ARGS)
-        try:
-            yield b
-        finally:
-            b.close()
 
 
 @pytest.fixture
@@ -56,8 +46,7 @@ def phone(browser: Browser) -> Iterator[BrowserContext]:
 
 
 def shot(page: Page, name: str) -> None:
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(SHOTS / f"scorekeeper-{name}.png"), full_page=True)
+    table_shot(page, f"scorekeeper-{name}")
 
 
 def start(page: Page, url: str, names: list[str], *, menu: str | None = None) -> None:

@@ -56,6 +56,7 @@ from sushigo.server.protocol import (
     parse_create,
 )
 from sushigo.server import scorekeeper
+from sushigo.server.replies import fail, read_body
 from sushigo.server.store import Store, StoreError
 from sushigo.server.tables import LiveTable, TableError, TableService
 
@@ -253,9 +254,6 @@ def create_app(
 
     app.mount("/static", StaticFiles(directory=str(STATIC)), name="static")
 
-    def fail(status: int, message: str) -> JSONResponse:
-        return JSONResponse({"error": message}, status_code=status)
-
     @app.exception_handler(StarletteHTTPException)
     async def http_error(request: Request, exc: StarletteHTTPException) -> JSONResponse:
         """Every error answer has the one documented shape, ``{"error": "one line"}``."""
@@ -325,14 +323,9 @@ def create_app(
     @app.post("/api/tables", status_code=201, response_model=None)
     async def create_table(request: Request) -> dict[str, Any] | JSONResponse:
         addr = _address(request.client)
-        length = request.headers.get("content-length")
-        if length is not None and (not length.isdigit() or int(length) > limits.max_body):
-            return fail(413, f"the body is larger than {limits.max_body} bytes")
-        body = b""
-        async for chunk in request.stream():
-            body += chunk
-            if len(body) > limits.max_body:
-                return fail(413, f"the body is larger than {limits.max_body} bytes")
+        body = await read_body(request, limits.max_body)
+        if isinstance(body, JSONResponse):
+            return body
         recent = created_by[addr]
         now = time.monotonic()
         while recent and now - recent[0] > 3600:
@@ -360,9 +353,9 @@ def create_app(
 
     @app.post("/api/tables/{table_id}/cancel", response_model=None)
     async def cancel_table(table_id: str, request: Request) -> dict[str, Any] | JSONResponse:
-        body = await request.body()
-        if len(body) > 1024:
-            return fail(413, "the body is larger than 1024 bytes")
+        body = await read_body(request, 1024)
+        if isinstance(body, JSONResponse):
+            return body
         try:
             data = json.loads(body or b"null")
         except (ValueError, UnicodeDecodeError, RecursionError):

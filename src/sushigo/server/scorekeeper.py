@@ -24,6 +24,7 @@ from fastapi.responses import JSONResponse
 from sushigo.engine.editions import score_sheet
 from sushigo.engine.records import RecordError
 from sushigo.engine.sheets import explain_sheet, setup, sheet_rules, where_of
+from sushigo.server.replies import fail, read_body
 from sushigo.server.store import Store, StoreError
 from sushigo.server.tables import hash_token
 
@@ -33,33 +34,24 @@ SHEETS_PER_HOUR: Final = 60
 """Sheets one address may create per hour."""
 
 
-def _fail(status: int, message: str, **extra: Any) -> JSONResponse:
-    return JSONResponse({"error": message, **extra}, status_code=status)
-
-
-async def _body(request: Request) -> Any:
+async def _json(request: Request) -> Any:
     """The request's JSON, or a JSONResponse that says why not."""
-    length = request.headers.get("content-length")
-    if length is not None and (not length.isdigit() or int(length) > MAX_SHEET):
-        return _fail(413, f"the body is larger than {MAX_SHEET} bytes")
-    body = b""
-    async for chunk in request.stream():
-        body += chunk
-        if len(body) > MAX_SHEET:
-            return _fail(413, f"the body is larger than {MAX_SHEET} bytes")
+    body = await read_body(request, MAX_SHEET)
+    if isinstance(body, JSONResponse):
+        return body
     try:
         return json.loads(body)
     except (ValueError, UnicodeDecodeError, RecursionError):
-        return _fail(400, "the body is not JSON")
+        return fail(400, "the body is not JSON")
 
 
 async def _scored(fn: Callable[[Any], dict[str, Any]], data: Any) -> dict[str, Any] | JSONResponse:
     try:
         return await asyncio.to_thread(fn, data)
     except RecordError as e:
-        return _fail(400, str(e), where=where_of(e))
+        return fail(400, str(e), where=where_of(e))
     except RecursionError:
-        return _fail(400, "the score sheet is nested too deeply")
+        return fail(400, "the score sheet is nested too deeply")
 
 
 def _check_sheet(data: Any) -> str | None:
@@ -83,7 +75,7 @@ def add_routes(app: FastAPI, store: Store) -> None:
     @app.post("/api/score", response_model=None)
     async def score(request: Request, explain: bool = False) -> dict[str, Any] | JSONResponse:
         """Score a score sheet: ``sushigo score``'s JSON; with ``explain``, plus ``explain``."""
-        data = await _body(request)
+        data = await _json(request)
         if isinstance(data, JSONResponse):
             return data
 
@@ -98,7 +90,7 @@ def add_routes(app: FastAPI, store: Store) -> None:
     @app.post("/api/score/setup", response_model=None)
     async def score_setup(request: Request) -> dict[str, Any] | JSONResponse:
         """What the scorekeeper offers for a sheet's setup (players, edition, menu, options)."""
-        data = await _body(request)
+        data = await _json(request)
         if isinstance(data, JSONResponse):
             return data
         return await _scored(setup, data)
@@ -109,20 +101,20 @@ def add_routes(app: FastAPI, store: Store) -> None:
         now = time.time()
         recent = [t for t in created_by.get(addr, []) if now - t < 3600]
         if len(recent) >= SHEETS_PER_HOUR:
-            return _fail(429, f"this address created {SHEETS_PER_HOUR} sheets in the last hour; try later")
-        data = await _body(request)
+            return fail(429, f"this address created {SHEETS_PER_HOUR} sheets in the last hour; try later")
+        data = await _json(request)
         if isinstance(data, JSONResponse):
             return data
         sheet = data.get("sheet") if isinstance(data, dict) else None
         problem = _check_sheet(sheet)
         if problem is not None:
-            return _fail(400, f"sheet: {problem}")
+            return fail(400, f"sheet: {problem}")
         assert isinstance(sheet, dict)
         sheet_id, token = secrets.token_urlsafe(9), secrets.token_urlsafe(18)
         try:
             await asyncio.to_thread(store.create_sheet, sheet_id, hash_token(token), sheet, now)
         except StoreError as e:
-            return _fail(503, f"the sheet could not be stored: {e}")
+            return fail(503, f"the sheet could not be stored: {e}")
         created_by[addr] = recent + [now]
         return {"id": sheet_id, "token": token, "version": 1, "view": f"/score/{sheet_id}",
                 "edit": f"/score/{sheet_id}#edit={token}"}
@@ -132,30 +124,30 @@ def add_routes(app: FastAPI, store: Store) -> None:
         try:
             row = await asyncio.to_thread(store.sheet, sheet_id[:40])
         except StoreError as e:
-            return _fail(503, f"the sheet could not be read: {e}")
+            return fail(503, f"the sheet could not be read: {e}")
         if row is None:
-            return _fail(404, f"no sheet {sheet_id[:40]!r}")
+            return fail(404, f"no sheet {sheet_id[:40]!r}")
         return {"id": row.id, "version": row.version, "updated": row.updated, "sheet": row.data}
 
     @app.put("/api/sheets/{sheet_id}", response_model=None)
     async def save_sheet(sheet_id: str, request: Request) -> dict[str, Any] | JSONResponse:
-        data = await _body(request)
+        data = await _json(request)
         if isinstance(data, JSONResponse):
             return data
         if not isinstance(data, dict) or not isinstance(data.get("token"), str) or "sheet" not in data:
-            return _fail(400, 'the body is {"token": EDIT_TOKEN, "sheet": SHEET}')
+            return fail(400, 'the body is {"token": EDIT_TOKEN, "sheet": SHEET}')
         problem = _check_sheet(data["sheet"])
         if problem is not None:
-            return _fail(400, f"sheet: {problem}")
+            return fail(400, f"sheet: {problem}")
         try:
             row = await asyncio.to_thread(store.sheet, sheet_id[:40])
             if row is None:
-                return _fail(404, f"no sheet {sheet_id[:40]!r}")
+                return fail(404, f"no sheet {sheet_id[:40]!r}")
             if not hmac.compare_digest(row.token_hash, hash_token(data["token"][:200])):
-                return _fail(403, "this is not the sheet's edit token (the link you were given to keep score)")
+                return fail(403, "this is not the sheet's edit token (the link you were given to keep score)")
             version = await asyncio.to_thread(store.save_sheet, row.id, data["sheet"], time.time())
         except StoreError as e:
-            return _fail(503, f"the sheet could not be stored: {e}")
+            return fail(503, f"the sheet could not be stored: {e}")
         return {"id": row.id, "version": version}
 
 

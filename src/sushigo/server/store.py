@@ -28,11 +28,12 @@ PostgreSQL, or ``?synchronous=FULL``, for that).
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import threading
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from typing import Any, Iterable, Sequence, Union
+from typing import Any, Iterable, Iterator, Sequence, Union
 
 from sqlalchemy import (
     Column,
@@ -264,6 +265,15 @@ def _one_line(e: BaseException) -> str:
     return text[0] if text else type(e).__name__
 
 
+@contextlib.contextmanager
+def _as_store_error() -> Iterator[None]:
+    """A database error inside as :class:`StoreError`, in one line."""
+    try:
+        yield
+    except SQLAlchemyError as e:
+        raise StoreError(_one_line(e)) from None
+
+
 class Store:
     """The database of one server (thread-safe; writes are serialized by the caller).
 
@@ -376,36 +386,27 @@ class Store:
 
     def create_sheet(self, sheet_id: str, token_hash: bytes, data: dict[str, Any], now: float) -> None:
         """Store a new score sheet (version 1)."""
-        try:
-            with self._lock, self.engine.begin() as conn:
-                conn.execute(sheets_t.insert().values(id=sheet_id, token_hash=token_hash, created=now, updated=now,
-                                                      version=1, data=json.dumps(data)))
-        except SQLAlchemyError as e:
-            raise StoreError(_one_line(e)) from None
+        with _as_store_error(), self._lock, self.engine.begin() as conn:
+            conn.execute(sheets_t.insert().values(id=sheet_id, token_hash=token_hash, created=now, updated=now,
+                                                  version=1, data=json.dumps(data)))
 
     def sheet(self, sheet_id: str) -> SheetRow | None:
         """The score sheet ``sheet_id``, or ``None``."""
-        try:
-            with self.engine.connect() as conn:
-                r = conn.execute(select(sheets_t).where(sheets_t.c.id == sheet_id)).first()
-        except SQLAlchemyError as e:
-            raise StoreError(_one_line(e)) from None
+        with _as_store_error(), self.engine.connect() as conn:
+            r = conn.execute(select(sheets_t).where(sheets_t.c.id == sheet_id)).first()
         if r is None:
             return None
         return SheetRow(r.id, r.token_hash, r.created, r.updated, r.version, json.loads(r.data))
 
     def save_sheet(self, sheet_id: str, data: dict[str, Any], now: float) -> int:
         """Replace a sheet's data; its new version (0: no such sheet)."""
-        try:
-            with self._lock, self.engine.begin() as conn:
-                version = conn.execute(select(sheets_t.c.version).where(sheets_t.c.id == sheet_id)).scalar()
-                if version is None:
-                    return 0
-                conn.execute(update(sheets_t).where(sheets_t.c.id == sheet_id)
-                             .values(data=json.dumps(data), updated=now, version=version + 1))
-                return int(version) + 1
-        except SQLAlchemyError as e:
-            raise StoreError(_one_line(e)) from None
+        with _as_store_error(), self._lock, self.engine.begin() as conn:
+            version = conn.execute(select(sheets_t.c.version).where(sheets_t.c.id == sheet_id)).scalar()
+            if version is None:
+                return 0
+            conn.execute(update(sheets_t).where(sheets_t.c.id == sheet_id)
+                         .values(data=json.dumps(data), updated=now, version=version + 1))
+            return int(version) + 1
 
     def close(self) -> None:
         self.engine.dispose()

@@ -74,17 +74,22 @@ def _paths(obj: Any, prefix: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
     return out
 
 
-@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(st.integers(0, len(BASE_RECORDS) - 1), st.integers(0, 10**9), json_values)
-def test_mutated_records_never_crash_replay(which: int, pick: int, value: Any) -> None:
-    record = copy.deepcopy(BASE_RECORDS[which])
-    paths = [p for p in _paths(record) if p]
+def _replaced(obj: Any, pick: int, value: Any) -> Any:
+    """A copy of ``obj`` with the value at one of its paths (the ``pick``-th, cyclically) replaced by ``value``."""
+    obj = copy.deepcopy(obj)
+    paths = [p for p in _paths(obj) if p]
     path = paths[pick % len(paths)]
-    target = record
+    target = obj
     for key in path[:-1]:
         target = target[key]
     target[path[-1]] = value
-    _check_reader(replay, record)
+    return obj
+
+
+@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.integers(0, len(BASE_RECORDS) - 1), st.integers(0, 10**9), json_values)
+def test_mutated_records_never_crash_replay(which: int, pick: int, value: Any) -> None:
+    _check_reader(replay, _replaced(BASE_RECORDS[which], pick, value))
 
 
 SHEETS = [random_sheet(random.Random(s)) for s in range(8)]
@@ -95,13 +100,7 @@ SHEETS = [random_sheet(random.Random(s)) for s in range(8)]
 def test_mutated_sheets_never_crash_the_scorekeeper(which: int, pick: int, value: Any) -> None:
     """Score sheets of both editions with one value replaced: the scorer and the
     scorekeeper's explanation refuse them alike, in one line, or both score them."""
-    sheet = copy.deepcopy(SHEETS[which])
-    paths = [p for p in _paths(sheet) if p]
-    path = paths[pick % len(paths)]
-    target = sheet
-    for key in path[:-1]:
-        target = target[key]
-    target[path[-1]] = value
+    sheet = _replaced(SHEETS[which], pick, value)
     try:
         expected: Any = score_sheet(sheet).to_json()
     except RecordError as e:

@@ -10,7 +10,7 @@ import { $, el } from "/static/dom.js";
 var H = window.SushiHeld;
 
 /** Copy `text` to the clipboard; the button says so for a moment. */
-function copy(text, button) {
+export function copy(text, button) {
   var old = button.textContent;
   function done(ok) {
     button.textContent = ok ? "Copied" : "Copy failed: " + text;

@@ -18,10 +18,11 @@
  */
 
 import { el, $ } from "/static/dom.js";
+import { copy } from "/static/extras.js";
 import { dishRow } from "/static/rules.js";
 
 var Cards = window.SushiCards;
-var HELD = "sushigo.sheets";    // {id: edit token} of the sheets this browser keeps
+var HELD = window.SushiHeld.sheets;  // the edit tokens of the sheets this browser keeps (held.js)
 var LOCAL = "sushigo.sheet.";   // + id: {doc, dirty}
 var ROLL_CATEGORIES = ["maki", "temaki", "uramaki"];  // awards that need every collection of the round
 var RACE_POINTS = [0, 2, 5, 7, 8, 10, 13, 15];        // sums of distinct uramaki places (8, 5, 2)
@@ -586,11 +587,8 @@ function wireActions() {
   $("image").addEventListener("click", drawImage);
   $("share").addEventListener("click", function () {
     var link = location.origin + "/score/" + S.id;
-    var note = $("share-note");
-    note.textContent = "Anyone with this link can watch (not edit): " + link;
-    if (navigator.clipboard) navigator.clipboard.writeText(link).then(function () {
-      note.textContent = "Copied. Anyone with the link can watch (not edit): " + link;
-    }, function () { /* the link is shown */ });
+    $("share-note").textContent = "Anyone with this link can watch (not edit): " + link;
+    copy(link, $("share"));
   });
   $("guide-button").addEventListener("click", function () { openGuide($("guide-panel").hidden); });
   $("guide-close").addEventListener("click", function () { openGuide(false); });
@@ -601,18 +599,18 @@ function wireActions() {
 
 /** The sheets this browser keeps (newest first), to go back to one. */
 function listMine() {
-  var held = readJSON(HELD, {});
-  var ids = Object.keys(held).reverse().slice(0, 10);
   var box = $("my-sheets");
   var list = box.querySelector("ul");
-  ids.forEach(function (id) {
+  HELD.list().slice(0, 10).forEach(function (pair) {
+    var id = pair[0], token = pair[1].token;
+    if (typeof token !== "string") return;
     var local = readJSON(LOCAL + id, null);
     var doc = local && local.doc;
     if (!doc || !doc.meta || !Array.isArray(doc.meta.names)) return;
     var li = el("li");
     var a = el("a", null, doc.meta.names.join(", ") + " · " + (doc.edition === "party" ? "Sushi Go Party!" : "Sushi Go!") +
       " · round " + (doc.rounds || []).length);
-    a.href = "/score/" + encodeURIComponent(id) + "#edit=" + encodeURIComponent(held[id]);
+    a.href = "/score/" + encodeURIComponent(id) + "#edit=" + encodeURIComponent(token);
     a.setAttribute("data-testid", "my-sheet");
     li.appendChild(a);
     list.appendChild(li);
@@ -701,9 +699,7 @@ function create() {
     S.id = r.body.id;
     S.token = r.body.token;
     S.version = r.body.version;
-    var held = readJSON(HELD, {});
-    held[S.id] = S.token;
-    writeJSON(HELD, held);
+    HELD.remember(S.id, { token: S.token });
     history.replaceState(null, "", "/score/" + S.id + "#edit=" + S.token);
     S.round = 0; S.seat = 0;
     keepLocal();
@@ -720,10 +716,10 @@ function start() {
     return;
   }
   S.id = m[1];
-  var held = readJSON(HELD, {});
   var fromLink = /(?:^#|&)edit=([A-Za-z0-9_-]+)/.exec(location.hash);
-  if (fromLink) { held[S.id] = fromLink[1]; writeJSON(HELD, held); }
-  S.token = held[S.id] || null;
+  if (fromLink) HELD.remember(S.id, { token: fromLink[1] });
+  var held = HELD.get(S.id);
+  S.token = held && typeof held.token === "string" ? held.token : null;
   S.readonly = !S.token;
   // Entries this browser has not sent yet win; otherwise the server's copy (another
   // phone may have kept score since), or this browser's when the server can't be reached.

@@ -1,0 +1,35 @@
+"""What every HTTP route of the server shares: the one error shape, and
+reading a request body under a size limit (docs/server.md, "HTTP")."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import Request
+from fastapi.responses import JSONResponse
+
+
+def fail(status: int, message: str, **extra: Any) -> JSONResponse:
+    """The documented error answer: ``{"error": "one line"}`` (plus ``extra`` keys)."""
+    return JSONResponse({"error": message, **extra}, status_code=status)
+
+
+async def read_body(request: Request, limit: int) -> bytes | JSONResponse:
+    """The request's body, or a 413 answer once it is longer than ``limit`` bytes
+    (by its Content-Length, or while it streams in without one)."""
+    length = request.headers.get("content-length")
+    if length is not None and (not length.isdigit() or int(length) > limit):
+        return _too_large(limit)
+    body = b""
+    async for chunk in request.stream():
+        body += chunk
+        if len(body) > limit:
+            return _too_large(limit)
+    return body
+
+
+def _too_large(limit: int) -> JSONResponse:
+    return fail(413, f"the body is larger than {limit} bytes")
+
+
+__all__ = ["fail", "read_body"]
