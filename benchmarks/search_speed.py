@@ -1,12 +1,15 @@
 """Search speed: ISMCTS iterations per second on one core.
 
-    python benchmarks/search_speed.py [PLAYERS] [ITERATIONS] [POSITIONS] [EDITION_MENU]
+    python benchmarks/search_speed.py [PLAYERS] [ITERATIONS] [POSITIONS] [EDITION_MENU] [--policy P]
 
 For POSITIONS positions (default 20) taken from seeded games of PLAYERS
 seats (default 4) at every stage of a game, runs one ISMCTS search of
 ITERATIONS iterations (default 2000) for a seat and reports iterations per
-second, for the heuristic and the random playout policy.  With a fourth
-argument (a Party menu, e.g. "Master Menu") it measures Party positions.
+second, for the heuristic and the random playout policy (``--policy``: one
+of them).  With a fourth argument (a Party menu, e.g. "Master Menu") it
+measures Party positions.  As a ratio to the yardstick on one core:
+
+    python benchmarks/yardstick_pairs.py -- python benchmarks/search_speed.py 4 2000 20 --policy heuristic
 """
 
 from __future__ import annotations
@@ -46,12 +49,17 @@ def positions(players: int, count: int, menu: str | None) -> list[object]:
 
 
 def main(argv: list[str]) -> None:
+    policies = ["heuristic", "random"]
+    if "--policy" in argv:
+        at = argv.index("--policy")
+        policies = [argv[at + 1]]
+        argv = argv[:at] + argv[at + 2:]
     players = int(argv[0]) if argv else 4
     iterations = int(argv[1]) if len(argv) > 1 else 2000
     count = int(argv[2]) if len(argv) > 2 else 20
     menu = argv[3] if len(argv) > 3 else None
     views = positions(players, count, menu)
-    for policy in ("heuristic", "random"):
+    for policy in policies:
         total = 0
         elapsed = 0.0
         for i, view in enumerate(views):

@@ -24,6 +24,38 @@ settings.register_profile("dev")
 settings.load_profile(os.environ.get("SUSHIGO_HYPOTHESIS_PROFILE", "dev"))
 
 
+def _extensions() -> list[Path]:
+    """The engine modules compiled in place (scripts/compile_engine.py)."""
+    import sushigo.engine
+
+    return sorted(Path(sushigo.engine.__file__).parent.rglob("*.so"))
+
+
+def _stale_extensions() -> list[str]:
+    """Engine modules whose compiled extension is older than the source: the
+    tests would test the old code."""
+    stale = []
+    for ext in _extensions():
+        source = ext.with_name(ext.name.split(".")[0] + ".py")
+        if source.exists() and source.stat().st_mtime > ext.stat().st_mtime:
+            stale.append(str(source.name))
+    return stale
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    if _extensions():
+        # The doctests of src/ import a compiled module where pytest expects the
+        # .py beside it; they are collected (and find no docstring tests in the
+        # compiled functions) instead of failing as a mismatch.
+        os.environ.setdefault("PY_IGNORE_IMPORTMISMATCH", "1")
+    stale = _stale_extensions()
+    if stale:
+        raise pytest.UsageError(
+            f"the compiled engine is older than {', '.join(sorted(stale))}: "
+            "run python scripts/compile_engine.py again (or --clean for the pure-Python engine)"
+        )
+
+
 def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
     """One line for each optional part (chromium, PostgreSQL) whose tests were
     skipped because it is missing, saying what to install; nothing otherwise.

@@ -51,18 +51,6 @@ def sheet_text(p: Played, col: Sequence[Played] = ()) -> str:
     return C(p.card).name_in_records + ("+face_down" if flipped else "")
 
 
-class RaceGame(PartyGame):
-    """Remembers each round's uramaki race points (the engine resets them)."""
-
-    race: list[list[int]]
-
-    def _end_round(self) -> None:
-        if not hasattr(self, "race"):
-            self.race = []
-        self.race.append(list(self.uramaki_points))
-        super()._end_round()
-
-
 def base_sheet(rng: random.Random) -> tuple[dict[str, Any], Game]:
     """A base sheet of 1-3 rounds of a random game (the game, for its scores)."""
     players = rng.randint(2, 5)
@@ -74,7 +62,7 @@ def base_sheet(rng: random.Random) -> tuple[dict[str, Any], Game]:
                        for r in range(1, rounds + 1)]}, game
 
 
-def party_sheet(rng: random.Random) -> tuple[dict[str, Any], RaceGame]:
+def party_sheet(rng: random.Random) -> tuple[dict[str, Any], PartyGame]:
     """A Party sheet of 1-3 rounds of a random game on an official or custom menu."""
     while True:
         players = rng.randint(2, 8)
@@ -82,7 +70,7 @@ def party_sheet(rng: random.Random) -> tuple[dict[str, Any], RaceGame]:
         rules = allowed(players, menu)
         if rules is not None:
             break
-    game = RaceGame(rules, seed=rng.randrange(10**9))
+    game = PartyGame(rules, seed=rng.randrange(10**9))
     game.random_playout(random.Random(rng.randrange(10**9)))
     rounds = rng.randint(1, 3)
     sheet: dict[str, Any] = {
@@ -90,7 +78,7 @@ def party_sheet(rng: random.Random) -> tuple[dict[str, Any], RaceGame]:
         "rounds": [[[sheet_text(p, col) for p in col] for col in game.round_collections(r)]
                    for r in range(1, rounds + 1)]}
     if "uramaki" in rules.menu:
-        sheet["uramaki"] = game.race[:rounds]
+        sheet["uramaki"] = game.round_race_points[:rounds]
     return sheet, game
 
 

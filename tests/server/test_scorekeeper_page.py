@@ -22,8 +22,9 @@ from .test_browser import shot as table_shot, watch_errors
 from playwright.sync_api import Browser, BrowserContext, Page  # noqa: E402
 
 import reference  # noqa: E402
-from sheet_samples import RaceGame, sheet_text  # noqa: E402
+from sheet_samples import sheet_text  # noqa: E402
 from sushigo.engine.base.game import Game  # noqa: E402
+from sushigo.engine.party.game import PartyGame  # noqa: E402
 from sushigo.engine.rules import Rules  # noqa: E402
 from sushigo.engine.sheets import explain_sheet  # noqa: E402
 
@@ -192,14 +193,14 @@ def test_a_party_table_with_race_points_and_special_orders(live_server: str, pho
     menu = ["nigiri", "uramaki", "tempura", "eel", "tofu", "wasabi", "special_order", "pudding"]
     game = None
     for seed in range(200):
-        candidate = RaceGame(Rules.party(3, menu), seed=seed)
+        candidate = PartyGame(Rules.party(3, menu), seed=seed)
         candidate.random_playout(random.Random(seed))
         texts = [sheet_text(p, col) for r in (1, 2, 3) for col in candidate.round_collections(r) for p in col]
-        if any(t.startswith("special_order>") for t in texts) and any(candidate.race):
+        if any(t.startswith("special_order>") for t in texts) and any(candidate.round_race_points):
             game = candidate
             break
     assert game is not None
-    sheet = {"edition": "party", "players": 3, "menu": menu, "options": game.rules.options(), "uramaki": game.race,
+    sheet = {"edition": "party", "players": 3, "menu": menu, "options": game.rules.options(), "uramaki": game.round_race_points,
              "rounds": [[[sheet_text(p, col) for p in col] for col in game.round_collections(r)] for r in (1, 2, 3)]}
     entries = [rnd["entries"] for rnd in explain_sheet(sheet)["rounds"]]
     result = game.result()
@@ -223,7 +224,7 @@ def test_a_party_table_with_race_points_and_special_orders(live_server: str, pho
         if r:
             page.click('[data-testid="next-round"]')
         for s in range(3):
-            enter(page, s, entries[r][s], race=game.race[r][s])
+            enter(page, s, entries[r][s], race=game.round_race_points[r][s])
             settled(page)
             if r == 0 and s == 0:
                 shot(page, "phone-party-entering")

@@ -124,6 +124,25 @@ def test_compiled_random_games_equal_the_engines(players: int, pass_both_ways: b
     assert (again["totals"] == out["totals"]).all()  # seeded: the same games again
 
 
+def test_compiled_random_games_are_the_same_games_as_before() -> None:
+    """A golden digest of 320,000 kernel games (every table size, both passing
+    rules, two seeds): a faster kernel plays game for game the games the first
+    one did (the digest was taken with the kernel of issue 17)."""
+    pytest.importorskip("numba")
+    import hashlib
+
+    from sushigo.sim.kernel import random_games
+
+    digest = hashlib.sha256()
+    for players in (2, 3, 4, 5):
+        for both in (False, True):
+            for seed in (0, 7):
+                out = random_games(players, 20000, seed, pass_both_ways=both)
+                digest.update(out["totals"].tobytes())
+                digest.update(out["winners"].tobytes())
+    assert digest.hexdigest() == "abd225cfdfbc2144491c7bf1d3a766588f313edf5174a77711707497f01f665a"
+
+
 @pytest.mark.parametrize("players,pass_both_ways", [(2, False), (3, True), (4, False), (5, True)])
 def test_batch_observations_equal_the_encoded_views(players: int, pass_both_ways: bool) -> None:
     """Every seat's observation at every turn of 300 games per table size (and

@@ -10,6 +10,9 @@ wrong.  Record and rule errors live with their modules:
 
 from __future__ import annotations
 
+import operator
+from typing import SupportsIndex
+
 
 class IllegalActionError(ValueError):
     """A pick the rules do not allow for that seat now (the message says why)."""
@@ -29,3 +32,16 @@ class InvalidActionError(ValueError):
 
 class UnknownCardError(ValueError):
     """A card name that is not a card of this edition."""
+
+
+def as_action(action: SupportsIndex) -> int:
+    """An action as a plain int (numpy integers welcome); anything else is
+    an :class:`InvalidActionError`.
+
+    >>> as_action(True), as_action(7)
+    (1, 7)
+    """
+    try:
+        return operator.index(action)
+    except TypeError:
+        raise InvalidActionError(f"an action is an int, not {type(action).__name__}") from None

@@ -23,7 +23,7 @@ from sushigo.engine.party.record import party_score_sheet, replay_party, to_part
 from sushigo.engine.records import RECORD_FORMAT, RecordError, dumps
 from sushigo.engine.editions import replay, save_record, score_sheet, to_record
 from sushigo.engine.rules import Rules, RulesError
-from sheet_samples import RaceGame, allowed, random_menu, sheet_text
+from sheet_samples import allowed, random_menu, sheet_text
 
 C = PartyCard
 DOCS = Path(__file__).resolve().parents[3] / "docs" / "spec" / "game-record.md"
@@ -570,32 +570,32 @@ def test_docs_example_sheet_scores_as_documented() -> None:
     assert {k: out[k] for k in result} == result
 
 
-def _sheet_of(game: RaceGame, with_race: bool) -> dict[str, Any]:
+def _sheet_of(game: PartyGame, with_race: bool) -> dict[str, Any]:
     sheet: dict[str, Any] = {
         "edition": "party", "players": game.players, "menu": list(game.rules.menu),
         "options": game.rules.options(),
         "rounds": [[[sheet_text(p, col) for p in col] for col in game.round_collections(r)] for r in (1, 2, 3)],
     }
     if with_race:
-        sheet["uramaki"] = game.race
+        sheet["uramaki"] = game.round_race_points
     return sheet
 
 
-def _sheet_games() -> list[RaceGame]:
+def _sheet_games() -> list[PartyGame]:
     rng = random.Random(77)
     games = []
     for menu in OFFICIAL_MENUS:
         for players in (2, 4, 7):
             rules = allowed(players, menu)
             if rules is not None:
-                game = RaceGame(rules, seed=players)
+                game = PartyGame(rules, seed=players)
                 game.random_playout(random.Random(players))
                 games.append(game)
     while len(games) < 40:
         items = random_menu(rng)
         rules = allowed(rng.randint(2, 8), items)
         if rules is not None:
-            game = RaceGame(rules, seed=len(games))
+            game = PartyGame(rules, seed=len(games))
             game.random_playout(random.Random(len(games)))
             games.append(game)
     return games
@@ -624,7 +624,7 @@ def test_sheets_with_flipped_wasabi_or_nigiri_score_like_the_engine() -> None:
         seed += 1
         assert seed < 2000, f"too few flipped wasabi in 2000 games: {dict(seen)}"
         rules = Rules.party(2 + seed % 5, menus[seed % 3])
-        game = RaceGame(rules, seed=seed)
+        game = PartyGame(rules, seed=seed)
         game.random_playout(random.Random(seed))
         sheet = _sheet_of(game, "uramaki" in rules.menu)
         texts = [t for rnd in sheet["rounds"] for col in rnd for t in col]
@@ -637,7 +637,7 @@ def test_sheets_with_flipped_wasabi_or_nigiri_score_like_the_engine() -> None:
 
 def test_engine_uramaki_round_end_award_counted_once() -> None:
     """Regression: the engine once added the round-end uramaki award twice."""
-    game = RaceGame(Rules.party(3, "Points Platter"), seed=0)
+    game = PartyGame(Rules.party(3, "Points Platter"), seed=0)
     game.random_playout(random.Random(0))
     assert party_score_sheet(_sheet_of(game, True)) == game.result()
 

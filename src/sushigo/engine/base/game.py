@@ -23,10 +23,10 @@ from __future__ import annotations
 
 import operator
 import random
-from typing import Final, Sequence
+from typing import Any, Final, Sequence, SupportsIndex
 
 from sushigo.engine.base.actions import NUM_ACTIONS, Action, card_ids
-from sushigo.engine.errors import InvalidActionError
+from sushigo.engine.errors import InvalidActionError, as_action
 from sushigo.engine.base.cards import NUM_CARD_TYPES, Card, count_cards, full_deck
 from sushigo.engine.rules import NUM_ROUNDS, Rules
 from sushigo.engine.base.scoring import Result, score_round
@@ -41,6 +41,40 @@ _FULL_DECK: Final = tuple(full_deck())
 
 
 _PICK: Final = Phase.PICK
+_DISTINCT: Final = tuple(tuple(c for c in range(_N) if m >> c & 1) for m in range(1 << _N))
+"""The card ids in each set of card types (bit ``c`` stands for card id ``c``), ascending."""
+
+
+def _distinct(hand: list[int]) -> tuple[int, ...]:
+    """The card ids in ``hand``, each once, ascending (what ``sorted(set(hand))`` gives, faster)."""
+    mask = 0
+    for c in hand:
+        mask |= 1 << c
+    return _DISTINCT[mask]
+
+
+_GAME_STATE: Final = (
+    "rules",
+    "players",
+    "seed",
+    "_rng",
+    "_auto_deal",
+    "deck",
+    "discard",
+    "round",
+    "turn",
+    "hands",
+    "collections",
+    "kept_puddings",
+    "_pending",
+    "_npending",
+    "_breakdowns",
+    "_finished",
+    "_history",
+    "_phase",
+    "_step",
+)
+"""The attributes of a game: what a copy carries."""
 
 
 class Game:
@@ -58,26 +92,7 @@ class Game:
     The same seed (or rng state) and the same actions always give the same game.
     """
 
-    __slots__ = (
-        "rules",
-        "players",
-        "seed",
-        "_rng",
-        "_auto_deal",
-        "deck",
-        "discard",
-        "round",
-        "turn",
-        "hands",
-        "collections",
-        "kept_puddings",
-        "_pending",
-        "_npending",
-        "_breakdowns",
-        "_finished",
-        "_history",
-        "_phase",
-    )
+    __slots__ = _GAME_STATE
 
     rules: Rules
     players: int
@@ -104,11 +119,14 @@ class Game:
         seed: int | None = None,
         rng: random.Random | None = None,
         auto_deal: bool = True,
+        _shell: bool = False,
     ) -> None:
         if isinstance(rules, int):
             rules = Rules(rules)
         self.rules = rules
         n = self.players = rules.players
+        if _shell:
+            return  # clone() fills in the rest
         # The seed is kept (for records) only when it made the deal.
         self.seed = seed if rng is None else None
         self._rng = rng if rng is not None else random.Random(seed)
@@ -128,6 +146,7 @@ class Game:
         self._finished: list[list[list[int]]] = []
         self._history: list[tuple[list[tuple[int, ...]], list[list[int]]]] = []
         self._phase = Phase.DEAL
+        self._step = 1
         if auto_deal:
             self._deal_from_pile()
 
@@ -202,9 +221,9 @@ class Game:
         hand = self.hands[seat]
         if self._pending[seat] is not None or self._phase is not _PICK:
             return []
+        distinct = _distinct(hand)
         if len(hand) < 2 or _CHOPSTICKS not in self.collections[seat]:
-            return sorted(set(hand))
-        distinct = sorted(set(hand))
+            return list(distinct)
         actions = list(distinct)
         for a in distinct:
             base = _N + _N * a
@@ -225,7 +244,7 @@ class Game:
         """The legal picks for ``seat`` as card tuples (one card, or two in order)."""
         return [tuple(Card(c) for c in card_ids(a)) for a in self.legal_actions(seat)]
 
-    def is_legal(self, seat: int, action: Action) -> bool:
+    def is_legal(self, seat: int, action: SupportsIndex) -> bool:
         """Whether ``seat`` may take ``action`` now."""
         try:
             self.check_legal(seat, action)
@@ -233,10 +252,11 @@ class Game:
             return False
         return True
 
-    def check_legal(self, seat: int, action: Action) -> None:
+    def check_legal(self, seat: int, action: SupportsIndex) -> None:
         """Raise :class:`IllegalActionError` (or :class:`GameOverError`,
         :class:`~sushigo.engine.errors.InvalidActionError`) unless ``action`` is legal
         for ``seat`` now; the message says why."""
+        act = action if type(action) is int else as_action(action)
         if self._phase is not Phase.PICK:
             if self._phase is Phase.OVER:
                 raise GameOverError("the game is over")
@@ -246,13 +266,13 @@ class Game:
         if self._pending[seat] is not None:
             raise IllegalActionError(f"seat {seat} has already picked this turn")
         hand = self.hands[seat]
-        if 0 <= action < _N:
-            if action not in hand:
-                raise IllegalActionError(f"{Card(action)} is not in seat {seat}'s hand")
+        if 0 <= act < _N:
+            if act not in hand:
+                raise IllegalActionError(f"{Card(act)} is not in seat {seat}'s hand")
             return
-        if not 0 <= action < NUM_ACTIONS:
-            raise InvalidActionError(f"action {action} is outside 0..{NUM_ACTIONS - 1}")
-        a, b = divmod(action - _N, _N)
+        if not 0 <= act < NUM_ACTIONS:
+            raise InvalidActionError(f"action {act} is outside 0..{NUM_ACTIONS - 1}")
+        a, b = divmod(act - _N, _N)
         if _CHOPSTICKS not in self.collections[seat]:
             raise IllegalActionError(
                 f"seat {seat} has no chopsticks in its collection from an earlier turn"
@@ -288,15 +308,15 @@ class Game:
                 self.check_legal(seat, action)
         self._reveal(picks)
 
-    def commit(self, seat: int, action: Action) -> bool:
+    def commit(self, seat: int, action: SupportsIndex) -> bool:
         """Take one seat's pick, hidden until every seat has picked.
 
         When the last seat commits, all picks are revealed at once and the hands
         pass.  Returns ``True`` when this commit completed the turn.
         """
-        (action,) = _as_actions((action,))
-        self.check_legal(seat, action)
-        self._pending[seat] = action
+        act = action if type(action) is int else as_action(action)
+        self.check_legal(seat, act)
+        self._pending[seat] = act
         self._npending += 1
         if self._npending < self.players:
             return False
@@ -365,10 +385,11 @@ class Game:
             for s in seats:
                 hand = hands[s]
                 if len(hand) < 2 or _CHOPSTICKS not in collections[s]:
-                    actions = sorted(set(hand))
+                    distinct = _distinct(hand)
+                    picks.append(distinct[int(random_() * len(distinct))])
                 else:
                     actions = legal(s)
-                picks.append(actions[int(random_() * len(actions))])
+                    picks.append(actions[int(random_() * len(actions))])
             self._reveal(picks)
 
     def _reveal(self, actions: list[int]) -> None:
@@ -392,7 +413,7 @@ class Game:
                 hand.append(_CHOPSTICKS)
         self._history[-1][1].append(actions)
         # Seat s picks up the hand of seat s - step.
-        step = self.rules.pass_step(self.round)
+        step = self._step
         self.hands = hands[-step:] + hands[:-step]
         self.turn += 1
         if not self.hands[0]:
@@ -434,6 +455,7 @@ class Game:
 
     def _start_round(self, hands: list[list[int]]) -> None:
         self.hands = hands
+        self._step = self.rules.pass_step(self.round)
         self._history.append(([tuple(h) for h in hands], []))
         self._phase = Phase.PICK
 
@@ -508,9 +530,7 @@ class Game:
 
     def clone(self) -> "Game":
         """An independent copy (its random generator too)."""
-        g = Game.__new__(Game)
-        g.rules = self.rules
-        g.players = self.players
+        g = Game(self.rules, _shell=True)
         g.seed = self.seed
         rng = random.Random()
         rng.setstate(self._rng.getstate())
@@ -529,7 +549,13 @@ class Game:
         g._finished = self._finished[:]  # finished rounds never change: share their lists
         g._history = [(dealt[:], [t[:] for t in turns]) for dealt, turns in self._history]
         g._phase = self._phase
+        g._step = self._step
         return g
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # copy and pickle: the compiled engine (scripts/compile_engine.py) makes a
+        # game only through __init__, so the state travels as a dict of slots
+        return (_restore, (type(self), self.rules, {name: getattr(self, name) for name in _GAME_STATE}))
 
     def card_locations(self) -> dict[str, list[int]]:
         """Count vectors of every place a card can be (for conservation checks)."""
@@ -546,6 +572,14 @@ class Game:
     def __repr__(self) -> str:
         state = "over" if self.is_over else f"round {self.round}, turn {self.turn}"
         return f"<Game {self.players} players, {state}>"
+
+
+def _restore(cls: type[Game], rules: Rules, state: dict[str, Any]) -> Game:
+    """The game :meth:`Game.__reduce__` took apart."""
+    game = cls(rules, _shell=True)
+    for name, value in state.items():
+        setattr(game, name, value)
+    return game
 
 
 def total_cards(game: Game) -> list[int]:

@@ -14,8 +14,9 @@ the engine reports can be recomputed and explained.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any, Final, Iterable, Sequence
+from dataclasses import dataclass, fields
+import operator
+from typing import Any, Final, Iterable, Sequence, SupportsIndex
 
 from sushigo.engine.points import DUMPLING_POINTS, SASHIMI_SET_POINTS, TEMPURA_PAIR_POINTS, WASABI_FACTOR, Breakdown
 from sushigo.engine.base.cards import MAKI_ICONS, NIGIRI_POINTS, ROUND_CATEGORIES, Card
@@ -112,7 +113,7 @@ def score_collection(cards: Sequence[int]) -> Breakdown:
     }
 
 
-def maki_awards(icons: Sequence[int]) -> list[int]:
+def maki_awards(icons: Sequence[SupportsIndex]) -> list[int]:
     """The maki award for each seat from its roll-icon total (docs/rules.md §1.6).
 
     Seats need at least one icon to take part.  Most icons scores 6; a tie for
@@ -124,6 +125,10 @@ def maki_awards(icons: Sequence[int]) -> list[int]:
     >>> maki_awards([4, 0, 0])
     [6, 0, 0]
     """
+    return _maki_awards(_ints(icons))
+
+
+def _maki_awards(icons: list[int]) -> list[int]:
     awards = [0] * len(icons)
     top = max(icons, default=0)
     if top <= 0:
@@ -144,7 +149,7 @@ def maki_awards(icons: Sequence[int]) -> list[int]:
     return awards
 
 
-def pudding_awards(puddings: Sequence[int]) -> list[int]:
+def pudding_awards(puddings: Sequence[SupportsIndex]) -> list[int]:
     """End-of-game pudding adjustment for each seat (docs/rules.md §1.8).
 
     Most puddings: +6 split among the tied (remainder dropped).  Fewest
@@ -156,6 +161,10 @@ def pudding_awards(puddings: Sequence[int]) -> list[int]:
     >>> pudding_awards([0, 4])
     [0, 6]
     """
+    return _pudding_awards(_ints(puddings))
+
+
+def _pudding_awards(puddings: list[int]) -> list[int]:
     n = len(puddings)
     awards = [0] * n
     most = max(puddings)
@@ -172,7 +181,7 @@ def pudding_awards(puddings: Sequence[int]) -> list[int]:
     return awards
 
 
-def winners(totals: Sequence[int], puddings: Sequence[int]) -> list[int]:
+def winners(totals: Sequence[SupportsIndex], puddings: Sequence[SupportsIndex]) -> list[int]:
     """Winning seats: highest total, then most puddings; still tied means shared.
 
     >>> winners([30, 30, 12], [2, 1, 5])
@@ -180,17 +189,26 @@ def winners(totals: Sequence[int], puddings: Sequence[int]) -> list[int]:
     >>> winners([30, 30, 12], [1, 1, 5])
     [0, 1]
     """
+    return _winners(_ints(totals), _ints(puddings))
+
+
+def _winners(totals: list[int], puddings: list[int]) -> list[int]:
     best = max(totals)
     tied = [s for s, t in enumerate(totals) if t == best]
     most = max(puddings[s] for s in tied)
     return [s for s in tied if puddings[s] == most]
 
 
+def _ints(values: Sequence[SupportsIndex]) -> list[int]:
+    """Plain ints (numpy integers welcome: the batch engine's tests compare with these rules)."""
+    return [operator.index(v) for v in values]
+
+
 def score_round(collections: Sequence[Sequence[int]]) -> list[Breakdown]:
     """Every seat's round breakdown, maki award included, from the collections."""
     cols = [c if isinstance(c, list) else list(c) for c in collections]
     lines = [score_collection(c) for c in cols]
-    for line, award in zip(lines, maki_awards([maki_icons(c) for c in cols])):
+    for line, award in zip(lines, _maki_awards([maki_icons(c) for c in cols])):
         line["maki"] = award
     return lines
 
@@ -203,6 +221,13 @@ class Result:
     explains it per category.  ``pudding`` is the end-of-game adjustment (all
     zero until three rounds are scored), ``puddings`` the pudding counts.
     """
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # Rebuilt from its fields, so that copy and pickle work on the compiled
+        # engine too (scripts/compile_engine.py), where a frozen dataclass
+        # cannot be filled in after it is made.
+        return (type(self), tuple(getattr(self, f.name) for f in fields(self)))
+
 
     rounds: tuple[tuple[int, ...], ...]
     breakdown: tuple[tuple[Breakdown, ...], ...]

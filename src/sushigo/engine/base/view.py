@@ -22,7 +22,7 @@ True
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import Any, Sequence
 
 from sushigo.engine.base.actions import Action, card_ids
@@ -41,6 +41,13 @@ class SeatView:
 
     Rounds and turns count from 1.  Hands are tuples of :class:`Card`.
     """
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # Rebuilt from its fields, so that copy and pickle work on the compiled
+        # engine too (scripts/compile_engine.py), where a frozen dataclass
+        # cannot be filled in after it is made.
+        return (type(self), tuple(getattr(self, f.name) for f in fields(self)))
+
 
     seat: int | None
     """The viewing seat, or ``None`` for a spectator."""

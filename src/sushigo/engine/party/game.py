@@ -36,10 +36,10 @@ from __future__ import annotations
 import functools
 import operator
 import random
-from dataclasses import dataclass
-from typing import Final, NamedTuple, Sequence
+from dataclasses import dataclass, fields
+from typing import Any, Final, NamedTuple, Sequence, SupportsIndex
 
-from sushigo.engine.errors import InvalidActionError
+from sushigo.engine.errors import InvalidActionError, as_action
 from sushigo.engine.errors import DealError, GameOverError, IllegalActionError
 from sushigo.engine.turns import Phase, shuffle
 from sushigo.engine.party.actions import (
@@ -81,6 +81,12 @@ _SO: Final = int(PartyCard.SPECIAL_ORDER)
 _WASABI: Final = int(PartyCard.WASABI)
 _MISO: Final = int(PartyCard.MISO_SOUP)
 _NUMBER: Final = {int(c): n for c, n in SPECIAL_NUMBER.items()}
+_WAITING_IDS: Final = CHOPSTICKS_IDS | SPOON_IDS
+"""Specials that wait in a collection to be used on a later turn."""
+_QUEUED_IDS: Final = MENU_IDS | TAKEOUT_IDS
+"""Specials that act on the turn they are played."""
+_PICK: Final = Phase.PICK
+_new_tuple: Final = tuple.__new__
 
 
 class Played:
@@ -109,6 +115,9 @@ class Played:
         p.on = self.on
         p.filled = self.filled
         return p
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (_played, (self.card, self.kind, self.turn, self.uid, self.copy, self.on, self.filled))
 
     def __repr__(self) -> str:
         kind = "face_down" if self.kind == FACE_DOWN else PartyCard(self.kind).name_in_records
@@ -159,6 +168,13 @@ class PartyResult:
     ``dessert_cards`` how many dessert cards each seat kept (the tiebreak).
     """
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        # Rebuilt from its fields, so that copy and pickle work on the compiled
+        # engine too (scripts/compile_engine.py), where a frozen dataclass
+        # cannot be filled in after it is made.
+        return (type(self), tuple(getattr(self, f.name) for f in fields(self)))
+
+
     rounds: tuple[tuple[int, ...], ...]
     breakdown: tuple[tuple[Breakdown, ...], ...]
     desserts: tuple[Breakdown, ...]
@@ -180,6 +196,17 @@ class PartyResult:
         }
 
 
+_PARTY_STATE: Final = (
+    "rules", "players", "seed", "_rng", "_auto_deal", "deck", "dessert_pile", "discard",
+    "round", "turn", "hands", "collections", "desserts", "dessert_cards", "_pending",
+    "_npending", "_phase", "_queue", "_decision", "_used", "_uid", "_miso",
+    "uramaki_claimed", "uramaki_points", "_breakdowns", "_finished",
+    "_history", "_unknown_desserts", "_draw_wanted", "_waiting_specials", "_has_uramaki",
+    "_race_points", "_waiting",
+)
+"""The attributes of a game: what a copy carries."""
+
+
 class PartyGame:
     """One game of Sushi Go Party!.
 
@@ -192,13 +219,7 @@ class PartyGame:
             menu draw with :meth:`draw`, as a replayed record does.
     """
 
-    __slots__ = (
-        "rules", "players", "seed", "_rng", "_auto_deal", "deck", "dessert_pile", "discard",
-        "round", "turn", "hands", "collections", "desserts", "dessert_cards", "_pending",
-        "_npending", "_phase", "_queue", "_decision", "_used", "_uid", "_miso",
-        "uramaki_claimed", "uramaki_points", "_breakdowns", "_finished",
-        "_history", "_unknown_desserts", "_draw_wanted", "_waiting_specials", "_has_uramaki",
-    )
+    __slots__ = _PARTY_STATE
 
     def __init__(
         self,
@@ -207,11 +228,14 @@ class PartyGame:
         seed: int | None = None,
         rng: random.Random | None = None,
         auto_deal: bool = True,
+        _shell: bool = False,
     ) -> None:
         if not rules.is_party:
             raise ValueError("PartyGame needs Party rules (Rules.party(...))")
         self.rules = rules
         n = self.players = rules.players
+        if _shell:
+            return  # clone() fills in the rest
         self.seed = seed if rng is None else None
         self._rng = rng if rng is not None else random.Random(seed)
         self._auto_deal = auto_deal
@@ -243,6 +267,7 @@ class PartyGame:
         self.uramaki_claimed = 0
         self.uramaki_points = [0] * n
         self._breakdowns: list[list[Breakdown]] = []
+        self._race_points: list[list[int]] = []
         self._finished: list[list[list[Played]]] = []
         self._history: list[tuple[list[tuple[int, ...]], list[list[Move]]]] = []
         self._unknown_desserts = 0
@@ -250,6 +275,7 @@ class PartyGame:
         # Only these menus can leave a chopsticks or spoon waiting in a collection.
         self._waiting_specials = "chopsticks" in rules.menu or "spoon" in rules.menu
         self._has_uramaki = "uramaki" in rules.menu
+        self._waiting = [0] * n
         self._prepare_round()
 
     # ------------------------------------------------------------------ state
@@ -320,11 +346,12 @@ class PartyGame:
 
     def _play_actions(self, seat: int, cards: Sequence[int]) -> list[int]:
         """Actions that play one of ``cards`` (a special order with each copy)."""
-        distinct = set(cards)
-        if _SO not in distinct:
-            return sorted(distinct)
-        distinct.discard(_SO)
-        actions = list(distinct)
+        mask = 0
+        for c in cards:
+            mask |= 1 << c
+        if not mask >> _SO & 1:
+            return list(_ids_in(mask))
+        actions = list(_ids_in(mask & ~(1 << _SO)))
         actions.extend(self._copy_actions(seat))
         return sorted(actions)
 
@@ -361,22 +388,33 @@ class PartyGame:
             mask[a] = True
         return mask
 
-    def is_legal(self, seat: int, action: int) -> bool:
+    def is_legal(self, seat: int, action: SupportsIndex) -> bool:
         try:
             self.check_legal(seat, action)
         except (IllegalActionError, InvalidActionError, GameOverError):
             return False
         return True
 
-    def check_legal(self, seat: int, action: int) -> None:
+    def check_legal(self, seat: int, action: SupportsIndex) -> None:
         """Raise unless ``action`` is legal for ``seat`` now; the message says why."""
+        act = action if type(action) is int else as_action(action)
+        # The common case first: a pick of a plain card (not a special order) in hand.
+        if (
+            self._phase is _PICK
+            and 0 <= act < COPY_BASE
+            and act != _SO
+            and 0 <= seat < self.players
+            and self._pending[seat] is None
+            and act in self.hands[seat]
+        ):
+            return
         if self._phase is Phase.OVER:
             raise GameOverError("the game is over")
         if not 0 <= seat < self.players:
             raise IllegalActionError(f"there is no seat {seat}")
-        if not 0 <= action < PARTY_NUM_ACTIONS:
-            raise InvalidActionError(f"action {action} is outside 0..{PARTY_NUM_ACTIONS - 1}")
-        if action in self.legal_actions(seat):
+        if not 0 <= act < PARTY_NUM_ACTIONS:
+            raise InvalidActionError(f"action {act} is outside 0..{PARTY_NUM_ACTIONS - 1}")
+        if act in self.legal_actions(seat):
             return
         if self._phase in (Phase.DEAL, Phase.DRAW):
             raise IllegalActionError("the game is waiting for cards from the deck")
@@ -386,10 +424,10 @@ class PartyGame:
             d = self._decision
             who = f"seat {d.seat} ({PartyCard(d.card).name_in_records})" if d else "another seat"
             raise IllegalActionError(f"it is {who}'s decision, not seat {seat}'s")
-        name = party_action_name(action) if action != 10 else str(action)
-        target = copy_target(action)
+        name = party_action_name(act) if act != 10 else str(act)
+        target = copy_target(act)
         if self._phase is Phase.PICK or (self._decision and self._decision.kind == "chopsticks"):
-            card = _SO if target else action
+            card = _SO if target else act
             if 0 <= card < FACE_DOWN and card not in self.hands[seat]:
                 raise IllegalActionError(f"{name.split('>')[0]} is not in seat {seat}'s hand")
             if target:
@@ -414,15 +452,15 @@ class PartyGame:
             self.check_legal(seat, action)
         self._reveal(picks)
 
-    def commit(self, seat: int, action: int) -> bool:
+    def commit(self, seat: int, action: SupportsIndex) -> bool:
         """One seat's action: a hidden pick, or the pending decision.
 
         Returns ``True`` when this action let the game move on (the last pick
         of a turn, or any decision)."""
-        (action,) = _as_actions((action,))
-        self.check_legal(seat, action)
-        if self._phase is Phase.PICK:
-            self._pending[seat] = action
+        act = action if type(action) is int else as_action(action)
+        self.check_legal(seat, act)
+        if self._phase is _PICK:
+            self._pending[seat] = act
             self._npending += 1
             if self._npending < self.players:
                 return False
@@ -431,7 +469,7 @@ class PartyGame:
             self._npending = 0
             self._reveal(picks)
             return True
-        self._decide(action)
+        self._decide(act)
         return True
 
     def change_choices(self, seat: int) -> list[int]:
@@ -495,22 +533,19 @@ class PartyGame:
 
     # ---------------------------------------------------------- the turn
 
-    def _new(self, card: int, kind: int, copy: bool = False) -> Played:
-        self._uid += 1
-        return Played(card, kind, self.turn, self._uid, copy)
-
     def _place(self, seat: int, action: int) -> None:
         """Put the card of ``action`` (from nowhere: the caller removed it
         from where it was) into ``seat``'s collection, applying wasabi,
         copies and what happens when it is played."""
         target = copy_target(action) if action >= COPY_BASE else None
         col = self.collections[seat]
+        self._uid += 1
         if target is not None:
             kind, on_wasabi = target
-            p = self._new(_SO, kind, copy=True)
+            p = Played(_SO, kind, self.turn, self._uid, True)
         else:
             kind, on_wasabi = action, False
-            p = self._new(action, action)
+            p = Played(action, action, self.turn, self._uid)
         if kind in NIGIRI_FACE and (target is None or on_wasabi):
             for w in col:
                 if w.kind == _WASABI and not w.filled:
@@ -518,26 +553,35 @@ class PartyGame:
                     p.on = w.uid
                     break
         col.append(p)
+        if kind in _WAITING_IDS:
+            self._waiting[seat] += 1
         if kind == _MISO:
             self._miso.append((seat, p))
-        if kind in MENU_IDS or kind in TAKEOUT_IDS:
+        if kind in _QUEUED_IDS:
             self._queue.append((_NUMBER[kind], int(p.copy), seat, p.uid, "menu" if kind in MENU_IDS else "takeout_box"))
 
     def _reveal(self, picks: list[int]) -> None:
-        turn_moves: list[Move] = []
-        self._history[-1][1].append(turn_moves)
+        self._history[-1][1].append(
+            [_new_tuple(Move, (seat, -1, action, (), -1, -1)) for seat, action in enumerate(picks)]
+        )
         self._queue = []
         self._miso = []
         hands = self.hands
         for seat, action in enumerate(picks):
             hands[seat].remove(action if action < COPY_BASE else _SO)
-            turn_moves.append(Move(seat, -1, action))
         for seat, action in enumerate(picks):
             self._place(seat, action)
-        for seat, col in enumerate(self.collections if self._waiting_specials else ()):
-            seen: set[tuple[str, int]] = set()
-            for p in col:
-                if p.turn < self.turn and (p.kind in CHOPSTICKS_IDS or p.kind in SPOON_IDS):
+        if self._waiting_specials:
+            turn = self.turn
+            played = self._waiting
+            for seat, col in enumerate(self.collections):
+                if not played[seat]:
+                    continue  # no chopsticks or spoon came into this collection this round
+                waiting = [p for p in col if p.kind in _WAITING_IDS and p.turn < turn]
+                if not waiting:
+                    continue
+                seen: set[tuple[str, int]] = set()
+                for p in waiting:
                     key = ("chopsticks" if p.kind in CHOPSTICKS_IDS else "spoon", _NUMBER[p.kind])
                     if key not in seen:
                         seen.add(key)
@@ -545,7 +589,8 @@ class PartyGame:
                         entry = self._special_entry(seat, key[0], key[1])
                         assert entry is not None
                         self._queue.append((key[1], int(entry.copy), seat, entry.uid, key[0]))
-        self._used = [set() for _ in range(self.players)]
+        if any(self._used):
+            self._used = [set() for _ in range(self.players)]
         self._phase = Phase.RESOLVE
         self._advance()
 
@@ -740,6 +785,7 @@ class PartyGame:
                               self.rules.wasabi_colour)
         )
         self._finished.append(self.collections)
+        self._race_points.append(self.uramaki_points)
         for seat, col in enumerate(self.collections):
             for p in col:
                 if p.kind in DESSERT_IDS:
@@ -761,6 +807,7 @@ class PartyGame:
         self.discard = []
         self.uramaki_claimed = 0
         self.uramaki_points = [0] * self.players
+        self._waiting = [0] * self.players  # chopsticks and spoons played this round, per seat
         self._uid = 0
         add = self.rules.desserts_per_round[self.round - 1]
         self._phase = Phase.DEAL
@@ -808,6 +855,13 @@ class PartyGame:
     def round_breakdowns(self) -> list[list[Breakdown]]:
         return [[dict(line) for line in rnd] for rnd in self._breakdowns]
 
+    @property
+    def round_race_points(self) -> list[list[int]]:
+        """``[round][seat]`` uramaki race points scored during each finished
+        round (a score sheet's ``uramaki`` key); the round-end award for
+        places nobody reached is not among them."""
+        return [points[:] for points in self._race_points]
+
     def round_collections(self, round_number: int) -> list[tuple[Played, ...]]:
         """Every seat's collection in round ``round_number`` (finished or current)."""
         if 1 <= round_number <= len(self._finished):
@@ -849,12 +903,19 @@ class PartyGame:
 
     def clone(self) -> "PartyGame":
         """An independent copy (its random generator too)."""
-        g = PartyGame.__new__(PartyGame)
-        for name in ("rules", "players", "seed", "_auto_deal", "round", "turn", "_npending",
-                     "_phase", "_decision", "_uid", "uramaki_claimed", "_unknown_desserts",
-                     "_waiting_specials", "_has_uramaki",
-                     "_draw_wanted"):
-            setattr(g, name, getattr(self, name))
+        g = PartyGame(self.rules, _shell=True)
+        g.seed = self.seed
+        g._auto_deal = self._auto_deal
+        g.round = self.round
+        g.turn = self.turn
+        g._npending = self._npending
+        g._phase = self._phase
+        g._decision = self._decision
+        g._uid = self._uid
+        g.uramaki_claimed = self.uramaki_claimed
+        g._waiting_specials = self._waiting_specials
+        g._has_uramaki = self._has_uramaki
+        g._draw_wanted = self._draw_wanted
         rng = random.Random()
         rng.setstate(self._rng.getstate())
         g._rng = rng
@@ -871,11 +932,17 @@ class PartyGame:
         g._queue = self._queue[:]
         g._used = [set(u) for u in self._used]
         g.uramaki_points = self.uramaki_points[:]
+        g._waiting = self._waiting[:]
         g._breakdowns = [[dict(line) for line in rnd] for rnd in self._breakdowns]
+        g._race_points = self._race_points[:]  # finished rounds never change
         g._finished = self._finished[:]  # finished rounds never change: share their lists
         g._history = [(dealt[:], [t[:] for t in turns]) for dealt, turns in self._history]
         g._unknown_desserts = self._unknown_desserts
         return g
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # copy and pickle, on the compiled engine too (see Game.__reduce__)
+        return (_restore, (type(self), self.rules, {name: getattr(self, name) for name in _PARTY_STATE}))
 
     def all_cards(self) -> list[int]:
         """Every physical card wherever it is (for conservation checks)."""
@@ -893,6 +960,35 @@ class PartyGame:
     def __repr__(self) -> str:
         state = "over" if self.is_over else f"round {self.round}, turn {self.turn}"
         return f"<PartyGame {self.players} players, {state}>"
+
+
+_IDS_IN: Final[dict[int, tuple[int, ...]]] = {}
+"""Card ids by set of card ids (bit ``c`` for id ``c``): a cache, as the sets met are few."""
+
+
+def _ids_in(mask: int) -> tuple[int, ...]:
+    """The card ids in ``mask``, ascending (what ``sorted(set(cards))`` gives, faster)."""
+    ids = _IDS_IN.get(mask)
+    if ids is None:
+        if len(_IDS_IN) >= 1 << 16:
+            _IDS_IN.clear()
+        ids = _IDS_IN[mask] = tuple(c for c in range(mask.bit_length()) if mask >> c & 1)
+    return ids
+
+
+def _restore(cls: type[PartyGame], rules: Rules, state: dict[str, Any]) -> PartyGame:
+    """The game :meth:`PartyGame.__reduce__` took apart."""
+    game = cls(rules, _shell=True)
+    for name, value in state.items():
+        setattr(game, name, value)
+    return game
+
+
+def _played(card: int, kind: int, turn: int, uid: int, copy: bool, on: int, filled: bool) -> Played:
+    p = Played(card, kind, turn, uid, copy)
+    p.on = on
+    p.filled = filled
+    return p
 
 
 def on_face_up_wasabi(col: Sequence[Played]) -> list[bool]:

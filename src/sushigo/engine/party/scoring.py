@@ -49,6 +49,15 @@ _COLOURS: Final[dict[str, tuple[str | None, ...]]] = {
 }
 """Background colour by card id (``None`` for FACE_DOWN), per ``wasabi_colour`` option."""
 
+_TEMPURA: Final = int(C.TEMPURA)
+_SASHIMI: Final = int(C.SASHIMI)
+_DUMPLING: Final = int(C.DUMPLING)
+_EEL: Final = int(C.EEL)
+_TOFU: Final = int(C.TOFU)
+_MISO_SOUP: Final = int(C.MISO_SOUP)
+_EDAMAME: Final = int(C.EDAMAME)
+_TEMAKI: Final = int(C.TEMAKI)
+
 _SCORED_SPECIALS: Final = ("takeout_box", "tea", "soy_sauce")
 _APPETIZERS: Final = ("tempura", "sashimi", "dumpling", "eel", "tofu", "onigiri", "edamame", "miso_soup")
 _ROLLS: Final = ("maki", "temaki", "uramaki")
@@ -282,22 +291,19 @@ def score_party_round(
     order; then ``takeout_box``, ``tea`` and ``soy_sauce`` when on the menu.
     Other specials and desserts score nothing here.
     """
-    counts = [Counter(cards) for cards in collections]
+    counts = [_count(cards) for cards in collections]
     n_seats = len(collections)
     lines: list[Breakdown] = [
-        {"nigiri": sum(NIGIRI_FACE.get(c, 0) for c in cards) + (WASABI_FACTOR - 1) * tripled[s]}
-        for s, cards in enumerate(collections)
+        {"nigiri": _icons(cnt, NIGIRI_FACE) + (WASABI_FACTOR - 1) * tripled[s]}
+        for s, cnt in enumerate(counts)
     ]
     for item in menu_items:
         if item == "maki":
-            awards = party_maki_awards(
-                [sum(MAKI_ICONS.get(c, 0) for c in cards) for cards in collections])
+            awards = party_maki_awards([_icons(cnt, MAKI_ICONS) for cnt in counts])
         elif item == "temaki":
-            awards = temaki_awards([cnt[C.TEMAKI] for cnt in counts])
+            awards = temaki_awards([cnt.get(_TEMAKI, 0) for cnt in counts])
         elif item == "uramaki":
-            end = uramaki_round_end(
-                [sum(URAMAKI_ICONS.get(c, 0) for c in cards) for cards in collections],
-                uramaki_claimed)
+            end = uramaki_round_end([_icons(cnt, URAMAKI_ICONS) for cnt in counts], uramaki_claimed)
             awards = [uramaki_scored[s] + end[s] for s in range(n_seats)]
         else:
             continue
@@ -307,7 +313,7 @@ def score_party_round(
         if item not in _APPETIZERS:
             continue
         if item == "edamame":
-            awards = edamame_awards([cnt[C.EDAMAME] for cnt in counts])
+            awards = edamame_awards([cnt.get(_EDAMAME, 0) for cnt in counts])
         else:
             awards = [_appetizer_points(item, cnt) for cnt in counts]
         for line, points in zip(lines, awards):
@@ -316,7 +322,7 @@ def score_party_round(
         if item not in menu_items:
             continue
         if item == "takeout_box":
-            awards = [2 * cnt[FACE_DOWN] for cnt in counts]
+            awards = [2 * cnt.get(FACE_DOWN, 0) for cnt in counts]
         elif item == "tea":
             awards = [tea_points(cards, wasabi_colour) for cards in collections]
         else:
@@ -326,22 +332,35 @@ def score_party_round(
     return lines
 
 
-def _appetizer_points(item: str, counts: Counter[int]) -> int:
-    """One seat's points for an appetizer other than edamame."""
+def _count(cards: Iterable[int]) -> dict[int, int]:
+    """How many of each card id."""
+    counts: dict[int, int] = {}
+    for c in cards:
+        counts[c] = counts.get(c, 0) + 1
+    return counts
+
+
+def _icons(counts: dict[int, int], icons: dict[int, int]) -> int:
+    """The total of ``icons`` (points or roll icons by card id) over the counted cards."""
+    return sum([n * counts.get(c, 0) for c, n in icons.items()])
+
+
+def _appetizer_points(item: str, counts: dict[int, int]) -> int:
+    """One seat's points for an appetizer other than edamame (``counts``: cards by id)."""
     if item == "tempura":
-        return TEMPURA_PAIR_POINTS * (counts[C.TEMPURA] // 2)
+        return TEMPURA_PAIR_POINTS * (counts.get(_TEMPURA, 0) // 2)
     if item == "sashimi":
-        return SASHIMI_SET_POINTS * (counts[C.SASHIMI] // 3)
+        return SASHIMI_SET_POINTS * (counts.get(_SASHIMI, 0) // 3)
     if item == "dumpling":
-        return DUMPLING_POINTS[min(counts[C.DUMPLING], 5)]
+        return DUMPLING_POINTS[min(counts.get(_DUMPLING, 0), 5)]
     if item == "eel":
-        return eel_points(counts[C.EEL])
+        return eel_points(counts.get(_EEL, 0))
     if item == "tofu":
-        return tofu_points(counts[C.TOFU])
+        return tofu_points(counts.get(_TOFU, 0))
     if item == "onigiri":
-        return onigiri_points(counts.elements())
+        return onigiri_points([c for c, n in counts.items() for _ in range(n)])
     if item == "miso_soup":
-        return 3 * counts[C.MISO_SOUP]
+        return 3 * counts.get(_MISO_SOUP, 0)
     raise ValueError(f"not an appetizer: {item!r}")
 
 

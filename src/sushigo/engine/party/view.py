@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import Any, NamedTuple, Sequence
 
 from sushigo.engine.turns import Phase
@@ -56,6 +56,13 @@ class PlayedCard(NamedTuple):
 @dataclass(frozen=True, slots=True)
 class PartySeatView:
     """Everything seat ``seat`` may know (``None``: a spectator)."""
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # Rebuilt from its fields, so that copy and pickle work on the compiled
+        # engine too (scripts/compile_engine.py), where a frozen dataclass
+        # cannot be filled in after it is made.
+        return (type(self), tuple(getattr(self, f.name) for f in fields(self)))
+
 
     seat: int | None
     players: int
