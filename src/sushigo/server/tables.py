@@ -64,7 +64,8 @@ from sushigo.server.store import (
     TableRow,
     Writer,
 )
-from sushigo.engine.base.view import seat_view, spectator_view
+from sushigo.engine.base.cards import CARD_NAMES
+from sushigo.engine.base.view import known_cards, knows_hand, round_hands, seat_view, spectator_view
 
 log = logging.getLogger("sushigo.server")
 
@@ -326,6 +327,121 @@ def view_payload(game: AnyGame, seat: int | None, explained: list[dict[str, Any]
         out["change_to"] = change
         out["change_to_text"] = [action_text(game, a) for a in change]
     return out
+
+
+_encode = json.JSONEncoder(separators=(",", ":")).encode
+"""``json.dumps(x, separators=(",", ":"))`` (what :func:`~sushigo.server.protocol.dump` writes), one encoder for all."""
+
+_NAMES: Final[tuple[str, ...]] = tuple(CARD_NAMES)
+
+_BASE_SPECTATOR_KEYS: Final = (
+    "seat", "players", "round", "turn", "phase", "pass_step", "hand", "legal_actions", "committed",
+    "collections", "puddings", "hand_sizes", "picked", "seen_hands", "known_hands", "known_cards",
+    "discard", "scores", "result", "edition", "legal", "on_wasabi", "last_round", "explained")
+"""The keys of a base-game ``state.view`` in :func:`view_payload`'s order (a seat's adds :data:`_BASE_SEAT_EXTRA`)."""
+
+_BASE_SEAT_EXTRA: Final = ("pass_to", "receive_from", "change_to", "change_to_text")
+
+_BASE_OWN: Final = frozenset({"seat", "hand", "legal_actions", "committed", "seen_hands", "known_hands",
+                              "known_cards", "legal", *_BASE_SEAT_EXTRA})
+"""The fields of a base-game view that differ from seat to seat; every other one is public."""
+
+
+def _members(d: dict[str, Any]) -> str:
+    """``'"a":1,"b":2'``: the members of ``d`` as :func:`_encode` writes them inside its braces."""
+    return _encode(d)[1:-1]
+
+
+class StateFrames:
+    """The ``state`` frames of one moment of a table, for any seat: what every
+    seat shares (the table's summary, the view's public fields) is computed and
+    encoded once, then each seat's own fields are added.
+
+    The text is exactly ``dump`` of :meth:`TableService.state_message`'s message
+    with :func:`view_payload` as the view (``tests/server/test_frames.py``
+    checks it, byte for byte, for every seat at every moment of whole games).
+    A base-game seat's own fields come from :mod:`sushigo.engine.base.view`'s
+    functions (its hand, :func:`~sushigo.engine.base.view.knows_hand`,
+    :func:`~sushigo.engine.base.view.known_cards`, the round's hands replayed
+    once for every seat); Party views are :func:`view_payload`'s own.
+
+    Valid while the table does not change: make one per publish.
+    """
+
+    def __init__(self, table: LiveTable) -> None:
+        self.table = table
+        self.game = table.game
+        self._texts: dict[int | None, str] = {}
+        self._head: str | None = None  # the members before the seat's, and the table's summary
+        self._viewless = table.status in (WAITING, CANCELLED)
+        self._public: list[str] | None = None  # base game: the public members between the own ones
+        self._history: list[list[list[int]]] | None = None
+
+    def text(self, seat: int | None) -> str:
+        """The ``state`` frame for ``seat`` (``None``: a spectator)."""
+        text = self._texts.get(seat)
+        if text is None:
+            table = self.table
+            deadline = None
+            if seat is not None and seat in table.deadlines:
+                deadline = round(table.deadlines[seat][1], 3)
+            if self._head is None:
+                self._head = '{"type":"state","seq":' + _encode(table.seq) + ',"status":' + _encode(table.status)
+                self._summary = _encode(table.summary())
+            view = "null" if self._viewless else self._view(seat)
+            text = self._texts[seat] = (self._head + ',"seat":' + _encode(seat) + ',"table":' + self._summary
+                                        + ',"view":' + view + ',"deadline":' + _encode(deadline) + ',"v":1}')
+        return text
+
+    def _view(self, seat: int | None) -> str:
+        game = self.game
+        if isinstance(game, PartyGame):
+            return _encode(view_payload(game, seat, self.table.explained))
+        if self._public is None:
+            spectator = view_payload(game, None, self.table.explained)
+            if tuple(spectator) != _BASE_SPECTATOR_KEYS:  # the engine's view changed: no shortcut
+                self._public = []
+            else:
+                self._spectator = _encode(spectator)
+                runs: list[str] = []
+                public: dict[str, Any] = {}
+                for key in _BASE_SPECTATOR_KEYS:
+                    if key in _BASE_OWN:
+                        if public:
+                            runs.append(_members(public))
+                            public = {}
+                    else:
+                        public[key] = spectator[key]
+                runs.append(_members(public))
+                self._public = runs
+        if not self._public:
+            return _encode(view_payload(game, seat, self.table.explained))
+        if seat is None:
+            return self._spectator
+        if not 0 <= seat < game.players:
+            raise ValueError(f"there is no seat {seat}")
+        if self._history is None:
+            self._history = round_hands(game)
+        names = _NAMES
+        hands = game.hands
+        players = range(game.players)
+        legal = game.legal_actions(seat)
+        change = game.change_choices(seat)
+        step = game.pass_step
+        p = self._public
+        # the view's keys in order: seat | players .. pass_step | hand, legal_actions, committed |
+        # collections .. picked | seen_hands, known_hands, known_cards | discard .. edition | legal |
+        # on_wasabi, last_round, explained | pass_to .. change_to_text
+        return ("{" + _members({"seat": seat}) + "," + p[0] + ","
+                + _members({"hand": [names[c] for c in hands[seat]], "legal_actions": legal,
+                            "committed": game.committed_action(seat)}) + "," + p[1] + ","
+                + _members({"seen_hands": [[names[c] for c in h[seat]] for h in self._history],
+                            "known_hands": [[names[c] for c in hands[k]] if knows_hand(game, seat, k) else None
+                                            for k in players],
+                            "known_cards": [[names[c] for c in known_cards(game, seat, k)] for k in players]})
+                + "," + p[2] + "," + _members({"legal": [action_name(a) for a in legal]}) + "," + p[3] + ","
+                + _members({"pass_to": (seat + step) % game.players, "receive_from": (seat - step) % game.players,
+                            "change_to": change, "change_to_text": [action_name(a) for a in change]}) + "}")
 
 
 def action_text(game: AnyGame, action: int) -> str:
@@ -997,12 +1113,7 @@ class TableService:
 
     def state_message(self, table: LiveTable, seat: int | None) -> str:
         """The complete ``state`` frame for ``seat`` (``None``: spectator)."""
-        view = None if table.status in (WAITING, CANCELLED) else view_payload(table.game, seat, table.explained)
-        deadline = None
-        if seat is not None and seat in table.deadlines:
-            deadline = round(table.deadlines[seat][1], 3)
-        return dump({"type": "state", "seq": table.seq, "status": table.status, "seat": seat,
-                     "table": table.summary(), "view": view, "deadline": deadline})
+        return StateFrames(table).text(seat)
 
     def _publish(self, table: LiveTable) -> None:
         """Tell every watcher what changed: the new log lines, then a full state
@@ -1011,17 +1122,15 @@ class TableService:
         if table.moved:
             table.moved = False
             table.refresh.clear()
-            cache: dict[int | None, str] = {}
+            frames = StateFrames(table)
             for conn in table.connections:
-                text = cache.get(conn.seat)
-                if text is None:
-                    text = cache[conn.seat] = self.state_message(table, conn.seat)
-                conn.send(text)
+                conn.send(frames.text(conn.seat))
         else:
             game = table.game
             text = dump({"type": "progress", "seq": table.seq,
                          "picked": [game.has_committed(s) for s in range(game.players)]})
-            own = {seat: self.state_message(table, seat) for seat in table.refresh}
+            frames = StateFrames(table)
+            own = {seat: frames.text(seat) for seat in table.refresh}
             table.refresh.clear()
             for conn in table.connections:
                 conn.send(own[conn.seat] if conn.seat in own else text)
