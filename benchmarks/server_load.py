@@ -53,6 +53,10 @@ class Stats:
     games_done: int = 0
 
 
+_WANTED = ('{"type":"state"', '{"type":"error"')
+"""The frames a client reads (the server writes ``type`` first, compactly); it skips the others unparsed."""
+
+
 async def client(url: str, token: str, game: dict[Any, Turn], stats: Stats, think: float,
                  rng: random.Random, players: int) -> None:
     async with websockets.connect(url, max_size=2**20, open_timeout=60) as ws:
@@ -60,6 +64,8 @@ async def client(url: str, token: str, game: dict[Any, Turn], stats: Stats, thin
         my_key: Any = None  # the turn this client picked on, until it sees the next one
         while True:
             raw = await ws.recv()
+            if not raw.startswith(_WANTED):  # log, seats, ack, progress: no need to parse them
+                continue
             msg = json.loads(raw)
             kind = msg["type"]
             if kind == "error":

@@ -47,6 +47,7 @@ from sushigo.engine.base.scoring import wasabi_pairs
 from sushigo.server.protocol import REACTIONS, clean_chat
 from sushigo.server.protocol import CreateTable as CreateRequest
 from sushigo.server.protocol import dump
+from sushigo.server.protocol import encode as _encode
 from sushigo.server.store import (
     OPEN_STATUSES,
     AddHappening,
@@ -203,6 +204,9 @@ class LiveTable:
     """The id of the table "Play again" created."""
     rematch_of: str | None = None
     rematch_lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    rounds_json: tuple[Any, int, str] | None = None
+    """The game, its number of finished rounds, and the state view's ``last_round`` and
+    ``explained`` members encoded for them (:meth:`StateFrames._rounds`)."""
 
     def __post_init__(self) -> None:
         self.narrator = narrator_for(self.game)
@@ -305,9 +309,11 @@ def _with_old_options(text: str) -> str:
     return record_dumps(record) + "\n"
 
 
-def view_payload(game: AnyGame, seat: int | None, explained: list[dict[str, Any]] | None = None) -> dict[str, Any]:
+def view_payload(game: AnyGame, seat: int | None, explained: list[dict[str, Any]] | None = None,
+                 *, rounds: bool = True) -> dict[str, Any]:
     """What ``seat`` (``None``: a spectator) may see, as sent in ``state.view``
-    (``explained``: the table's rounds explained so far, see :func:`explained_rounds`)."""
+    (``explained``: the table's rounds explained so far, see :func:`explained_rounds`;
+    ``rounds=False``: ``last_round`` and ``explained`` left ``None``, for a caller that has them)."""
     if isinstance(game, PartyGame):
         pv = party_seat_view(game, seat) if seat is not None else party_spectator_view(game)
         out = pv.to_json()
@@ -318,8 +324,8 @@ def view_payload(game: AnyGame, seat: int | None, explained: list[dict[str, Any]
         out["edition"] = "base"
         out["legal"] = [action_name(a) for a in v.legal_actions]
         out["on_wasabi"] = _on_wasabi(v.collections)
-    out["last_round"] = _last_round(game)
-    out["explained"] = explained_rounds(game, explained)
+    out["last_round"] = _last_round(game) if rounds else None
+    out["explained"] = explained_rounds(game, explained) if rounds else None
     if seat is not None:
         out["pass_to"] = (seat + game.pass_step) % game.players
         out["receive_from"] = (seat - game.pass_step) % game.players
@@ -329,8 +335,6 @@ def view_payload(game: AnyGame, seat: int | None, explained: list[dict[str, Any]
     return out
 
 
-_encode = json.JSONEncoder(separators=(",", ":")).encode
-"""``json.dumps(x, separators=(",", ":"))`` (what :func:`~sushigo.server.protocol.dump` writes), one encoder for all."""
 
 _NAMES: Final[tuple[str, ...]] = tuple(CARD_NAMES)
 
@@ -382,46 +386,63 @@ class StateFrames:
         text = self._texts.get(seat)
         if text is None:
             table = self.table
-            deadline = None
+            deadline = "null"
             if seat is not None and seat in table.deadlines:
-                deadline = round(table.deadlines[seat][1], 3)
+                deadline = _encode(round(table.deadlines[seat][1], 3))
             if self._head is None:
                 self._head = '{"type":"state","seq":' + _encode(table.seq) + ',"status":' + _encode(table.status)
                 self._summary = _encode(table.summary())
             view = "null" if self._viewless else self._view(seat)
-            text = self._texts[seat] = (self._head + ',"seat":' + _encode(seat) + ',"table":' + self._summary
-                                        + ',"view":' + view + ',"deadline":' + _encode(deadline) + ',"v":1}')
+            text = self._texts[seat] = (self._head + ',"seat":' + ("null" if seat is None else str(int(seat)))
+                                        + ',"table":' + self._summary + ',"view":' + view
+                                        + ',"deadline":' + deadline + ',"v":1}')
         return text
+
+    def _rounds(self) -> str:
+        """The members ``last_round`` and ``explained``, encoded once per finished round (kept by the table)."""
+        table, game = self.table, self.game
+        done = len(game.round_breakdowns)
+        cached = table.rounds_json
+        if cached is None or cached[0] is not game or cached[1] != done:
+            text = _members({"last_round": _last_round(game), "explained": explained_rounds(game, table.explained)})
+            cached = table.rounds_json = (game, done, text)
+        return cached[2]
 
     def _view(self, seat: int | None) -> str:
         game = self.game
         if isinstance(game, PartyGame):
             return _encode(view_payload(game, seat, self.table.explained))
         if self._public is None:
-            spectator = view_payload(game, None, self.table.explained)
+            spectator = view_payload(game, None, rounds=False)
             if tuple(spectator) != _BASE_SPECTATOR_KEYS:  # the engine's view changed: no shortcut
                 self._public = []
             else:
-                self._spectator = _encode(spectator)
                 runs: list[str] = []
                 public: dict[str, Any] = {}
-                for key in _BASE_SPECTATOR_KEYS:
+                for key in _BASE_SPECTATOR_KEYS[:-2]:  # last_round and explained: once a round
                     if key in _BASE_OWN:
                         if public:
                             runs.append(_members(public))
                             public = {}
                     else:
                         public[key] = spectator[key]
-                runs.append(_members(public))
+                runs.append(_members(public) + "," + self._rounds())
                 self._public = runs
+                self._spectator_view = spectator
         if not self._public:
             return _encode(view_payload(game, seat, self.table.explained))
         if seat is None:
-            return self._spectator
+            spectator, runs = self._spectator_view, self._public
+            own = [_members({key: spectator[key]}) for key in _BASE_SPECTATOR_KEYS if key in _BASE_OWN]
+            # seat | p0 | hand, legal_actions, committed | p1 | seen_hands .. known_cards | p2 | legal | p3
+            return ("{" + own[0] + "," + runs[0] + "," + ",".join(own[1:4]) + "," + runs[1]
+                    + "," + ",".join(own[4:7]) + "," + runs[2] + "," + own[7] + "," + runs[3] + "}")
         if not 0 <= seat < game.players:
             raise ValueError(f"there is no seat {seat}")
         if self._history is None:
             self._history = round_hands(game)
+            # what a seat knows of a hand it has not held is what a spectator knows (known_cards)
+            self._unheld = [[_NAMES[c] for c in known_cards(game, None, k)] for k in range(game.players)]
         names = _NAMES
         hands = game.hands
         players = range(game.players)
@@ -429,16 +450,18 @@ class StateFrames:
         change = game.change_choices(seat)
         step = game.pass_step
         p = self._public
+        knows = [knows_hand(game, seat, k) for k in players]
+        held = [[names[c] for c in hands[k]] if knows[k] else None for k in players]
+        unheld = self._unheld
         # the view's keys in order: seat | players .. pass_step | hand, legal_actions, committed |
         # collections .. picked | seen_hands, known_hands, known_cards | discard .. edition | legal |
         # on_wasabi, last_round, explained | pass_to .. change_to_text
-        return ("{" + _members({"seat": seat}) + "," + p[0] + ","
+        return ('{"seat":' + str(seat) + "," + p[0] + ","
                 + _members({"hand": [names[c] for c in hands[seat]], "legal_actions": legal,
                             "committed": game.committed_action(seat)}) + "," + p[1] + ","
                 + _members({"seen_hands": [[names[c] for c in h[seat]] for h in self._history],
-                            "known_hands": [[names[c] for c in hands[k]] if knows_hand(game, seat, k) else None
-                                            for k in players],
-                            "known_cards": [[names[c] for c in known_cards(game, seat, k)] for k in players]})
+                            "known_hands": held,
+                            "known_cards": [held[k] if knows[k] else unheld[k] for k in players]})
                 + "," + p[2] + "," + _members({"legal": [action_name(a) for a in legal]}) + "," + p[3] + ","
                 + _members({"pass_to": (seat + step) % game.players, "receive_from": (seat - step) % game.players,
                             "change_to": change, "change_to_text": [action_name(a) for a in change]}) + "}")
