@@ -66,7 +66,7 @@ from sushigo.server.store import (
     Writer,
 )
 from sushigo.engine.base.cards import CARD_NAMES
-from sushigo.engine.base.view import known_cards, knows_hand, round_hands, seat_view, spectator_view
+from sushigo.engine.base.view import knows_hand, round_hands, seat_view, spectator_view
 
 log = logging.getLogger("sushigo.server")
 
@@ -442,7 +442,7 @@ class StateFrames:
         if self._history is None:
             self._history = round_hands(game)
             # what a seat knows of a hand it has not held is what a spectator knows (known_cards)
-            self._unheld = [[_NAMES[c] for c in known_cards(game, None, k)] for k in range(game.players)]
+            self._unheld = self._spectator_view["known_cards"]
         names = _NAMES
         hands = game.hands
         players = range(game.players)
