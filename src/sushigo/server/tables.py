@@ -204,6 +204,8 @@ class LiveTable:
     """The id of the table "Play again" created."""
     rematch_of: str | None = None
     rematch_lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    public_json: tuple[Any, tuple[Any, ...], list[str], dict[str, Any]] | None = None
+    """The game, the moment of it, and the state view's public members encoded (:meth:`StateFrames._shared`)."""
     rounds_json: tuple[Any, int, str] | None = None
     """The game, its number of finished rounds, and the state view's ``last_round`` and
     ``explained`` members encoded for them (:meth:`StateFrames._rounds`)."""
@@ -408,27 +410,41 @@ class StateFrames:
             cached = table.rounds_json = (game, done, text)
         return cached[2]
 
+    def _shared(self) -> tuple[list[str], dict[str, Any]]:
+        """The base-game view's public members, in runs between the seats' own ones, and the
+        spectator's view they come from (``[]``: the engine's view has other keys, no shortcut).
+
+        Kept by the table until something is revealed: a hidden pick (or its withdrawal)
+        changes nothing public but ``picked``, which is encoded afresh each time.
+        """
+        table, game = self.table, self.game
+        key = (game.round, game.turn, game.phase, game.is_over, len(game.round_breakdowns))
+        cached = table.public_json
+        if cached is None or cached[0] is not game or cached[1] != key:
+            spectator = view_payload(game, None, rounds=False)
+            runs: list[str] = []
+            if tuple(spectator) == _BASE_SPECTATOR_KEYS:  # else the engine's view changed: no shortcut
+                public: dict[str, Any] = {}
+                for name in _BASE_SPECTATOR_KEYS[:-2]:  # last_round and explained: once a round
+                    if name in _BASE_OWN:
+                        if public:
+                            runs.append(_members(public))
+                            public = {}
+                    elif name != "picked":  # the last of its run
+                        public[name] = spectator[name]
+                runs.append(_members(public) + "," + self._rounds())
+            cached = table.public_json = (game, key, runs, spectator)
+        runs = list(cached[2])
+        if runs:
+            runs[1] += ',"picked":' + _encode([game.has_committed(s) for s in range(game.players)])
+        return runs, cached[3]
+
     def _view(self, seat: int | None) -> str:
         game = self.game
         if isinstance(game, PartyGame):
             return _encode(view_payload(game, seat, self.table.explained))
         if self._public is None:
-            spectator = view_payload(game, None, rounds=False)
-            if tuple(spectator) != _BASE_SPECTATOR_KEYS:  # the engine's view changed: no shortcut
-                self._public = []
-            else:
-                runs: list[str] = []
-                public: dict[str, Any] = {}
-                for key in _BASE_SPECTATOR_KEYS[:-2]:  # last_round and explained: once a round
-                    if key in _BASE_OWN:
-                        if public:
-                            runs.append(_members(public))
-                            public = {}
-                    else:
-                        public[key] = spectator[key]
-                runs.append(_members(public) + "," + self._rounds())
-                self._public = runs
-                self._spectator_view = spectator
+            self._public, self._spectator_view = self._shared()
         if not self._public:
             return _encode(view_payload(game, seat, self.table.explained))
         if seat is None:
