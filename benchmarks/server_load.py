@@ -12,6 +12,13 @@ process, so the latency includes the clients' own queueing.
     python benchmarks/server_load.py 200 --think 0.5     # clients pause 0.5 s (jittered) per pick
     python benchmarks/server_load.py 200 --db postgresql://postgres@127.0.0.1:54329/sushigo_test
     python benchmarks/server_load.py 200 --profile /tmp/server.prof   # server under cProfile
+    python benchmarks/server_load.py 200 --processes 2 --db postgresql://...   # two shards on one database
+
+With ``--processes N`` it starts N servers on the one ``--db``, with shards
+``a``, ``b``, ... (docs/server.md, "Several processes"), and deals the games
+round-robin among them; each game's clients connect to the process that
+created its table, as the reverse proxy of that recipe sends them (the
+benchmark is its own proxy).  ``--url`` may be given several times likewise.
 
 Needs the test extra (websockets, httpx).
 """
@@ -53,6 +60,10 @@ class Stats:
     games_done: int = 0
 
 
+_WANTED = ('{"type":"state"', '{"type":"error"')
+"""The frames a client reads (the server writes ``type`` first, compactly); it skips the others unparsed."""
+
+
 async def client(url: str, token: str, game: dict[Any, Turn], stats: Stats, think: float,
                  rng: random.Random, players: int) -> None:
     async with websockets.connect(url, max_size=2**20, open_timeout=60) as ws:
@@ -60,6 +71,8 @@ async def client(url: str, token: str, game: dict[Any, Turn], stats: Stats, thin
         my_key: Any = None  # the turn this client picked on, until it sees the next one
         while True:
             raw = await ws.recv()
+            if not raw.startswith(_WANTED):  # log, seats, ack, progress: no need to parse them
+                continue
             msg = json.loads(raw)
             kind = msg["type"]
             if kind == "error":
@@ -108,26 +121,31 @@ async def one_game(base: str, http: httpx.AsyncClient, stats: Stats, think: floa
     stats.games_done += 1
 
 
-async def run(base: str, games: int, think: float) -> tuple[Stats, float, dict[str, Any]]:
+async def run(bases: list[str], games: int, think: float) -> tuple[Stats, float, dict[str, Any]]:
     stats = Stats()
     async with httpx.AsyncClient(timeout=60) as http:
         start = time.perf_counter()
-        results = await asyncio.gather(*(one_game(base, http, stats, think, i) for i in range(games)),
-                                       return_exceptions=True)
+        results = await asyncio.gather(*(one_game(bases[i % len(bases)], http, stats, think, i)
+                                         for i in range(games)), return_exceptions=True)
         elapsed = time.perf_counter() - start
-        server = (await http.get(f"{base}/api/stats")).json()
+        servers = [(await http.get(f"{base}/api/stats")).json() for base in bases]
+    server = dict(servers[0])
+    for key in ("decisions", "write_batches", "writes"):
+        server[key] = sum(x[key] for x in servers)
     for res in results:
         if isinstance(res, BaseException):
             stats.errors.append(f"{type(res).__name__}: {res}")
     return stats, elapsed, server
 
 
-def start_server(db: str, profile: str | None) -> tuple[subprocess.Popen[str], str]:
+def start_server(db: str, profile: str | None, shard: str | None = None) -> tuple[subprocess.Popen[str], str]:
     cmd = [sys.executable]
     if profile:
         cmd += ["-m", "cProfile", "-o", profile]
     cmd += ["-m", "sushigo", "serve", "--port", "0", "--db", db,
             "--tables-per-hour", "100000", "--connections-per-address", "100000"]
+    if shard is not None:
+        cmd += ["--shard", shard]
     proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, text=True)
     assert proc.stdout is not None
     line = proc.stdout.readline()
@@ -142,7 +160,10 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("games", type=int, nargs="?", default=200)
     parser.add_argument("--think", type=float, default=0.0, help="mean seconds a client waits before each pick")
-    parser.add_argument("--url", help="use a running server instead of starting one")
+    parser.add_argument("--url", action="append",
+                        help="use a running server instead of starting one (again: several, games dealt round-robin)")
+    parser.add_argument("--processes", type=int, default=1,
+                        help="start this many servers (shards a, b, ...) on the one --db, games dealt round-robin")
     parser.add_argument("--db", help="database for the server it starts (default: SQLite in a temp dir)")
     parser.add_argument("--profile", help="run the started server under cProfile, write the stats here")
     args = parser.parse_args()
@@ -152,16 +173,23 @@ def main() -> None:
         uvloop.install()
     except ImportError:
         pass
-    proc = None
+    procs: list[subprocess.Popen[str]] = []
     with tempfile.TemporaryDirectory() as tmp:
-        base = args.url
-        if base is None:
-            proc, base = start_server(args.db or f"sqlite:///{os.path.join(tmp, 'load.db')}", args.profile)
+        bases = args.url
+        if bases is None:
+            db = args.db or f"sqlite:///{os.path.join(tmp, 'load.db')}"
+            bases = []
+            for i in range(args.processes):
+                shard = "abcdefghijklmnopqrstuvwxyz"[i] if args.processes > 1 else None
+                proc, base = start_server(db, args.profile if i == 0 else None, shard)
+                procs.append(proc)
+                bases.append(base)
         try:
-            stats, elapsed, server = asyncio.run(run(base, args.games, args.think))
+            stats, elapsed, server = asyncio.run(run(bases, args.games, args.think))
         finally:
-            if proc is not None:
+            for proc in procs:
                 proc.send_signal(signal.SIGINT)
+            for proc in procs:
                 proc.wait(60)
     lat = sorted(stats.latencies)
 
@@ -176,6 +204,8 @@ def main() -> None:
     batches = max(1, server["write_batches"])
     print(f"server ({server['database']}): {server['decisions']} decisions stored in "
           f"{server['write_batches']} transactions ({server['writes'] / batches:.1f} writes per commit)")
+    if len(bases) > 1:
+        print(f"{len(bases)} server processes on one database, games dealt round-robin")
     for e in stats.errors[:5]:
         print("error:", e)
     if args.profile:

@@ -209,10 +209,37 @@ def clean_chat(text: str) -> str:
     return text
 
 
+def _compact_encoder() -> Any:
+    """``json.dumps(x, separators=(",", ":"))`` (what :func:`~sushigo.server.protocol.dump` writes),
+    with the C encoder made once rather than at every call (a good part of the cost of a small
+    value); the plain encoder where this Python's C encoder takes other arguments."""
+    plain = json.JSONEncoder(separators=(",", ":"))
+    make = getattr(json.encoder, "c_make_encoder", None)
+    if make is None:
+        return plain.encode
+    try:
+        chunks = make(None, plain.default, json.encoder.encode_basestring_ascii, None, ":", ",",
+                      False, False, True)
+
+        def encode(o: Any) -> str:
+            return "".join(chunks(o, 0))
+
+        sample = {"a": [1, 2.5, None, True, "\u00e9\"x"], "b": {"c": -0.125}, "d": "s", "e": 1e300}
+        if encode(sample) != plain.encode(sample) or encode("x") != '"x"' or encode(3.0) != "3.0":
+            return plain.encode
+    except Exception:  # noqa: BLE001 - another Python's C encoder
+        return plain.encode
+    return encode
+
+
+encode = _compact_encoder()
+"""``json.dumps(x, separators=(",", ":"))``, for JSON the server sends."""
+
+
 def dump(message: dict[str, Any]) -> str:
     """One server message as a text frame (``v`` added)."""
     message["v"] = VERSION
-    return json.dumps(message, separators=(",", ":"))
+    return encode(message)
 
 
 def error(code: str, message: str) -> str:

@@ -47,6 +47,7 @@ from sushigo.engine.base.scoring import wasabi_pairs
 from sushigo.server.protocol import REACTIONS, clean_chat
 from sushigo.server.protocol import CreateTable as CreateRequest
 from sushigo.server.protocol import dump
+from sushigo.server.protocol import encode as _encode
 from sushigo.server.store import (
     OPEN_STATUSES,
     AddHappening,
@@ -64,7 +65,8 @@ from sushigo.server.store import (
     TableRow,
     Writer,
 )
-from sushigo.engine.base.view import seat_view, spectator_view
+from sushigo.engine.base.cards import CARD_NAMES
+from sushigo.engine.base.view import knows_hand, round_hands, seat_view, spectator_view
 
 log = logging.getLogger("sushigo.server")
 
@@ -202,6 +204,11 @@ class LiveTable:
     """The id of the table "Play again" created."""
     rematch_of: str | None = None
     rematch_lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    public_json: tuple[Any, tuple[Any, ...], list[str], dict[str, Any]] | None = None
+    """The game, the moment of it, and the state view's public members encoded (:meth:`StateFrames._shared`)."""
+    rounds_json: tuple[Any, int, str] | None = None
+    """The game, its number of finished rounds, and the state view's ``last_round`` and
+    ``explained`` members encoded for them (:meth:`StateFrames._rounds`)."""
 
     def __post_init__(self) -> None:
         self.narrator = narrator_for(self.game)
@@ -304,9 +311,11 @@ def _with_old_options(text: str) -> str:
     return record_dumps(record) + "\n"
 
 
-def view_payload(game: AnyGame, seat: int | None, explained: list[dict[str, Any]] | None = None) -> dict[str, Any]:
+def view_payload(game: AnyGame, seat: int | None, explained: list[dict[str, Any]] | None = None,
+                 *, rounds: bool = True) -> dict[str, Any]:
     """What ``seat`` (``None``: a spectator) may see, as sent in ``state.view``
-    (``explained``: the table's rounds explained so far, see :func:`explained_rounds`)."""
+    (``explained``: the table's rounds explained so far, see :func:`explained_rounds`;
+    ``rounds=False``: ``last_round`` and ``explained`` left ``None``, for a caller that has them)."""
     if isinstance(game, PartyGame):
         pv = party_seat_view(game, seat) if seat is not None else party_spectator_view(game)
         out = pv.to_json()
@@ -317,8 +326,8 @@ def view_payload(game: AnyGame, seat: int | None, explained: list[dict[str, Any]
         out["edition"] = "base"
         out["legal"] = [action_name(a) for a in v.legal_actions]
         out["on_wasabi"] = _on_wasabi(v.collections)
-    out["last_round"] = _last_round(game)
-    out["explained"] = explained_rounds(game, explained)
+    out["last_round"] = _last_round(game) if rounds else None
+    out["explained"] = explained_rounds(game, explained) if rounds else None
     if seat is not None:
         out["pass_to"] = (seat + game.pass_step) % game.players
         out["receive_from"] = (seat - game.pass_step) % game.players
@@ -326,6 +335,152 @@ def view_payload(game: AnyGame, seat: int | None, explained: list[dict[str, Any]
         out["change_to"] = change
         out["change_to_text"] = [action_text(game, a) for a in change]
     return out
+
+
+
+_NAMES: Final[tuple[str, ...]] = tuple(CARD_NAMES)
+
+_BASE_SPECTATOR_KEYS: Final = (
+    "seat", "players", "round", "turn", "phase", "pass_step", "hand", "legal_actions", "committed",
+    "collections", "puddings", "hand_sizes", "picked", "seen_hands", "known_hands", "known_cards",
+    "discard", "scores", "result", "edition", "legal", "on_wasabi", "last_round", "explained")
+"""The keys of a base-game ``state.view`` in :func:`view_payload`'s order (a seat's adds :data:`_BASE_SEAT_EXTRA`)."""
+
+_BASE_SEAT_EXTRA: Final = ("pass_to", "receive_from", "change_to", "change_to_text")
+
+_BASE_OWN: Final = frozenset({"seat", "hand", "legal_actions", "committed", "seen_hands", "known_hands",
+                              "known_cards", "legal", *_BASE_SEAT_EXTRA})
+"""The fields of a base-game view that differ from seat to seat; every other one is public."""
+
+
+def _members(d: dict[str, Any]) -> str:
+    """``'"a":1,"b":2'``: the members of ``d`` as :func:`_encode` writes them inside its braces."""
+    return _encode(d)[1:-1]
+
+
+class StateFrames:
+    """The ``state`` frames of one moment of a table, for any seat: what every
+    seat shares (the table's summary, the view's public fields) is computed and
+    encoded once, then each seat's own fields are added.
+
+    The text is exactly ``dump`` of :meth:`TableService.state_message`'s message
+    with :func:`view_payload` as the view (``tests/server/test_frames.py``
+    checks it, byte for byte, for every seat at every moment of whole games).
+    A base-game seat's own fields come from :mod:`sushigo.engine.base.view`'s
+    functions (its hand, :func:`~sushigo.engine.base.view.knows_hand`,
+    :func:`~sushigo.engine.base.view.known_cards`, the round's hands replayed
+    once for every seat); Party views are :func:`view_payload`'s own.
+
+    Valid while the table does not change: make one per publish.
+    """
+
+    def __init__(self, table: LiveTable) -> None:
+        self.table = table
+        self.game = table.game
+        self._texts: dict[int | None, str] = {}
+        self._head: str | None = None  # the members before the seat's, and the table's summary
+        self._viewless = table.status in (WAITING, CANCELLED)
+        self._public: list[str] | None = None  # base game: the public members between the own ones
+        self._history: list[list[list[int]]] | None = None
+
+    def text(self, seat: int | None) -> str:
+        """The ``state`` frame for ``seat`` (``None``: a spectator)."""
+        text = self._texts.get(seat)
+        if text is None:
+            table = self.table
+            deadline = "null"
+            if seat is not None and seat in table.deadlines:
+                deadline = _encode(round(table.deadlines[seat][1], 3))
+            if self._head is None:
+                self._head = '{"type":"state","seq":' + _encode(table.seq) + ',"status":' + _encode(table.status)
+                self._summary = _encode(table.summary())
+            view = "null" if self._viewless else self._view(seat)
+            text = self._texts[seat] = (self._head + ',"seat":' + ("null" if seat is None else str(int(seat)))
+                                        + ',"table":' + self._summary + ',"view":' + view
+                                        + ',"deadline":' + deadline + ',"v":1}')
+        return text
+
+    def _rounds(self) -> str:
+        """The members ``last_round`` and ``explained``, encoded once per finished round (kept by the table)."""
+        table, game = self.table, self.game
+        done = len(game.round_breakdowns)
+        cached = table.rounds_json
+        if cached is None or cached[0] is not game or cached[1] != done:
+            text = _members({"last_round": _last_round(game), "explained": explained_rounds(game, table.explained)})
+            cached = table.rounds_json = (game, done, text)
+        return cached[2]
+
+    def _shared(self) -> tuple[list[str], dict[str, Any]]:
+        """The base-game view's public members, in runs between the seats' own ones, and the
+        spectator's view they come from (``[]``: the engine's view has other keys, no shortcut).
+
+        Kept by the table until something is revealed: a hidden pick (or its withdrawal)
+        changes nothing public but ``picked``, which is encoded afresh each time.
+        """
+        table, game = self.table, self.game
+        key = (game.round, game.turn, game.phase, game.is_over, len(game.round_breakdowns))
+        cached = table.public_json
+        if cached is None or cached[0] is not game or cached[1] != key:
+            spectator = view_payload(game, None, rounds=False)
+            runs: list[str] = []
+            if tuple(spectator) == _BASE_SPECTATOR_KEYS:  # else the engine's view changed: no shortcut
+                public: dict[str, Any] = {}
+                for name in _BASE_SPECTATOR_KEYS[:-2]:  # last_round and explained: once a round
+                    if name in _BASE_OWN:
+                        if public:
+                            runs.append(_members(public))
+                            public = {}
+                    elif name != "picked":  # the last of its run
+                        public[name] = spectator[name]
+                runs.append(_members(public) + "," + self._rounds())
+            cached = table.public_json = (game, key, runs, spectator)
+        runs = list(cached[2])
+        if runs:
+            runs[1] += ',"picked":' + _encode([game.has_committed(s) for s in range(game.players)])
+        return runs, cached[3]
+
+    def _view(self, seat: int | None) -> str:
+        game = self.game
+        if isinstance(game, PartyGame):
+            return _encode(view_payload(game, seat, self.table.explained))
+        if self._public is None:
+            self._public, self._spectator_view = self._shared()
+        if not self._public:
+            return _encode(view_payload(game, seat, self.table.explained))
+        if seat is None:
+            spectator, runs = self._spectator_view, self._public
+            own = [_members({key: spectator[key]}) for key in _BASE_SPECTATOR_KEYS if key in _BASE_OWN]
+            # seat | p0 | hand, legal_actions, committed | p1 | seen_hands .. known_cards | p2 | legal | p3
+            return ("{" + own[0] + "," + runs[0] + "," + ",".join(own[1:4]) + "," + runs[1]
+                    + "," + ",".join(own[4:7]) + "," + runs[2] + "," + own[7] + "," + runs[3] + "}")
+        if not 0 <= seat < game.players:
+            raise ValueError(f"there is no seat {seat}")
+        if self._history is None:
+            self._history = round_hands(game)
+            # what a seat knows of a hand it has not held is what a spectator knows (known_cards)
+            self._unheld = self._spectator_view["known_cards"]
+        names = _NAMES
+        hands = game.hands
+        players = range(game.players)
+        legal = game.legal_actions(seat)
+        change = game.change_choices(seat)
+        step = game.pass_step
+        p = self._public
+        knows = [knows_hand(game, seat, k) for k in players]
+        held = [[names[c] for c in hands[k]] if knows[k] else None for k in players]
+        unheld = self._unheld
+        # the view's keys in order: seat | players .. pass_step | hand, legal_actions, committed |
+        # collections .. picked | seen_hands, known_hands, known_cards | discard .. edition | legal |
+        # on_wasabi, last_round, explained | pass_to .. change_to_text
+        return ('{"seat":' + str(seat) + "," + p[0] + ","
+                + _members({"hand": [names[c] for c in hands[seat]], "legal_actions": legal,
+                            "committed": game.committed_action(seat)}) + "," + p[1] + ","
+                + _members({"seen_hands": [[names[c] for c in h[seat]] for h in self._history],
+                            "known_hands": held,
+                            "known_cards": [held[k] if knows[k] else unheld[k] for k in players]})
+                + "," + p[2] + "," + _members({"legal": [action_name(a) for a in legal]}) + "," + p[3] + ","
+                + _members({"pass_to": (seat + step) % game.players, "receive_from": (seat - step) % game.players,
+                            "change_to": change, "change_to_text": [action_name(a) for a in change]}) + "}")
 
 
 def action_text(game: AnyGame, action: int) -> str:
@@ -997,12 +1152,7 @@ class TableService:
 
     def state_message(self, table: LiveTable, seat: int | None) -> str:
         """The complete ``state`` frame for ``seat`` (``None``: spectator)."""
-        view = None if table.status in (WAITING, CANCELLED) else view_payload(table.game, seat, table.explained)
-        deadline = None
-        if seat is not None and seat in table.deadlines:
-            deadline = round(table.deadlines[seat][1], 3)
-        return dump({"type": "state", "seq": table.seq, "status": table.status, "seat": seat,
-                     "table": table.summary(), "view": view, "deadline": deadline})
+        return StateFrames(table).text(seat)
 
     def _publish(self, table: LiveTable) -> None:
         """Tell every watcher what changed: the new log lines, then a full state
@@ -1011,17 +1161,15 @@ class TableService:
         if table.moved:
             table.moved = False
             table.refresh.clear()
-            cache: dict[int | None, str] = {}
+            frames = StateFrames(table)
             for conn in table.connections:
-                text = cache.get(conn.seat)
-                if text is None:
-                    text = cache[conn.seat] = self.state_message(table, conn.seat)
-                conn.send(text)
+                conn.send(frames.text(conn.seat))
         else:
             game = table.game
             text = dump({"type": "progress", "seq": table.seq,
                          "picked": [game.has_committed(s) for s in range(game.players)]})
-            own = {seat: self.state_message(table, seat) for seat in table.refresh}
+            frames = StateFrames(table)
+            own = {seat: frames.text(seat) for seat in table.refresh}
             table.refresh.clear()
             for conn in table.connections:
                 conn.send(own[conn.seat] if conn.seat in own else text)
