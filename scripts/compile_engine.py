@@ -68,8 +68,9 @@ def build() -> int:
         "from setuptools import setup\n"
         "from mypyc.build import mypycify\n"
         f"setup(name='sushigo-engine-compiled', script_args=['build_ext', '--inplace', '--build-temp', "
-        f"{str(ROOT / 'build' / 'mypyc')!r}],\n"
-        f"      ext_modules=mypycify({paths!r}, opt_level='3', group_name={GROUP!r}))\n"
+        f"{str(ROOT / 'build' / 'mypyc')!r}, '--build-lib', {str(ROOT / 'build' / 'mypyc' / 'lib')!r}],\n"
+        f"      ext_modules=mypycify({paths!r}, opt_level='3', group_name={GROUP!r}, "
+        f"target_dir={str(ROOT / 'build' / 'mypyc')!r}))\n"
     )
     done = subprocess.run([sys.executable, "-c", code], cwd=SRC, capture_output=True, text=True)
     if done.returncode != 0:

@@ -126,8 +126,8 @@ def test_compiled_random_games_equal_the_engines(players: int, pass_both_ways: b
 
 def test_compiled_random_games_are_the_same_games_as_before() -> None:
     """A golden digest of 320,000 kernel games (every table size, both passing
-    rules, two seeds): a faster kernel plays game for game the games the first
-    one did (the digest was taken with the kernel of issue 17)."""
+    rules, two seeds): a changed kernel must play game for game the games this
+    one does (the digest was taken with the kernel of issue 17)."""
     pytest.importorskip("numba")
     import hashlib
 

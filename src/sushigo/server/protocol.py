@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import json
 import unicodedata
-from typing import Annotated, Any, Final, Literal, Union
+from typing import Annotated, Any, Callable, Final, Literal, Union
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
@@ -209,7 +209,7 @@ def clean_chat(text: str) -> str:
     return text
 
 
-def _compact_encoder() -> Any:
+def _compact_encoder() -> Callable[[Any], str]:
     """``json.dumps(x, separators=(",", ":"))`` (what :func:`~sushigo.server.protocol.dump` writes),
     with the C encoder made once rather than at every call (a good part of the cost of a small
     value); the plain encoder where this Python's C encoder takes other arguments."""

@@ -58,7 +58,7 @@ def _compile() -> Any:
     @numba.njit(cache=True)
     def one_game(g: int, n: int, hand: int, both_ways: bool, counts: Any, record: bool,
                  deals: Any, picks: Any, totals: Any, winners: Any, dumplings: Any, nigiri_points: Any,
-                 icons_of: Any, deck: Any, hands: Any, dist: Any, dup: Any, cols: Any, free: Any, nig: Any,
+                 icons_of: Any, deck: Any, hands: Any, passed: Any, cols: Any, free: Any, nig: Any,
                  pudd: Any, score: Any, acts: Any, icons: Any, st: Any) -> None:  # pragma: no cover - compiled
         if True:
             k = 0
@@ -73,38 +73,33 @@ def _compile() -> Any:
             score[:] = 0
             pos = 0
             for r in range(NUM_ROUNDS):
-                # hands[h] is the hand dealt to seat h; at turn t seat s holds hand (s - step * t) % n,
-                # so passing moves no cards.  dist[h] and dup[h] count its card types held once or more
-                # and twice or more (the legal picks), kept up to date as cards leave and return.
                 hands[:, :] = 0
                 cols[:, :] = 0
                 free[:] = 0
                 nig[:] = 0
-                dist[:] = 0
-                dup[:] = 0
                 for s in range(n):
                     for i in range(hand):
                         c = deck[pos]
                         pos += 1
-                        k = hands[s, c]
-                        if k == 0:
-                            dist[s] += 1
-                        elif k == 1:
-                            dup[s] += 1
-                        hands[s, c] = k + 1
+                        hands[s, c] += 1
                         if record:
                             deals[g, r, s, i] = c
                 step = -1 if (both_ways and r == 1) else 1
                 for t in range(hand):
                     for s in range(n):
-                        h = (s - step * t) % n
-                        d = dist[h]
+                        d = 0
+                        m2 = 0
+                        for c in range(C):
+                            if hands[s, c] > 0:
+                                d += 1
+                                if hands[s, c] >= 2:
+                                    m2 += 1
                         chop = cols[s, _CHOPSTICKS] > 0 and hand - t >= 2
-                        total = d + (d * (d - 1) + dup[h] if chop else 0)
+                        total = d + (d * (d - 1) + m2 if chop else 0)
                         x = below(st, total)
                         if x < d:
                             for c in range(C):
-                                if hands[h, c] > 0:
+                                if hands[s, c] > 0:
                                     if x == 0:
                                         acts[s] = c
                                         break
@@ -113,14 +108,14 @@ def _compile() -> Any:
                             x -= d
                             a = 0
                             for c in range(C):
-                                if hands[h, c] > 0:
-                                    w = d - 1 + (1 if hands[h, c] >= 2 else 0)
+                                if hands[s, c] > 0:
+                                    w = d - 1 + (1 if hands[s, c] >= 2 else 0)
                                     if x < w:
                                         a = c
                                         break
                                     x -= w
                             for c in range(C):
-                                ok = hands[h, c] > 0 if c != a else hands[h, c] >= 2
+                                ok = hands[s, c] > 0 if c != a else hands[s, c] >= 2
                                 if ok:
                                     if x == 0:
                                         acts[s] = C + C * a + c
@@ -129,18 +124,12 @@ def _compile() -> Any:
                         if record:
                             picks[g, r, t, s] = acts[s]
                     for s in range(n):
-                        h = (s - step * t) % n
                         act = acts[s]
                         two = act >= C
                         first = (act - C) // C if two else act
                         for m in range(2 if two else 1):
                             c = first if m == 0 else (act - C) % C
-                            k = hands[h, c]
-                            if k == 1:
-                                dist[h] -= 1
-                            elif k == 2:
-                                dup[h] -= 1
-                            hands[h, c] = k - 1
+                            hands[s, c] -= 1
                             cols[s, c] += 1
                             if c == _WASABI:
                                 free[s] += 1
@@ -152,12 +141,11 @@ def _compile() -> Any:
                                     nig[s] += nigiri_points[c]
                         if two:
                             cols[s, _CHOPSTICKS] -= 1
-                            k = hands[h, _CHOPSTICKS]
-                            if k == 0:
-                                dist[h] += 1
-                            elif k == 1:
-                                dup[h] += 1
-                            hands[h, _CHOPSTICKS] = k + 1
+                            hands[s, _CHOPSTICKS] += 1
+                    for s in range(n):
+                        for c in range(C):
+                            passed[(s + step) % n, c] = hands[s, c]
+                    hands, passed = passed, hands
                 top = 0
                 for s in range(n):
                     icons[s] = 0
@@ -226,8 +214,7 @@ def _compile() -> Any:
             st[0] = (z ^ (z >> np.uint64(31))) | np.uint64(1)
             deck = np.empty(_LAST + 1, np.int64)
             hands = np.zeros((n, C), np.int64)
-            dist = np.zeros(n, np.int64)
-            dup = np.zeros(n, np.int64)
+            passed = np.zeros((n, C), np.int64)
             cols = np.zeros((n, C), np.int64)
             free = np.zeros(n, np.int64)
             nig = np.zeros(n, np.int64)
@@ -237,7 +224,7 @@ def _compile() -> Any:
             icons = np.zeros(n, np.int64)
             for g in range(ch * CHUNK, min(games, (ch + 1) * CHUNK)):
                 one_game(g, n, hand, both_ways, counts, record, deals, picks, totals, winners, dumplings,
-                         nigiri_points, icons_of, deck, hands, dist, dup, cols, free, nig, pudd, score, acts, icons, st)
+                         nigiri_points, icons_of, deck, hands, passed, cols, free, nig, pudd, score, acts, icons, st)
 
     return play
 
