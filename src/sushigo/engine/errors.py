@@ -11,7 +11,7 @@ wrong.  Record and rule errors live with their modules:
 from __future__ import annotations
 
 import operator
-from typing import SupportsIndex
+from typing import Sequence, SupportsIndex
 
 
 class IllegalActionError(ValueError):
@@ -45,3 +45,8 @@ def as_action(action: SupportsIndex) -> int:
         return operator.index(action)
     except TypeError:
         raise InvalidActionError(f"an action is an int, not {type(action).__name__}") from None
+
+
+def as_actions(actions: Sequence[SupportsIndex]) -> list[int]:
+    """Every action of ``actions`` as a plain int (:func:`as_action`)."""
+    return [a if type(a) is int else as_action(a) for a in actions]

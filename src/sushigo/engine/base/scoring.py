@@ -14,10 +14,11 @@ the engine reports can be recomputed and explained.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 import operator
 from typing import Any, Final, Iterable, Sequence, SupportsIndex
 
+from sushigo.engine.copies import by_fields
 from sushigo.engine.points import DUMPLING_POINTS, SASHIMI_SET_POINTS, TEMPURA_PAIR_POINTS, WASABI_FACTOR, Breakdown
 from sushigo.engine.base.cards import MAKI_ICONS, NIGIRI_POINTS, ROUND_CATEGORIES, Card
 
@@ -223,10 +224,7 @@ class Result:
     """
 
     def __reduce__(self) -> tuple[Any, ...]:
-        # Rebuilt from its fields, so that copy and pickle work on the compiled
-        # engine too (scripts/compile_engine.py), where a frozen dataclass
-        # cannot be filled in after it is made.
-        return (type(self), tuple(getattr(self, f.name) for f in fields(self)))
+        return by_fields(self)  # copy and pickle, compiled too
 
 
     rounds: tuple[tuple[int, ...], ...]

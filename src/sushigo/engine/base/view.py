@@ -22,9 +22,10 @@ True
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field
 from typing import Any, Sequence
 
+from sushigo.engine.copies import by_fields
 from sushigo.engine.base.actions import Action, card_ids
 from sushigo.engine.base.cards import DECK_COUNT_LIST, NUM_CARD_TYPES, Card, count_cards
 from sushigo.engine.base.game import Game
@@ -43,10 +44,7 @@ class SeatView:
     """
 
     def __reduce__(self) -> tuple[Any, ...]:
-        # Rebuilt from its fields, so that copy and pickle work on the compiled
-        # engine too (scripts/compile_engine.py), where a frozen dataclass
-        # cannot be filled in after it is made.
-        return (type(self), tuple(getattr(self, f.name) for f in fields(self)))
+        return by_fields(self)  # copy and pickle, compiled too
 
 
     seat: int | None

@@ -36,12 +36,13 @@ from __future__ import annotations
 import functools
 import operator
 import random
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 from typing import Any, Final, NamedTuple, Sequence, SupportsIndex
 
-from sushigo.engine.errors import InvalidActionError, as_action
+from sushigo.engine.copies import by_fields, by_slots
+from sushigo.engine.errors import InvalidActionError, as_action, as_actions
 from sushigo.engine.errors import DealError, GameOverError, IllegalActionError
-from sushigo.engine.turns import Phase, shuffle
+from sushigo.engine.turns import Phase, distinct, shuffle
 from sushigo.engine.party.actions import (
     COPY_BASE,
     COPY_FACE_DOWN,
@@ -169,11 +170,7 @@ class PartyResult:
     """
 
     def __reduce__(self) -> tuple[Any, ...]:
-        # Rebuilt from its fields, so that copy and pickle work on the compiled
-        # engine too (scripts/compile_engine.py), where a frozen dataclass
-        # cannot be filled in after it is made.
-        return (type(self), tuple(getattr(self, f.name) for f in fields(self)))
-
+        return by_fields(self)  # copy and pickle, compiled too
 
     rounds: tuple[tuple[int, ...], ...]
     breakdown: tuple[tuple[Breakdown, ...], ...]
@@ -346,12 +343,10 @@ class PartyGame:
 
     def _play_actions(self, seat: int, cards: Sequence[int]) -> list[int]:
         """Actions that play one of ``cards`` (a special order with each copy)."""
-        mask = 0
-        for c in cards:
-            mask |= 1 << c
-        if not mask >> _SO & 1:
-            return list(_ids_in(mask))
-        actions = list(_ids_in(mask & ~(1 << _SO)))
+        ids = distinct(cards)
+        if _SO not in ids:
+            return list(ids)
+        actions = [c for c in ids if c != _SO]
         actions.extend(self._copy_actions(seat))
         return sorted(actions)
 
@@ -447,7 +442,7 @@ class PartyGame:
             raise IllegalActionError("some seats have committed picks; finish the turn with commit()")
         if len(actions) != self.players:
             raise IllegalActionError(f"expected {self.players} picks, got {len(actions)}")
-        picks = _as_actions(actions)
+        picks = as_actions(actions)
         for seat, action in enumerate(picks):
             self.check_legal(seat, action)
         self._reveal(picks)
@@ -941,8 +936,7 @@ class PartyGame:
         return g
 
     def __reduce__(self) -> tuple[Any, ...]:
-        # copy and pickle, on the compiled engine too (see Game.__reduce__)
-        return (_restore, (type(self), self.rules, {name: getattr(self, name) for name in _PARTY_STATE}))
+        return by_slots(self, _PARTY_STATE)  # copy and pickle, compiled too
 
     def all_cards(self) -> list[int]:
         """Every physical card wherever it is (for conservation checks)."""
@@ -960,28 +954,6 @@ class PartyGame:
     def __repr__(self) -> str:
         state = "over" if self.is_over else f"round {self.round}, turn {self.turn}"
         return f"<PartyGame {self.players} players, {state}>"
-
-
-_IDS_IN: Final[dict[int, tuple[int, ...]]] = {}
-"""Card ids by set of card ids (bit ``c`` for id ``c``): a cache, as the sets met are few."""
-
-
-def _ids_in(mask: int) -> tuple[int, ...]:
-    """The card ids in ``mask``, ascending (what ``sorted(set(cards))`` gives, faster)."""
-    ids = _IDS_IN.get(mask)
-    if ids is None:
-        if len(_IDS_IN) >= 1 << 16:
-            _IDS_IN.clear()
-        ids = _IDS_IN[mask] = tuple(c for c in range(mask.bit_length()) if mask >> c & 1)
-    return ids
-
-
-def _restore(cls: type[PartyGame], rules: Rules, state: dict[str, Any]) -> PartyGame:
-    """The game :meth:`PartyGame.__reduce__` took apart."""
-    game = cls(rules, _shell=True)
-    for name, value in state.items():
-        setattr(game, name, value)
-    return game
 
 
 def _played(card: int, kind: int, turn: int, uid: int, copy: bool, on: int, filled: bool) -> Played:
@@ -1004,14 +976,6 @@ def _menu_cards(rules: Rules) -> list[int]:
     for item in rules.menu:
         cards.update(int(c) for c in cards_of_item(item, rules.uramaki_split))
     return sorted(cards)
-
-
-def _as_actions(actions: Sequence[int]) -> list[int]:
-    try:
-        return list(map(operator.index, actions))
-    except TypeError:
-        bad = next(a for a in actions if not hasattr(a, "__index__"))
-        raise InvalidActionError(f"an action is an int, not {type(bad).__name__}") from None
 
 
 __all__ = ["Decision", "Move", "PartyGame", "PartyResult", "Played", "encode_copy", "on_face_up_wasabi"]

@@ -24,9 +24,10 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field
 from typing import Any, NamedTuple, Sequence
 
+from sushigo.engine.copies import by_fields
 from sushigo.engine.turns import Phase
 from sushigo.engine.party.actions import PASS, party_action_name, played_card
 from sushigo.engine.party.cards import CHOPSTICKS_IDS, DESSERT_IDS, FACE_DOWN, PartyCard
@@ -58,10 +59,7 @@ class PartySeatView:
     """Everything seat ``seat`` may know (``None``: a spectator)."""
 
     def __reduce__(self) -> tuple[Any, ...]:
-        # Rebuilt from its fields, so that copy and pickle work on the compiled
-        # engine too (scripts/compile_engine.py), where a frozen dataclass
-        # cannot be filled in after it is made.
-        return (type(self), tuple(getattr(self, f.name) for f in fields(self)))
+        return by_fields(self)  # copy and pickle, compiled too
 
 
     seat: int | None
