@@ -5,7 +5,11 @@ One compiled function plays G games from start to end, in chunks of
 :data:`CHUNK` games with a seeded xorshift64* generator each, on all cores (``numba.prange``): shuffle, deal, every
 seat's uniformly random legal pick (chopsticks pairs included, drawn as
 :meth:`sushigo.sim.batch.BatchGame.random_actions` draws them), reveal, pass,
-score, puddings, winners.  With ``record=True`` it also returns every deal and
+score, puddings, winners.  A hand is its card counts and two bitmasks, the
+types it holds (:data:`HELD`) and the types it holds twice or more (:data:`PAIRS`):
+a pick is then a table lookup (:data:`sushigo.engine.base.game.TYPE_SETS`, the
+engine's own table of legal picks) instead of a scan, and the hand's counts,
+masks and all pass on together.  With ``record=True`` it also returns every deal and
 every pick, which ``tests/sim/test_batch.py`` replays through the engine.
 """
 
@@ -16,6 +20,7 @@ from typing import Any
 import numpy as np
 
 from sushigo.engine.base.cards import DECK_COUNT_LIST, DECK_SIZE, MAKI_ICONS, NIGIRI_POINTS, NUM_CARD_TYPES, Card
+from sushigo.engine.base.game import TYPE_SETS
 from sushigo.engine.base.scoring import MAKI_POINTS, PUDDING_POINTS
 from sushigo.engine.points import SASHIMI_SET_POINTS, TEMPURA_PAIR_POINTS, WASABI_FACTOR
 from sushigo.engine.points import DUMPLING_POINTS
@@ -36,6 +41,12 @@ _DECK_COUNTS = np.array(DECK_COUNT_LIST, dtype=np.int64)
 _DUMPLINGS = np.array(DUMPLING_POINTS, dtype=np.int64)
 _NIGIRI = np.array(NIGIRI_POINTS, dtype=np.int64)
 _ICONS = np.array(MAKI_ICONS, dtype=np.int64)
+HELD = C
+"""Column of a hand row: the bitmask of the card types it holds (bit ``c``: card id ``c``)."""
+PAIRS = C + 1
+"""Column of a hand row: the bitmask of the card types it holds at least twice."""
+_COUNT = np.array([len(ids) for ids in TYPE_SETS], dtype=np.int64)
+_NTH = np.array([list(ids) + [0] * (C - len(ids)) for ids in TYPE_SETS], dtype=np.int64)
 _kernel: Any = None
 CHUNK = 256
 """Games per generator (each chunk of games has its own, so results do not depend on the thread count)."""
@@ -58,8 +69,9 @@ def _compile() -> Any:
     @numba.njit(cache=True)
     def one_game(g: int, n: int, hand: int, both_ways: bool, counts: Any, record: bool,
                  deals: Any, picks: Any, totals: Any, winners: Any, dumplings: Any, nigiri_points: Any,
-                 icons_of: Any, deck: Any, hands: Any, passed: Any, cols: Any, free: Any, nig: Any,
-                 pudd: Any, score: Any, acts: Any, icons: Any, st: Any) -> None:  # pragma: no cover - compiled
+                 icons_of: Any, kinds: Any, nth: Any, deck: Any, hands: Any, passed: Any, cols: Any,
+                 free: Any, nig: Any, pudd: Any, score: Any, acts: Any, icons: Any,
+                 st: Any) -> None:  # pragma: no cover - compiled
         if True:
             k = 0
             for c in range(C):
@@ -84,43 +96,37 @@ def _compile() -> Any:
                         hands[s, c] += 1
                         if record:
                             deals[g, r, s, i] = c
+                for s in range(n):
+                    held = 0
+                    pairs = 0
+                    for c in range(C):
+                        held |= (1 << c) * (hands[s, c] > 0)
+                        pairs |= (1 << c) * (hands[s, c] > 1)
+                    hands[s, HELD] = held
+                    hands[s, PAIRS] = pairs
                 step = -1 if (both_ways and r == 1) else 1
                 for t in range(hand):
                     for s in range(n):
-                        d = 0
-                        m2 = 0
-                        for c in range(C):
-                            if hands[s, c] > 0:
-                                d += 1
-                                if hands[s, c] >= 2:
-                                    m2 += 1
+                        held = hands[s, HELD]
+                        pairs = hands[s, PAIRS]
+                        d = kinds[held]
                         chop = cols[s, _CHOPSTICKS] > 0 and hand - t >= 2
-                        total = d + (d * (d - 1) + m2 if chop else 0)
+                        total = d + (d * (d - 1) + kinds[pairs] if chop else 0)
                         x = below(st, total)
                         if x < d:
-                            for c in range(C):
-                                if hands[s, c] > 0:
-                                    if x == 0:
-                                        acts[s] = c
-                                        break
-                                    x -= 1
+                            acts[s] = nth[held, x]
                         else:
+                            # the pairs (a, b) in order of a, then b; a held once pairs with d - 1 others
                             x -= d
                             a = 0
-                            for c in range(C):
-                                if hands[s, c] > 0:
-                                    w = d - 1 + (1 if hands[s, c] >= 2 else 0)
-                                    if x < w:
-                                        a = c
-                                        break
-                                    x -= w
-                            for c in range(C):
-                                ok = hands[s, c] > 0 if c != a else hands[s, c] >= 2
-                                if ok:
-                                    if x == 0:
-                                        acts[s] = C + C * a + c
-                                        break
-                                    x -= 1
+                            for i in range(d):
+                                a = nth[held, i]
+                                w = d - 1 + ((pairs >> a) & 1)
+                                if x < w:
+                                    break
+                                x -= w
+                            others = held & ~((1 << a) * (1 - ((pairs >> a) & 1)))
+                            acts[s] = C + C * a + nth[others, x]
                         if record:
                             picks[g, r, t, s] = acts[s]
                     for s in range(n):
@@ -129,22 +135,26 @@ def _compile() -> Any:
                         first = (act - C) // C if two else act
                         for m in range(2 if two else 1):
                             c = first if m == 0 else (act - C) % C
-                            hands[s, c] -= 1
+                            left = hands[s, c] - 1
+                            hands[s, c] = left
+                            hands[s, HELD] &= ~((1 << c) * (left == 0))
+                            hands[s, PAIRS] &= ~((1 << c) * (left == 1))
                             cols[s, c] += 1
-                            if c == _WASABI:
-                                free[s] += 1
-                            elif nigiri_points[c] > 0:
-                                if free[s] > 0:
-                                    free[s] -= 1
-                                    nig[s] += WASABI_FACTOR * nigiri_points[c]
-                                else:
-                                    nig[s] += nigiri_points[c]
+                            # without branches: a wasabi frees a place, a nigiri takes one if any is free
+                            v = nigiri_points[c]
+                            on = (v > 0) & (free[s] > 0)
+                            free[s] += (c == _WASABI) - on
+                            nig[s] += v * (1 + (WASABI_FACTOR - 1) * on)
                         if two:
                             cols[s, _CHOPSTICKS] -= 1
-                            hands[s, _CHOPSTICKS] += 1
+                            back = hands[s, _CHOPSTICKS] + 1
+                            hands[s, _CHOPSTICKS] = back
+                            hands[s, HELD] |= 1 << _CHOPSTICKS
+                            hands[s, PAIRS] |= (1 << _CHOPSTICKS) * (back >= 2)
                     for s in range(n):
-                        for c in range(C):
-                            passed[(s + step) % n, c] = hands[s, c]
+                        to = (s + step) % n
+                        for c in range(C + 2):
+                            passed[to, c] = hands[s, c]
                     hands, passed = passed, hands
                 top = 0
                 for s in range(n):
@@ -203,7 +213,7 @@ def _compile() -> Any:
     @numba.njit(cache=True, parallel=True)
     def play(n: int, games: int, seed: int, hand: int, both_ways: bool, counts: Any, record: bool,
              deals: Any, picks: Any, totals: Any, winners: Any, dumplings: Any, nigiri_points: Any,
-             icons_of: Any) -> None:  # pragma: no cover - compiled
+             icons_of: Any, kinds: Any, nth: Any) -> None:  # pragma: no cover - compiled
         chunks = (games + CHUNK - 1) // CHUNK
         for ch in numba.prange(chunks):
             # one generator per chunk (splitmix64 of seed and chunk): the same games on any core count
@@ -212,19 +222,20 @@ def _compile() -> Any:
             z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
             st = np.empty(1, np.uint64)
             st[0] = (z ^ (z >> np.uint64(31))) | np.uint64(1)
-            deck = np.empty(_LAST + 1, np.int64)
-            hands = np.zeros((n, C), np.int64)
-            passed = np.zeros((n, C), np.int64)
-            cols = np.zeros((n, C), np.int64)
-            free = np.zeros(n, np.int64)
-            nig = np.zeros(n, np.int64)
-            pudd = np.zeros(n, np.int64)
-            score = np.zeros(n, np.int64)
-            acts = np.zeros(n, np.int64)
-            icons = np.zeros(n, np.int64)
+            deck = np.empty(_LAST + 1, np.int32)
+            hands = np.zeros((n, C + 2), np.int32)
+            passed = np.zeros((n, C + 2), np.int32)
+            cols = np.zeros((n, C), np.int32)
+            free = np.zeros(n, np.int32)
+            nig = np.zeros(n, np.int32)
+            pudd = np.zeros(n, np.int32)
+            score = np.zeros(n, np.int32)
+            acts = np.zeros(n, np.int32)
+            icons = np.zeros(n, np.int32)
             for g in range(ch * CHUNK, min(games, (ch + 1) * CHUNK)):
                 one_game(g, n, hand, both_ways, counts, record, deals, picks, totals, winners, dumplings,
-                         nigiri_points, icons_of, deck, hands, passed, cols, free, nig, pudd, score, acts, icons, st)
+                         nigiri_points, icons_of, kinds, nth, deck, hands, passed, cols, free, nig, pudd, score,
+                         acts, icons, st)
 
     return play
 
@@ -242,7 +253,7 @@ def random_games(players: int, games: int, seed: int = 0, *, pass_both_ways: boo
     totals = np.zeros((games, players), np.int64)
     winners = np.zeros((games, players), np.bool_)
     _kernel(players, games, seed, hand, pass_both_ways, _DECK_COUNTS, record, deals, picks, totals, winners,
-            _DUMPLINGS, _NIGIRI, _ICONS)
+            _DUMPLINGS, _NIGIRI, _ICONS, _COUNT, _NTH)
     out: dict[str, Any] = {"totals": totals, "winners": winners}
     if record:
         out.update(deals=deals, picks=picks)

@@ -42,8 +42,10 @@ _FULL_DECK: Final = tuple(full_deck())
 
 
 _PICK: Final = Phase.PICK
-_DISTINCT: Final = tuple(tuple(c for c in range(_N) if m >> c & 1) for m in range(1 << _N))
-"""The card ids in each set of card types (bit ``c`` stands for card id ``c``), ascending."""
+TYPE_SETS: Final = tuple(tuple(c for c in range(_N) if m >> c & 1) for m in range(1 << _N))
+"""The card ids in each set of card types (bit ``c`` stands for card id ``c``), ascending:
+a hand's legal single picks, from the mask of the types it holds (the compiled kernel
+of :mod:`sushigo.sim.kernel` picks from the same table)."""
 
 
 def _distinct(hand: list[int]) -> tuple[int, ...]:
@@ -55,7 +57,7 @@ def _distinct(hand: list[int]) -> tuple[int, ...]:
     mask = 0
     for c in hand:
         mask |= 1 << c
-    return _DISTINCT[mask]
+    return TYPE_SETS[mask]
 _GAME_STATE: Final = (
     "rules",
     "players",
