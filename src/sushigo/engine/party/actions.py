@@ -38,14 +38,21 @@ from typing import Final
 from sushigo.engine.errors import InvalidActionError
 from sushigo.engine.party.cards import FACE_DOWN, NUM_PARTY_IDS, PartyCard, parse_party_card
 
-COPY_BASE: Final = NUM_PARTY_IDS  # 46
-COPY_FACE_DOWN: Final = COPY_BASE + NUM_PARTY_IDS  # 92
-COPY_ON_WASABI: Final = COPY_FACE_DOWN + 1  # 93..95: egg, salmon, squid
-PASS: Final = COPY_ON_WASABI + 3  # 96
-FLIP_BASE: Final = PASS + 1  # 97
+# Written as literals so that compiled code (scripts/compile_engine.py) folds them in;
+# the assertion below keeps them tied to the card ids.
+COPY_BASE: Final = 46
+"""Actions COPY_BASE + id: a special order copying the card id (NUM_PARTY_IDS ids)."""
+COPY_FACE_DOWN: Final = 92
+COPY_ON_WASABI: Final = 93
+"""93..95: a special order copying egg, salmon or squid nigiri onto a free wasabi."""
+PASS: Final = 96
+FLIP_BASE: Final = 97
 MAX_FLIP: Final = 64
 """Collection positions a takeout box can address (far above any real collection)."""
-PARTY_NUM_ACTIONS: Final = FLIP_BASE + MAX_FLIP  # 161
+PARTY_NUM_ACTIONS: Final = 161
+assert (COPY_BASE, COPY_FACE_DOWN, COPY_ON_WASABI, PASS, FLIP_BASE, PARTY_NUM_ACTIONS) == (
+    NUM_PARTY_IDS, 2 * NUM_PARTY_IDS, 2 * NUM_PARTY_IDS + 1, 2 * NUM_PARTY_IDS + 4, 2 * NUM_PARTY_IDS + 5,
+    2 * NUM_PARTY_IDS + 5 + MAX_FLIP)
 
 _NIGIRI: Final = (int(PartyCard.EGG), int(PartyCard.SALMON), int(PartyCard.SQUID))
 _SO: Final = int(PartyCard.SPECIAL_ORDER)

@@ -113,8 +113,9 @@ class PartyCard(enum.IntEnum):
 NUM_PARTY_IDS: Final = 46
 """Card ids run 0..45 (id 10 unused); arrays indexed by Party card id have this length."""
 
-FACE_DOWN: Final = NUM_PARTY_IDS
-"""Pseudo card id of a card flipped face down by a takeout box (worth 2)."""
+FACE_DOWN: Final = 46
+"""Pseudo card id of a card flipped face down by a takeout box (worth 2): NUM_PARTY_IDS."""
+assert FACE_DOWN == NUM_PARTY_IDS
 
 C = PartyCard
 

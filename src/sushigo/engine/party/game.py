@@ -75,7 +75,7 @@ from sushigo.engine.party.scoring import (
     score_party_round,
     uramaki_race,
 )
-from sushigo.engine.rules import NUM_ROUNDS, Rules
+from sushigo.engine.rules import NUM_ROUNDS, PARTY_MAX_PLAYERS, Rules
 from sushigo.engine.points import Breakdown
 
 _SO: Final = int(PartyCard.SPECIAL_ORDER)
@@ -86,7 +86,18 @@ _WAITING_IDS: Final = CHOPSTICKS_IDS | SPOON_IDS
 """Specials that wait in a collection to be used on a later turn."""
 _QUEUED_IDS: Final = MENU_IDS | TAKEOUT_IDS
 """Specials that act on the turn they are played."""
+# Compiled code reads its own module's Final names as C globals, other names
+# through a dictionary each time: the hot paths use these.
 _PICK: Final = Phase.PICK
+_RESOLVE: Final = Phase.RESOLVE
+_OVER: Final = Phase.OVER
+_DEAL: Final = Phase.DEAL
+_DRAW: Final = Phase.DRAW
+_NIGIRI_IDS: Final = frozenset(NIGIRI_FACE)
+_DESSERT_IDS: Final = DESSERT_IDS
+_ACTS: Final = tuple(c in _WAITING_IDS or c in _QUEUED_IDS or c == _MISO for c in range(FACE_DOWN + 1))
+"""By card id (or face down): whether playing the card sets something going (a special waits, a menu or
+takeout box acts, a miso soup may be discarded)."""
 _new_tuple: Final = tuple.__new__
 
 
@@ -158,6 +169,22 @@ class Move(NamedTuple):
     drawn: tuple[int, ...] = ()
     giver: int = -1
     special: int = -1
+
+
+def _decision(kind: str, seat: int, card: int, drawn: tuple[int, ...] = ()) -> Decision:
+    """``Decision(kind, seat, card, drawn)`` without the named tuple's Python ``__new__``."""
+    return _new_tuple(Decision, (kind, seat, card, drawn))
+
+
+def _move(seat: int, via: int, action: int, drawn: tuple[int, ...] = (), giver: int = -1,
+          special: int = -1) -> Move:
+    """``Move(...)`` without the named tuple's Python ``__new__``."""
+    return _new_tuple(Move, (seat, via, action, drawn, giver, special))
+
+
+_PICK_MOVES: Final = tuple(tuple(_move(seat, -1, action) for action in range(PARTY_NUM_ACTIONS))
+                           for seat in range(PARTY_MAX_PLAYERS))
+"""Every seat's pick of every action as a move, made once: a reveal records them (moves are immutable)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -255,7 +282,7 @@ class PartyGame:
         """The physical cards of :attr:`desserts` (a special order may copy a dessert)."""
         self._pending: list[int | None] = [None] * n
         self._npending = 0
-        self._phase = Phase.DEAL
+        self._phase = _DEAL
         self._queue: list[tuple[int, int, int, int, str]] = []
         self._decision: Decision | None = None
         self._used: list[set[str]] = [set() for _ in range(n)]
@@ -285,13 +312,13 @@ class PartyGame:
 
     @property
     def is_over(self) -> bool:
-        return self._phase is Phase.OVER
+        return self._phase is _OVER
 
     @property
     def decision(self) -> Decision | None:
         """The pending decision while specials resolve (also while a menu
         waits for its draw in ``Phase.DRAW``, with nothing drawn yet), else ``None``."""
-        return self._decision if self._phase in (Phase.RESOLVE, Phase.DRAW) else None
+        return self._decision if self._phase in (_RESOLVE, _DRAW) else None
 
     def hand(self, seat: int) -> tuple[PartyCard, ...]:
         """Seat ``seat``'s hand (hidden from the other seats)."""
@@ -304,9 +331,9 @@ class PartyGame:
     @property
     def pending_seats(self) -> list[int]:
         """Seats whose action the game waits for now."""
-        if self._phase is Phase.PICK:
+        if self._phase is _PICK:
             return [s for s in range(self.players) if self._pending[s] is None]
-        if self._phase is Phase.RESOLVE and self._decision is not None:
+        if self._phase is _RESOLVE and self._decision is not None:
             return [self._decision.seat]
         return []
 
@@ -341,7 +368,7 @@ class PartyGame:
                     actions.append(COPY_ON_WASABI + i)
         return actions
 
-    def _play_actions(self, seat: int, cards: Sequence[int]) -> list[int]:
+    def _play_actions(self, seat: int, cards: list[int]) -> list[int]:
         """Actions that play one of ``cards`` (a special order with each copy)."""
         ids = distinct(cards)
         if _SO not in ids:
@@ -355,19 +382,19 @@ class PartyGame:
         game is not waiting for this seat."""
         if seat < 0 or seat >= self.players:
             raise IndexError(f"there is no seat {seat}")
-        if self._phase is Phase.PICK:
+        if self._phase is _PICK:
             if self._pending[seat] is not None:
                 return []
             return self._play_actions(seat, self.hands[seat])
         d = self._decision
-        if self._phase is not Phase.RESOLVE or d is None or d.seat != seat:
+        if self._phase is not _RESOLVE or d is None or d.seat != seat:
             return []
         if d.kind == "chopsticks":
             return self._play_actions(seat, self.hands[seat]) + [PASS]
         if d.kind == "spoon":
             return self._play_actions(seat, self._requestable()) + [PASS]
         if d.kind == "menu":
-            return self._play_actions(seat, d.drawn)
+            return self._play_actions(seat, list(d.drawn))
         col = self.collections[seat]
         flips = [FLIP_BASE + i for i, p in enumerate(col[:MAX_FLIP])
                  if p.turn < self.turn and p.kind != FACE_DOWN]
@@ -403,7 +430,7 @@ class PartyGame:
             and act in self.hands[seat]
         ):
             return
-        if self._phase is Phase.OVER:
+        if self._phase is _OVER:
             raise GameOverError("the game is over")
         if not 0 <= seat < self.players:
             raise IllegalActionError(f"there is no seat {seat}")
@@ -411,17 +438,17 @@ class PartyGame:
             raise InvalidActionError(f"action {act} is outside 0..{PARTY_NUM_ACTIONS - 1}")
         if act in self.legal_actions(seat):
             return
-        if self._phase in (Phase.DEAL, Phase.DRAW):
+        if self._phase in (_DEAL, _DRAW):
             raise IllegalActionError("the game is waiting for cards from the deck")
-        if self._phase is Phase.PICK and self._pending[seat] is not None:
+        if self._phase is _PICK and self._pending[seat] is not None:
             raise IllegalActionError(f"seat {seat} has already picked this turn")
-        if self._phase is Phase.RESOLVE and (self._decision is None or self._decision.seat != seat):
+        if self._phase is _RESOLVE and (self._decision is None or self._decision.seat != seat):
             d = self._decision
             who = f"seat {d.seat} ({PartyCard(d.card).name_in_records})" if d else "another seat"
             raise IllegalActionError(f"it is {who}'s decision, not seat {seat}'s")
         name = party_action_name(act) if act != 10 else str(act)
         target = copy_target(act)
-        if self._phase is Phase.PICK or (self._decision and self._decision.kind == "chopsticks"):
+        if self._phase is _PICK or (self._decision and self._decision.kind == "chopsticks"):
             card = _SO if target else act
             if 0 <= card < FACE_DOWN and card not in self.hands[seat]:
                 raise IllegalActionError(f"{name.split('>')[0]} is not in seat {seat}'s hand")
@@ -434,9 +461,9 @@ class PartyGame:
     def play(self, actions: Sequence[int]) -> None:
         """Every seat's pick at once (seat order); then specials resolve until
         a seat must decide (:attr:`decision`) or the turn ends."""
-        if self._phase is Phase.OVER:
+        if self._phase is _OVER:
             raise GameOverError("the game is over")
-        if self._phase is not Phase.PICK:
+        if self._phase is not _PICK:
             raise IllegalActionError("the game is not waiting for picks")
         if self._npending:
             raise IllegalActionError("some seats have committed picks; finish the turn with commit()")
@@ -471,7 +498,7 @@ class PartyGame:
         """What ``seat`` may change its hidden pick to: the legal actions it had
         before committing (empty when it has no hidden pick)."""
         action = self._pending[seat]
-        if action is None or self._phase is not Phase.PICK:
+        if action is None or self._phase is not _PICK:
             return []
         self._pending[seat] = None
         try:
@@ -496,7 +523,7 @@ class PartyGame:
         if not 0 <= seat < self.players:
             raise IllegalActionError(f"there is no seat {seat}")
         action = self._pending[seat]
-        if self._phase is not Phase.PICK or action is None:
+        if self._phase is not _PICK or action is None:
             raise IllegalActionError(f"seat {seat} has no hidden pick to take back")
         self._pending[seat] = None
         self._npending -= 1
@@ -507,8 +534,8 @@ class PartyGame:
         ``rng.random()`` per decision, in seat order for picks)."""
         random_ = rng.random
         play_actions = self._play_actions
-        while self._phase is not Phase.OVER:
-            if self._phase is Phase.PICK:
+        while self._phase is not _OVER:
+            if self._phase is _PICK:
                 if self._npending:
                     for s in self.pending_seats:
                         acts = self.legal_actions(s)
@@ -519,7 +546,7 @@ class PartyGame:
                     acts = play_actions(s, hand)
                     picks.append(acts[int(random_() * len(acts))])
                 self._reveal(picks)
-            elif self._phase is Phase.RESOLVE:
+            elif self._phase is _RESOLVE:
                 seat = self._decision.seat  # type: ignore[union-attr]
                 acts = self.legal_actions(seat)
                 self._decide(acts[int(random_() * len(acts))])
@@ -541,13 +568,15 @@ class PartyGame:
         else:
             kind, on_wasabi = action, False
             p = Played(action, action, self.turn, self._uid)
-        if kind in NIGIRI_FACE and (target is None or on_wasabi):
+        if kind in _NIGIRI_IDS and (target is None or on_wasabi):
             for w in col:
                 if w.kind == _WASABI and not w.filled:
                     w.filled = True
                     p.on = w.uid
                     break
         col.append(p)
+        if not _ACTS[kind]:
+            return  # nothing happens when this card is played
         if kind in _WAITING_IDS:
             self._waiting[seat] += 1
         if kind == _MISO:
@@ -557,7 +586,7 @@ class PartyGame:
 
     def _reveal(self, picks: list[int]) -> None:
         self._history[-1][1].append(
-            [_new_tuple(Move, (seat, -1, action, (), -1, -1)) for seat, action in enumerate(picks)]
+            [_PICK_MOVES[seat][action] for seat, action in enumerate(picks)]
         )
         self._queue = []
         self._miso = []
@@ -586,7 +615,7 @@ class PartyGame:
                         self._queue.append((key[1], int(entry.copy), seat, entry.uid, key[0]))
         if any(self._used):
             self._used = [set() for _ in range(self.players)]
-        self._phase = Phase.RESOLVE
+        self._phase = _RESOLVE
         self._advance()
 
     def _advance(self) -> None:
@@ -605,7 +634,7 @@ class PartyGame:
                     continue
                 if kind == "spoon" and not any(self.hands[s] for s in range(self.players) if s != seat):
                     continue
-                self._decision = Decision(kind, seat, entry.kind)
+                self._decision = _decision(kind, seat, entry.kind)
                 return
             entry = next((p for p in col if p.uid == uid), None)
             if entry is None:
@@ -613,7 +642,7 @@ class PartyGame:
             col.remove(entry)
             self.discard.append(entry.card)
             if kind == "menu":
-                self._decision = Decision("menu", seat, entry.kind)
+                self._decision = _decision("menu", seat, entry.kind)
                 k = min(self.rules.menu_card_draw, len(self.deck) + self._unknown_desserts)
                 if k == 0:
                     continue
@@ -623,9 +652,9 @@ class PartyGame:
                     self._start_menu(drawn)
                     return
                 self._draw_wanted = k
-                self._phase = Phase.DRAW
+                self._phase = _DRAW
                 return
-            self._decision = Decision("takeout_box", seat, entry.kind)
+            self._decision = _decision("takeout_box", seat, entry.kind)
             if len(self.legal_actions(seat)) > 1:
                 return
         self._decision = None
@@ -643,12 +672,12 @@ class PartyGame:
     def _start_menu(self, drawn: tuple[int, ...]) -> None:
         d = self._decision
         assert d is not None
-        self._decision = Decision("menu", d.seat, d.card, drawn)
-        self._phase = Phase.RESOLVE
+        self._decision = _decision("menu", d.seat, d.card, drawn)
+        self._phase = _RESOLVE
 
     def draw(self, cards: Sequence[int]) -> None:
         """Supply the cards a menu draws from the deck (``auto_deal=False``)."""
-        if self._phase is not Phase.DRAW:
+        if self._phase is not _DRAW:
             raise DealError("the game is not waiting for a menu draw")
         try:
             ids = [operator.index(c) for c in cards]
@@ -684,7 +713,7 @@ class PartyGame:
         assert d is not None
         seat = d.seat
         moves = self._history[-1][1][-1]
-        moves.append(Move(seat, d.card, action, d.drawn))
+        moves.append(_move(seat, d.card, action, d.drawn))
         if d.kind == "takeout_box":
             if action == PASS:
                 self._advance()
@@ -711,7 +740,7 @@ class PartyGame:
         entry = self._special_entry(seat, d.kind, _NUMBER[d.card])
         assert entry is not None
         giver = self.spoon_giver(seat, _SO if copy_target(action) else action) if d.kind == "spoon" else None
-        moves[-1] = Move(seat, d.card, action, (), -1 if giver is None else giver, entry.card)
+        moves[-1] = _move(seat, d.card, action, (), -1 if giver is None else giver, entry.card)
         card = _SO if copy_target(action) else action
         if d.kind == "chopsticks":
             self.hands[seat].remove(card)
@@ -745,20 +774,22 @@ class PartyGame:
                 self.collections[seat].remove(p)
                 self.discard.append(p.card)
         self._miso = []
-        icons = [self._uramaki_icons(s) for s in range(self.players)] if self._has_uramaki else [0]
-        if max(icons) >= 10:
-            race = [i if i >= 10 else 0 for i in icons]
-            points, self.uramaki_claimed = uramaki_race(race, self.uramaki_claimed)
-            for s in range(self.players):
-                if race[s]:
-                    self.uramaki_points[s] += points[s]
-                    col = self.collections[s]
-                    for p in [p for p in col if p.kind in URAMAKI_ICONS]:
-                        col.remove(p)
-                        self.discard.append(p.card)
-        self.hands = self.hands[-1:] + self.hands[:-1]
+        if self._has_uramaki:
+            icons = [self._uramaki_icons(s) for s in range(self.players)]
+            if max(icons) >= 10:
+                race = [i if i >= 10 else 0 for i in icons]
+                points, self.uramaki_claimed = uramaki_race(race, self.uramaki_claimed)
+                for s in range(self.players):
+                    if race[s]:
+                        self.uramaki_points[s] += points[s]
+                        col = self.collections[s]
+                        for p in [p for p in col if p.kind in URAMAKI_ICONS]:
+                            col.remove(p)
+                            self.discard.append(p.card)
+        hands = self.hands
+        hands.insert(0, hands.pop())  # each hand passes to the next seat
         self.turn += 1
-        self._phase = Phase.PICK
+        self._phase = _PICK
         if not self.hands[0]:
             self._end_round()
 
@@ -783,14 +814,14 @@ class PartyGame:
         self._race_points.append(self.uramaki_points)
         for seat, col in enumerate(self.collections):
             for p in col:
-                if p.kind in DESSERT_IDS:
+                if p.kind in _DESSERT_IDS:
                     self.desserts[seat].append(p.kind)
                     self.dessert_cards[seat].append(p.card)
                 else:
                     self.discard.append(p.card)
         self.collections = [[] for _ in range(n)]
         if self.round == NUM_ROUNDS:
-            self._phase = Phase.OVER
+            self._phase = _OVER
             return
         self.round += 1
         self.turn = 1
@@ -805,7 +836,7 @@ class PartyGame:
         self._waiting = [0] * self.players  # chopsticks and spoons played this round, per seat
         self._uid = 0
         add = self.rules.desserts_per_round[self.round - 1]
-        self._phase = Phase.DEAL
+        self._phase = _DEAL
         if self._auto_deal:
             self.deck.extend(self.dessert_pile[-add:])
             del self.dessert_pile[-add:]
@@ -822,13 +853,13 @@ class PartyGame:
     def _start_round(self, hands: list[list[int]]) -> None:
         self.hands = hands
         self._history.append(([tuple(h) for h in hands], []))
-        self._phase = Phase.PICK
+        self._phase = _PICK
 
     def deal(self, hands: Sequence[Sequence[int]]) -> None:
         """Deal the given hands (``auto_deal=False``).  The round's desserts
         come from the dessert pile; which ones is only learnt from what is
         dealt (and drawn by menus)."""
-        if self._phase is not Phase.DEAL:
+        if self._phase is not _DEAL:
             raise DealError("the game is not waiting for a deal")
         if len(hands) != self.players:
             raise DealError(f"expected {self.players} hands, got {len(hands)}")
@@ -947,7 +978,7 @@ class PartyGame:
             cards += [p.card for p in col]
         for d in self.dessert_cards:
             cards += d
-        if self._phase is Phase.RESOLVE and self._decision and self._decision.drawn:
+        if self._phase is _RESOLVE and self._decision and self._decision.drawn:
             cards += list(self._decision.drawn)
         return cards
 
