@@ -174,7 +174,7 @@ def test_pass_and_play_hides_each_hand_until_its_player_is_ready(tmp_path: Path)
         assert ready < shown < picked < hidden
         # Nothing of the hand is printed after the screen is cleared.
         assert "hand (" not in segment[hidden:]
-    assert script.count(f"Ann, press Enter") == script.count(f"Ben, press Enter") == 24
+    assert script.count("Ann, press Enter") == script.count("Ben, press Enter") == 24
     assert save is not None
     game = replay(load_json(str(save)))
     assert game.is_over
