@@ -156,6 +156,22 @@ def start_server(db: str, profile: str | None, shard: str | None = None) -> tupl
     return proc, m.group(1)
 
 
+def _cpu_seconds(procs: list[subprocess.Popen[str]]) -> list[float]:
+    """CPU seconds used so far by this process (the clients), then by each server
+    started (Linux ``/proc``; only the clients elsewhere)."""
+    own = os.times()
+    out = [own.user + own.system]
+    tick = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
+    for proc in procs:
+        try:
+            with open(f"/proc/{proc.pid}/stat") as f:
+                fields = f.read().rsplit(")", 1)[1].split()
+            out.append((int(fields[11]) + int(fields[12])) / tick)
+        except (OSError, IndexError, ValueError):
+            pass
+    return out
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("games", type=int, nargs="?", default=200)
@@ -184,8 +200,10 @@ def main() -> None:
                 proc, base = start_server(db, args.profile if i == 0 else None, shard)
                 procs.append(proc)
                 bases.append(base)
+        cpu_before = _cpu_seconds(procs)
         try:
             stats, elapsed, server = asyncio.run(run(bases, args.games, args.think))
+            cpu_used = [after - before for before, after in zip(cpu_before, _cpu_seconds(procs))]
         finally:
             for proc in procs:
                 proc.send_signal(signal.SIGINT)
@@ -206,6 +224,10 @@ def main() -> None:
           f"{server['write_batches']} transactions ({server['writes'] / batches:.1f} writes per commit)")
     if len(bases) > 1:
         print(f"{len(bases)} server processes on one database, games dealt round-robin")
+    if cpu_used and elapsed > 0:
+        shares = ", ".join(f"{c:.1f} s ({100 * c / elapsed:.0f}% of a core)" for c in cpu_used[1:])
+        print(f"CPU while the games ran: clients {cpu_used[0]:.1f} s ({100 * cpu_used[0] / elapsed:.0f}% of a core)"
+              + (f", server {shares}" if shares else ""))
     for e in stats.errors[:5]:
         print("error:", e)
     if args.profile:
