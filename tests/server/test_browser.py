@@ -901,6 +901,7 @@ def test_learn_to_play(live_server: str, browser: Browser, edition: str, viewpor
     engine's words and scores), then guides one pick, reveal and pass."""
     from sushigo.engine.guide import demonstrations, dishes
     from sushigo.engine.menus import parse_menu
+    from sushigo.engine.party.cards import MENU_IDS
     from sushigo.engine.rules import Rules
 
     ctx = browser.new_context(viewport=viewport, has_touch=viewport["width"] < 500)
@@ -932,7 +933,10 @@ def test_learn_to_play(live_server: str, browser: Browser, edition: str, viewpor
         page.click('[data-testid="lesson-next"]')
         page.wait_for_selector('[data-testid="lesson"][data-step="pick"]')
         page.wait_for_selector(ENABLED)
-        click_action(page, page.locator(ENABLED).first.get_attribute("data-action") or "")
+        # a plain pick: a Menu card would open its own decision (choose from the cards it draws)
+        # before the turn ends, and this step of the lesson is the plain reveal and pass
+        offered = [b.get_attribute("data-action") or "" for b in page.locator(ENABLED).all()]
+        click_action(page, next(a for a in offered if not a.isdigit() or int(a) not in MENU_IDS))
         page.wait_for_selector('[data-testid="lesson"][data-step="reveal"]')
         said = lesson.text_content() or ""
         assert "greedy bot 1" in said and "greedy bot 2" in said  # whom you passed to and received from
