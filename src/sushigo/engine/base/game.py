@@ -58,6 +58,8 @@ def _distinct(hand: list[int]) -> tuple[int, ...]:
     for c in hand:
         mask |= 1 << c
     return TYPE_SETS[mask]
+
+
 _GAME_STATE: Final = (
     "rules",
     "players",

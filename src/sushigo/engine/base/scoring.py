@@ -226,7 +226,6 @@ class Result:
     def __reduce__(self) -> tuple[Any, ...]:
         return by_fields(self)  # copy and pickle, compiled too
 
-
     rounds: tuple[tuple[int, ...], ...]
     breakdown: tuple[tuple[Breakdown, ...], ...]
     puddings: tuple[int, ...]

@@ -46,7 +46,6 @@ class SeatView:
     def __reduce__(self) -> tuple[Any, ...]:
         return by_fields(self)  # copy and pickle, compiled too
 
-
     seat: int | None
     """The viewing seat, or ``None`` for a spectator."""
     players: int

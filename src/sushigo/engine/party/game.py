@@ -61,6 +61,7 @@ from sushigo.engine.party.cards import (
     DESSERT_IDS,
     FACE_DOWN,
     MENU_IDS,
+    NIGIRI_IDS,
     SPECIAL_NUMBER,
     SPOON_IDS,
     TAKEOUT_IDS,
@@ -93,7 +94,7 @@ _RESOLVE: Final = Phase.RESOLVE
 _OVER: Final = Phase.OVER
 _DEAL: Final = Phase.DEAL
 _DRAW: Final = Phase.DRAW
-_NIGIRI_IDS: Final = frozenset(NIGIRI_FACE)
+_NIGIRI_IDS: Final = NIGIRI_IDS
 _DESSERT_IDS: Final = DESSERT_IDS
 _ACTS: Final = tuple(c in _WAITING_IDS or c in _QUEUED_IDS or c == _MISO for c in range(FACE_DOWN + 1))
 """By card id (or face down): whether playing the card sets something going (a special waits, a menu or
@@ -123,10 +124,7 @@ class Played:
         self.copy = copy
 
     def clone(self) -> "Played":
-        p = Played(self.card, self.kind, self.turn, self.uid, self.copy)
-        p.on = self.on
-        p.filled = self.filled
-        return p
+        return _played(self.card, self.kind, self.turn, self.uid, self.copy, self.on, self.filled)
 
     def __reduce__(self) -> tuple[Any, ...]:
         return (_played, (self.card, self.kind, self.turn, self.uid, self.copy, self.on, self.filled))

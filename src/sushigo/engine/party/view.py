@@ -61,7 +61,6 @@ class PartySeatView:
     def __reduce__(self) -> tuple[Any, ...]:
         return by_fields(self)  # copy and pickle, compiled too
 
-
     seat: int | None
     players: int
     menu: tuple[str, ...]
