@@ -1,15 +1,17 @@
 """Strength of one bot against a field: win rate with a 95% confidence interval.
 
-    python benchmarks/bot_strength.py BOT OPPONENT GAMES [PLAYERS] [WORKERS] [MENU]
+    python benchmarks/bot_strength.py BOT OPPONENT GAMES [PLAYERS] [WORKERS] [MENU] [--both-ways]
 
 plays GAMES games of PLAYERS seats (default 4): BOT against PLAYERS-1 copies
 of OPPONENT, BOT sitting at each seat in turn on the same deal (duplicate
 deals), on WORKERS processes (default 2).  With MENU, Sushi Go Party! on
-that menu.  A shared win counts 1/k.  Prints
+that menu; with ``--both-ways``, the original game with the
+``pass_both_ways`` option.  A shared win counts 1/k.  Prints
 one line per completed block of games and a final summary, e.g.
 
     python benchmarks/bot_strength.py ismcts:time=1 greedy 400
     python benchmarks/bot_strength.py greedy random 1000
+    python benchmarks/bot_strength.py learned greedy 1000 4 2 --both-ways
 """
 
 from __future__ import annotations
@@ -23,13 +25,13 @@ from sushigo.engine.rules import Rules
 from sushigo.tournament.ratings import wilson_interval as wilson
 
 
-def one_game(args: tuple[str, str, int, int, str | None]) -> tuple[float, int, float, int, int]:
+def one_game(args: tuple[str, str, int, int, str | None, bool]) -> tuple[float, int, float, int, int]:
     """(win share, score, mean opponent score, searches, search iterations) of game ``g``."""
-    spec, opponent, players, g, menu = args
+    spec, opponent, players, g, menu, both_ways = args
     deal, seat = divmod(g, players)
     bots = [make_bot(opponent, 1000 * g + s) for s in range(players)]
     bots[seat] = make_bot(spec, 1000 * g + seat)
-    rules = Rules.party(players, menu) if menu else Rules(players)
+    rules = Rules.party(players, menu) if menu else Rules(players, pass_both_ways=both_ways)
     game = play_game(bots, seed=deal, rules=rules)
     result = game.result()
     share = 1 / len(result.winners) if seat in result.winners else 0.0
@@ -40,7 +42,9 @@ def one_game(args: tuple[str, str, int, int, str | None]) -> tuple[float, int, f
 
 
 def main(argv: list[str]) -> None:
-    if len(argv) < 3:
+    both_ways = "--both-ways" in argv
+    argv = [a for a in argv if a != "--both-ways"]
+    if len(argv) < 3 or (both_ways and len(argv) > 5):
         raise SystemExit(__doc__)
     spec, opponent, games = argv[0], argv[1], int(argv[2])
     players = int(argv[3]) if len(argv) > 3 else 4
@@ -53,7 +57,7 @@ def main(argv: list[str]) -> None:
     n = 0
     searches = iterations = 0
     with ProcessPoolExecutor(workers) as pool:
-        jobs = [(spec, opponent, players, g, menu) for g in range(games)]
+        jobs = [(spec, opponent, players, g, menu, both_ways) for g in range(games)]
         for share, score, other, k, its in pool.map(one_game, jobs, chunksize=1):
             n += 1
             searches += k
@@ -72,7 +76,7 @@ def main(argv: list[str]) -> None:
     if searches:
         print(f"search: {iterations / searches:.0f} iterations per searched decision ({searches} decisions)")
     print(
-        f"{spec} vs {players - 1} x {opponent}, {players} players{f', {menu}' if menu else ''}, {n} games: "
+        f"{spec} vs {players - 1} x {opponent}, {players} players{f', {menu}' if menu else ''}{', passing both ways' if both_ways else ''}, {n} games: "
         f"win rate {wins / n:.3f} (95% CI {lo:.3f}-{hi:.3f}; fair share {1 / players:.3f}), "
         f"mean score {scores / n:.1f} vs {opp / n:.1f}, {time.perf_counter() - start:.0f} s"
     )

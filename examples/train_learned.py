@@ -6,10 +6,12 @@
 (the defaults are the settings of the shipped policy; seat the result with
 ``learned:file=learned.json``, or copy it over ``src/sushigo/bots/data/learned.json``).
 
-One network plays every table size (2-5 players): its input is the seat's
-observation in the 5-player layout plus the table size
-(:func:`sushigo.bots.learned.network_input`), its outputs a score per action
-(masked to the legal ones) and a value.  Each iteration picks a table size,
+One network plays every table size (2-5 players) under both passing rules: its
+input is the seat's observation in the 5-player layout, the table size and the
+option flags (``pass_both_ways``, hands going right this round;
+:func:`sushigo.bots.learned.network_input`), its outputs a score per action
+(masked to the legal ones) and a value.  Each iteration picks a table size and
+the passing rule (``pass_both_ways`` in a ``--both-ways`` share of them),
 plays ``--envs`` games of it in lockstep on :class:`sushigo.envs.vector.BatchEnv`
 and assigns every seat of every game to the learner (about half the seats),
 to a frozen earlier copy of it from the pool, or to a uniformly random player.
@@ -19,7 +21,7 @@ others') ÷ 20, given at the last turn; the learner's seats are updated with PPO
 writes the policy (``sushigo-policy/1``) and measures the shipped bot's way of
 playing it (best legal action, :class:`sushigo.bots.learned.LearnedBot` on
 the engine): win rate in 4-player games against 3 ``random`` and against 3
-``greedy`` bots.  The learning curve goes to ``--curve`` (PNG) and
+``greedy`` bots, and against 3 ``greedy`` with ``pass_both_ways``.  The learning curve goes to ``--curve`` (PNG) and
 ``--log`` (CSV).
 """
 
@@ -42,6 +44,7 @@ from torch import nn
 from sushigo.sim.batch import NUM_ACTIONS
 from sushigo.bots import make_bot, play_game
 from sushigo.bots.learned import FORMAT, INPUT_SIZE, LearnedBot, Policy
+from sushigo.engine.rules import Rules
 from sushigo.envs.vector import BatchEnv, network_inputs, random_policy
 
 LEARNER, POOL, RANDOM = 0, 1, 2
@@ -87,14 +90,15 @@ def masked_logits(logits: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
     return logits.masked_fill(~mask, -1e9)
 
 
-def win_rate(policy: Policy, opponent: str, games: int) -> float:
+def win_rate(policy: Policy, opponent: str, games: int, pass_both_ways: bool = False) -> float:
     """4 players: the learned bot at each seat in turn, 3 ``opponent`` bots; shared wins count 1/k."""
     total = 0.0
+    rules = Rules(4, pass_both_ways=pass_both_ways)
     for g in range(games):
         deal, seat = divmod(g, 4)
         bots = [make_bot(opponent, seed=1000 * g + s) for s in range(4)]
         bots[seat] = LearnedBot(seed=g, policy=policy)
-        result = play_game(bots, seed=10_000 + deal).result()
+        result = play_game(bots, seed=10_000 + deal, rules=rules).result()
         total += 1 / len(result.winners) if seat in result.winners else 0.0
     return total / games
 
@@ -111,6 +115,8 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--entropy", type=float, default=0.01)
     ap.add_argument("--eval-every", type=int, default=50, help="iterations between evaluations (default 50)")
     ap.add_argument("--eval-games", type=int, default=200, help="games per evaluation and opponent")
+    ap.add_argument("--both-ways", type=float, default=0.5,
+                    help="share of iterations played with pass_both_ways (default 0.5)")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--threads", type=int, default=2, help="torch threads (default 2)")
     ap.add_argument("--out", type=Path, default=Path("learned.json"), help="policy file to write")
@@ -144,9 +150,11 @@ def main(argv: list[str] | None = None) -> None:
         for group in opt.param_groups:  # --lr applies to the rest of the run
             group["lr"] = args.lr
     sizes, size_weights = np.array([2, 3, 4, 5]), np.array([0.15, 0.2, 0.4, 0.25])
-    envs = {int(n): BatchEnv(int(n), args.envs, padded=True, seed=args.seed * 10 + int(n)) for n in sizes}
-    for n, state in saved.get("env_rngs", {}).items():  # the decks go on where they stopped
-        envs[n].rng.bit_generator.state = state
+    envs = {(int(n), both): BatchEnv(rules=Rules(int(n), pass_both_ways=both), num_envs=args.envs, padded=True,
+                                     seed=args.seed * 10 + int(n) + 100 * both)
+            for n in sizes for both in (False, True)}
+    for key, state in saved.get("env_rngs", {}).items():  # the decks go on where they stopped
+        envs[key if isinstance(key, tuple) else (key, False)].rng.bit_generator.state = state
     rows: list[dict[str, float]] = saved.get("rows", [])
     games_played = int(saved.get("games", 0))
     minutes_before = rows[-1]["minutes"] if rows else 0.0
@@ -166,7 +174,8 @@ def main(argv: list[str] | None = None) -> None:
         row = {"iteration": iteration, "games": games_played,
                "minutes": minutes(),
                "vs_random": win_rate(policy, "random", args.eval_games),
-               "vs_greedy": win_rate(policy, "greedy", args.eval_games)}
+               "vs_greedy": win_rate(policy, "greedy", args.eval_games),
+               "vs_greedy_both_ways": win_rate(policy, "greedy", args.eval_games, pass_both_ways=True)}
         rows.append(row)
         with args.log.open("w", newline="") as f:
             writer = csv.DictWriter(f, fieldnames=list(row))
@@ -180,7 +189,8 @@ def main(argv: list[str] | None = None) -> None:
                         "env_rngs": {n: env.rng.bit_generator.state for n, env in envs.items()}},
                        args.checkpoint)
         print(f"iteration {iteration}: {games_played} games, {row['minutes']:.1f} min, "
-              f"win rate vs random {row['vs_random']:.1%}, vs greedy {row['vs_greedy']:.1%}", flush=True)
+              f"win rate vs random {row['vs_random']:.1%}, vs greedy {row['vs_greedy']:.1%}, "
+              f"vs greedy passing both ways {row['vs_greedy_both_ways']:.1%}", flush=True)
 
     it = int(saved.get("iteration", 0))
     if not saved:
@@ -189,7 +199,8 @@ def main(argv: list[str] | None = None) -> None:
     while it < last and time.perf_counter() - start < args.minutes * 60:
         it += 1
         n = int(rng.choice(sizes, p=size_weights))
-        env = envs[n]
+        both = bool(rng.random() < args.both_ways)
+        env = envs[(n, both)]
         b = env.num_envs
         # who plays each seat: the learner on about half, a pool member or a random player elsewhere
         who = np.where(rng.random((b, n)) < 0.5, LEARNER, np.where(rng.random((b, n)) < 0.8, POOL, RANDOM))
@@ -200,7 +211,7 @@ def main(argv: list[str] | None = None) -> None:
         done = False
         rewards = np.zeros((b, n), dtype=np.float32)
         while not done:
-            x = torch.from_numpy(network_inputs(obs, n, padded=True).reshape(b * n, -1))
+            x = torch.from_numpy(network_inputs(obs, n, padded=True, pass_both_ways=both).reshape(b * n, -1))
             m = torch.from_numpy(mask.reshape(b * n, -1))
             with torch.no_grad():
                 logits, value = net(x)
@@ -272,6 +283,9 @@ def plot(rows: list[dict[str, float]], path: Path) -> None:
     games = [r["games"] / 1000 for r in rows]
     ax.plot(games, [100 * r["vs_random"] for r in rows], marker="o", label="vs 3 × random")
     ax.plot(games, [100 * r["vs_greedy"] for r in rows], marker="o", label="vs 3 × greedy")
+    if all("vs_greedy_both_ways" in r for r in rows):
+        ax.plot(games, [100 * r["vs_greedy_both_ways"] for r in rows], marker="o",
+                label="vs 3 × greedy, pass both ways")
     ax.axhline(25, color="grey", linestyle=":", label="fair share (25%)")
     ax.set_xlabel("training games (thousands)")
     ax.set_ylabel("win rate, 4 players (%)")

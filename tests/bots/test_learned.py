@@ -15,7 +15,15 @@ import pytest
 
 from sushigo import Game
 from sushigo.bots import BOTS, LearnedBot, RandomBot, make_bot, play_game
-from sushigo.bots.learned import FORMAT, INPUT_SIZE, Policy, network_input, shipped_policy
+from sushigo.bots.learned import (
+    FORMAT,
+    INPUT_SIZE,
+    LEGACY_INPUT_SIZE,
+    ROUND_TWO_AT,
+    Policy,
+    network_input,
+    shipped_policy,
+)
 from sushigo.engine.observation import features, observation_size, padded_positions
 from sushigo.engine.rules import Rules
 from sushigo.engine.base.view import seat_view
@@ -36,16 +44,54 @@ def _views(games: int, seed: int) -> list:  # type: ignore[type-arg]
     return views
 
 
-def test_network_input_is_the_padded_observation_and_the_table_size() -> None:
+def test_network_input_is_the_padded_observation_the_table_size_and_the_options() -> None:
     for view in _views(8, 1):
         x = network_input(view)
         obs = features(view)
-        assert len(x) == INPUT_SIZE == observation_size(5) + 4
+        assert len(x) == INPUT_SIZE == observation_size(5) + 4 + 2
         positions = padded_positions(view.players)
         assert [x[p] for p in positions] == obs
         rest = set(range(observation_size(5))) - set(positions)
         assert all(x[p] == 0.0 for p in rest)
-        assert x[-4:] == [1.0 if k == view.players - 2 else 0.0 for k in range(4)]
+        assert x[-6:-2] == [1.0 if k == view.players - 2 else 0.0 for k in range(4)]
+        both = view.rules.pass_both_ways
+        assert x[-2:] == [float(both), float(both and view.pass_step < 0)]
+    rounds = set()
+    for seed in range(6):
+        game = Game(Rules(3, pass_both_ways=True), seed=seed)
+        rng = random.Random(seed)
+        while not game.is_over:
+            view = seat_view(game, 0)
+            x = network_input(view)
+            assert x[-2] == 1.0 and x[-1] == (1.0 if game.round == 2 else 0.0) == (view.pass_step < 0)
+            assert x[ROUND_TWO_AT] == (game.round == 2)
+            rounds.add(game.round)
+            game.play([rng.choice(game.legal_actions(s)) for s in range(3)])
+    assert rounds == {1, 2, 3}
+
+
+def test_batch_inputs_equal_the_bots_with_both_passing_rules() -> None:
+    np = pytest.importorskip("numpy")
+    from sushigo.envs.vector import network_inputs
+    from sushigo.sim.batch import BatchGame
+
+    for both in (False, True):
+        rules = Rules(3, pass_both_ways=both)
+        batch = BatchGame(rules, 6, seed=5)
+        engines = [Game(rules, auto_deal=False) for _ in range(6)]
+        rng = np.random.default_rng(1)
+        while not batch.is_over:
+            if batch.turn == 1:
+                for g, game in enumerate(engines):
+                    game.deal([[int(c) for c in batch.dealt[g, s]] for s in range(3)])
+            xs = network_inputs(batch.observations(), 3, pass_both_ways=both)
+            for g, game in enumerate(engines):
+                for s in range(3):
+                    assert (np.array(network_input(seat_view(game, s)), dtype=np.float32) == xs[g, s]).all()
+            actions = batch.random_actions(rng)
+            batch.step(actions)
+            for g, game in enumerate(engines):
+                game.play([int(a) for a in actions[g]])
 
 
 def test_network_input_equals_the_batch_engines_padded_observations() -> None:
@@ -62,7 +108,7 @@ def test_network_input_equals_the_batch_engines_padded_observations() -> None:
         padded = batch.observations(padded=True)
         for g, game in enumerate(engines):
             for s in range(4):
-                x = np.array(network_input(seat_view(game, s))[:-4], dtype=np.float32)
+                x = np.array(network_input(seat_view(game, s))[:-6], dtype=np.float32)
                 assert (x == padded[g, s]).all()
         actions = batch.random_actions(rng)
         batch.step(actions)
@@ -130,9 +176,29 @@ def test_bad_policy_files_are_refused_in_one_line(doc: dict, message: str) -> No
     assert "\n" not in str(info.value)
 
 
+def test_a_policy_without_the_option_flags_still_plays() -> None:
+    """Policy files written before the option flags read the first 165 inputs."""
+    rng = random.Random(3)
+    legacy = Policy([_layer(8, LEGACY_INPUT_SIZE, rng), _layer(156, 8, rng)])
+    full = Policy([(_pad(w), b) for w, b in [legacy.layers[0]]] + legacy.layers[1:])
+    for view in _views(3, 4)[::5]:
+        x = network_input(view)
+        assert legacy.logits(x) == full.logits(x) and legacy.inputs == LEGACY_INPUT_SIZE
+        np = pytest.importorskip("numpy")
+        assert np.allclose(legacy.logits_batch(np.array([x]))[0], full.logits(x), rtol=1e-4, atol=1e-4)
+    bot = LearnedBot(seed=0, policy=legacy)
+    game = play_game([bot, RandomBot(seed=1), RandomBot(seed=2)], seed=4, rules=Rules(3, pass_both_ways=True))
+    assert game.is_over
+
+
+def _pad(w: list[list[float]]) -> list[list[float]]:
+    """First-layer weights widened with zero columns for the option flags."""
+    return [row + [0.0] * (INPUT_SIZE - len(row)) for row in w]
+
+
 def test_a_policy_that_does_not_fit_the_input_is_refused(tmp_path: Path) -> None:
     rng = random.Random(1)
-    with pytest.raises(ValueError, match="165 inputs to 156"):
+    with pytest.raises(ValueError, match=r"167 inputs \(or 165, without the option flags\) to 156"):
         Policy([_layer(156, 10, rng)])
     w, b = _layer(156, INPUT_SIZE, rng)
     with pytest.raises(ValueError, match="as many biases as weight rows"):

@@ -18,8 +18,8 @@ sampled game to its end:
   (:meth:`~sushigo.engine.base.game.Game.commit`): no seat's choice can depend on
   another's pick of the same turn, so simultaneous picks stay simultaneous;
 * past the tree, every seat plays the playout policy to the end of the
-  game (:mod:`sushigo.bots.policy` in the base game; uniformly random
-  in Party).
+  game (:mod:`sushigo.bots.policy` in the base game,
+  :mod:`sushigo.bots.party_policy` in Party).
 
 The reward is the seat's final standing: half its share of the win (a
 shared win counts 1/k), half its score margin over the best other seat,
@@ -31,8 +31,7 @@ Settings (``ismcts:iterations=2000``, ``ismcts:time=0.5,c=0.7``):
 * ``time``: seconds per decision instead (wall clock), whichever ends first
   when both are given;
 * ``c``: the UCB1 exploration constant (default 0.7);
-* ``policy``: ``heuristic`` (default in the base game) or ``random``
-  playouts;
+* ``policy``: ``heuristic`` (default) or ``random`` playouts;
 * ``epsilon``: the heuristic policy's chance of a random pick (0.15).
 
 >>> from sushigo import Game
@@ -53,6 +52,7 @@ from typing import Callable, ClassVar, Final
 
 from sushigo.engine.base.actions import Action
 from sushigo.bots.base import AnyView, Bot, legal_actions_of
+from sushigo.bots.party_policy import party_heuristic_action, party_heuristic_playout
 from sushigo.bots.policy import heuristic_pick
 from sushigo.engine.base.game import Game
 from sushigo.engine.turns import Phase
@@ -266,7 +266,9 @@ class ISMCTSBot(Bot):
         assert seat is not None
         rng = self.rng
         c = self.c
+        eps = self.epsilon
         tree = self.tree
+        heuristic = self.policy == "heuristic"
 
         def iteration(root: Node) -> None:
             world = determinize_party(view, rng)
@@ -278,13 +280,18 @@ class ISMCTSBot(Bot):
                     # our hidden pick first: the others cannot see it
                     pending = [seat] + [s for s in pending if s != seat]
                 for s in pending:
-                    acts = world.legal_actions(s)
                     if s == seat and node is not None:
-                        a, node = node.descend(acts, c, rng, path, tree)
+                        a, node = node.descend(world.legal_actions(s), c, rng, path, tree)
+                    elif heuristic:
+                        a = party_heuristic_action(world, s, rng, eps)
                     else:
+                        acts = world.legal_actions(s)
                         a = acts[int(rng.random() * len(acts))]
                     world.commit(s, a)
-            world.random_playout(rng)
+            if heuristic:
+                party_heuristic_playout(world, rng, eps)
+            else:
+                world.random_playout(rng)
             _back_up(path, world.result(), seat)
 
         return iteration

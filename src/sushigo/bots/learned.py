@@ -3,7 +3,9 @@
 The network (``examples/train_learned.py`` trains it with PPO on the batch
 engine, :mod:`sushigo.envs.vector`) reads :func:`network_input`: the seat's
 observation (:mod:`sushigo.engine.observation`) placed in the layout of a 5-player
-table, plus the table size one-hot, so one network plays 2-5 players.  It
+table, the table size one-hot and the rule options (``pass_both_ways``, and
+whether hands go right this round), so one network plays 2-5 players under
+either passing rule.  It
 outputs a score for each of the 156 actions; the bot plays the best legal one
 (``learned:temperature=T`` samples with softmax temperature ``T`` instead).
 
@@ -40,17 +42,32 @@ from sushigo.engine.base.actions import NUM_ACTIONS, Action
 from sushigo.bots.base import AnyView, Bot, legal_actions_of
 from sushigo.bots.estimates import best_action
 from sushigo.bots.party_greedy import party_action_values
-from sushigo.engine.observation import MAX_PLAYERS, features, observation_size, padded_positions
+from sushigo.engine.observation import MAX_PLAYERS, block_start, features, observation_size, padded_positions
 from sushigo.engine.party.view import PartySeatView
 from sushigo.engine.base.view import SeatView
 
 FORMAT: Final = "sushigo-policy/1"
 """The ``format`` of a policy file."""
 
-INPUT_SIZE: Final = observation_size(MAX_PLAYERS["base"]) + 4
-"""Length of :func:`network_input`: the 5-player observation layout and the table size one-hot."""
+OBSERVATION_SIZE: Final = observation_size(MAX_PLAYERS["base"])
+"""The 5-player observation layout every table size is placed in."""
 
-_PICKED: Final = range(INPUT_SIZE - 4 - MAX_PLAYERS["base"], INPUT_SIZE - 4)
+INPUT_SIZE: Final = OBSERVATION_SIZE + 4 + 2
+"""Length of :func:`network_input`: the 5-player observation, the table size one-hot, the two option flags."""
+
+LEGACY_INPUT_SIZE: Final = OBSERVATION_SIZE + 4
+"""Inputs of policies trained before the option flags (default rules only); they still load and play."""
+
+SIZE_AT: Final = OBSERVATION_SIZE
+"""Where the table size one-hot starts (2..5 players)."""
+
+OPTIONS_AT: Final = OBSERVATION_SIZE + 4
+"""Where the option flags start: ``pass_both_ways``, then 1 when hands go right this round."""
+
+ROUND_TWO_AT: Final = block_start("round", MAX_PLAYERS["base"]) + 1
+"""The observation entry that is 1 in the second round (the round whose hands go right)."""
+
+_PICKED: Final = range(block_start("picked", MAX_PLAYERS["base"]), OBSERVATION_SIZE)
 """The ``picked`` block of the padded layout (left at 0, see :func:`network_input`)."""
 
 
@@ -63,10 +80,13 @@ def network_input(view: SeatView) -> list[float]:
     at the server seats commit one at a time).
 
     >>> from sushigo import Game
+    >>> from sushigo.engine.rules import Rules
     >>> from sushigo.engine.base.view import seat_view
     >>> x = network_input(seat_view(Game(3, seed=0), 0))
-    >>> len(x), x[-4:]
-    (165, [0.0, 1.0, 0.0, 0.0])
+    >>> len(x), x[-6:]
+    (167, [0.0, 1.0, 0.0, 0.0, 0.0, 0.0])
+    >>> network_input(seat_view(Game(Rules(3, pass_both_ways=True), seed=0), 0))[-2:]
+    [1.0, 0.0]
     """
     obs = features(view)
     out = [0.0] * INPUT_SIZE
@@ -74,7 +94,10 @@ def network_input(view: SeatView) -> list[float]:
         out[at] = value
     for at in _PICKED:
         out[at] = 0.0
-    out[INPUT_SIZE - 4 + view.players - 2] = 1.0
+    out[SIZE_AT + view.players - 2] = 1.0
+    if view.rules.pass_both_ways:
+        out[OPTIONS_AT] = 1.0
+        out[OPTIONS_AT + 1] = 1.0 if view.pass_step < 0 else 0.0
     return out
 
 
@@ -122,8 +145,11 @@ class Policy:
         for (w, _), (w2, _) in zip(self.layers, self.layers[1:]):
             if len(w2[0]) != len(w):
                 raise ValueError("the policy's layer sizes do not fit together")
-        if len(self.layers[0][0][0]) != INPUT_SIZE or len(self.layers[-1][0]) != NUM_ACTIONS:
-            raise ValueError(f"a policy maps {INPUT_SIZE} inputs to {NUM_ACTIONS} action scores")
+        self.inputs = len(self.layers[0][0][0])
+        """How many of :func:`network_input`'s entries the network reads (:data:`LEGACY_INPUT_SIZE`: no option flags)."""
+        if self.inputs not in (INPUT_SIZE, LEGACY_INPUT_SIZE) or len(self.layers[-1][0]) != NUM_ACTIONS:
+            raise ValueError(f"a policy maps {INPUT_SIZE} inputs (or {LEGACY_INPUT_SIZE}, without the option "
+                             f"flags) to {NUM_ACTIONS} action scores")
         first = self.layers[0][0]
         self._columns = [list(col) for col in zip(*first)]  # the first layer by input, for sparse inputs
         self._arrays: list[tuple[Any, Any]] | None = None
@@ -175,13 +201,14 @@ class Policy:
         return [sum(map(operator.mul, w[a], h), b[a]) for a in rows]
 
     def logits_batch(self, x: Any) -> Any:
-        """Action scores for a ``[B, 165]`` array of inputs, with numpy (float32)."""
+        """Action scores for a ``[B, 167]`` array of inputs, with numpy (float32)
+        (a legacy policy reads the first 165 columns)."""
         import numpy as np
 
         if self._arrays is None:
             self._arrays = [(np.asarray(w, dtype=np.float32).T.copy(), np.asarray(b, dtype=np.float32))
                             for w, b in self.layers]
-        h = np.asarray(x, dtype=np.float32)
+        h = np.asarray(x, dtype=np.float32)[..., :self.inputs]
         for i, (w, b) in enumerate(self._arrays):
             h = (np.maximum(h, 0.0) if i else h) @ w + b
         return h

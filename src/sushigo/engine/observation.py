@@ -76,6 +76,24 @@ def _blocks(players: int, edition: str) -> list[tuple[int, int]]:
     return blocks + ([(0, 5)] if edition == "party" else [])
 
 
+BLOCK_NAMES: Final = ("hand", "collections", "waiting wasabi", "puddings", "scores", "round", "turn",
+                      "hand sizes", "known hands", "picked", "decision")
+"""The blocks of an observation, in order (the table above; ``decision`` in Party only)."""
+
+
+def block_start(name: str, players: int, edition: str = "base") -> int:
+    """Where block ``name`` (:data:`BLOCK_NAMES`) starts in an ``players``-seat observation.
+
+    >>> block_start("hand", 4), block_start("round", 5)
+    (0, 87)
+    """
+    blocks = _blocks(players, edition)
+    index = BLOCK_NAMES.index(name)
+    if index >= len(blocks):
+        raise ValueError(f"a {edition} observation has no {name} block")
+    return sum(max(seats, 1) * width for seats, width in blocks[:index])
+
+
 def observation_size(players: int, edition: str = "base") -> int:
     """Length of the observation of an ``players``-seat table.
 

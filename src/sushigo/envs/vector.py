@@ -43,7 +43,7 @@ from gymnasium.vector import AutoresetMode, VectorEnv
 
 from sushigo.sim.batch import NUM_ACTIONS, BatchGame
 from sushigo.envs.rewards import check_reward
-from sushigo.bots.learned import INPUT_SIZE, Policy, shipped_policy
+from sushigo.bots.learned import INPUT_SIZE, OPTIONS_AT, ROUND_TWO_AT, SIZE_AT, Policy, shipped_policy
 from sushigo.engine.observation import observation_size, padded_positions
 from sushigo.engine.rules import Rules
 
@@ -84,10 +84,11 @@ def random_policy(rng: np.random.Generator) -> BatchPolicy:
     return act
 
 
-def learned_policy(players: int, *, padded: bool = False, policy: Policy | None = None) -> BatchPolicy:
+def learned_policy(players: int, *, padded: bool = False, policy: Policy | None = None,
+                   pass_both_ways: bool = False) -> BatchPolicy:
     """The ``learned`` bot as a batch policy: its network's best legal action for every row.
 
-    ``players`` and ``padded`` describe the observations it will get (those
+    ``players``, ``padded`` and ``pass_both_ways`` describe the observations it will get (those
     of a :class:`BatchEnv` with the same settings); ``policy`` defaults to the
     shipped one.  It plays as :class:`sushigo.bots.learned.LearnedBot` does,
     in float32 (a near-tie may fall the other way).
@@ -95,25 +96,30 @@ def learned_policy(players: int, *, padded: bool = False, policy: Policy | None 
     net = policy if policy is not None else shipped_policy()
 
     def act(obs: Array, mask: Array) -> Array:
-        scores = net.logits_batch(network_inputs(obs, players, padded=padded))
+        scores = net.logits_batch(network_inputs(obs, players, padded=padded, pass_both_ways=pass_both_ways))
         picked: Array = np.where(mask, scores, -np.inf).argmax(axis=1)
         return picked
 
     return act
 
 
-def network_inputs(obs: Array, players: int, *, padded: bool = False) -> Array:
+def network_inputs(obs: Array, players: int, *, padded: bool = False, pass_both_ways: bool = False) -> Array:
     """:func:`sushigo.bots.learned.network_input` for batch observations
     ``[..., D]`` of ``players``-seat tables (``padded``: already in the
-    5-player layout): ``float32[..., 165]``.
+    5-player layout) played with or without ``pass_both_ways``: ``float32[..., 167]``.
 
     >>> network_inputs(np.ones((2, 74)), 2).sum(axis=1).tolist()
     [75.0, 75.0]
+    >>> network_inputs(np.ones((1, 74)), 2, pass_both_ways=True)[0, -2:].tolist()
+    [1.0, 1.0]
     """
     columns = np.arange(observation_size(5)) if padded else np.array(padded_positions(players))
     x = np.zeros(np.shape(obs)[:-1] + (INPUT_SIZE,), dtype=np.float32)
     x[..., columns] = obs
-    x[..., INPUT_SIZE - 4 + players - 2] = 1.0
+    x[..., SIZE_AT + players - 2] = 1.0
+    if pass_both_ways:
+        x[..., OPTIONS_AT] = 1.0
+        x[..., OPTIONS_AT + 1] = x[..., ROUND_TWO_AT]  # the second round passes right
     return x
 
 
@@ -243,10 +249,11 @@ class SushiGoVectorEnv(VectorEnv[Any, Any, Any]):
             # the random opponents' stream, apart from the decks' (seeded with ``seed`` itself)
             self._np_random = np.random.default_rng(None if seed is None else [seed, 1])
             self._np_random_seed = -1 if seed is None else seed
-            n, padded = self._batch.players, self._batch.padded
+            n, padded, both = self._batch.players, self._batch.padded, self._batch.rules.pass_both_ways
             self._opponents = [
                 s if not isinstance(s, str)
-                else random_policy(self._np_random) if s == "random" else learned_policy(n, padded=padded)
+                else random_policy(self._np_random) if s == "random"
+                else learned_policy(n, padded=padded, pass_both_ways=both)
                 for s in self._specs]
 
     def action_masks(self) -> Array:
