@@ -1,11 +1,13 @@
 """Every bot against `random` and `greedy` on every official Sushi Go Party! menu: the table in docs/bots.md.
 
-    python benchmarks/party_bot_table.py [GAMES] [WORKERS] [--bots a,b,...] [--opponents a,b] [--out FILE]
+    python benchmarks/party_bot_table.py [GAMES] [WORKERS] [--bots a;b;...] [--opponents a;b] [--out FILE]
+    python benchmarks/party_bot_table.py --table [--out FILE]
 
 For each official menu (4 players; Dinner for Two, a two-player menu, at 2),
-each bot of ``--bots`` (default ``random,greedy,learned,flatmc:time=0.2,
-ismcts:time=0.2``) and each opponent of ``--opponents`` (default
-``random,greedy``), plays GAMES games (default 24): one bot against
+each bot of ``--bots`` (default ``random;greedy;learned;flatmc:time=0.2;
+ismcts:time=0.2``, separated by ``;`` since a bot's settings are separated
+by commas) and each opponent of ``--opponents`` (default ``random;greedy``),
+plays GAMES games (default 24): one bot against
 PLAYERS-1 copies of the opponent, the bot's seat rotating over the same
 deal (duplicate deals, as benchmarks/bot_strength.py).  A shared win counts
 1/k.  Prints a Markdown table: win rate with its 95% Wilson interval,
@@ -14,7 +16,9 @@ seconds per decision (decisions with one legal action included).
 
 Results are kept per game in FILE (default ``party_bot_table.jsonl``), so
 an interrupted run picks up where it stopped; delete the file to start
-over.  Every game is seeded: with iteration-limited bots a rerun gives the
+over.  ``--table`` plays nothing and prints the table of every game in
+FILE, whatever its count per bot (so cheap bots can have more games than
+search bots: run the script once per group of bots, then ``--table``).  Every game is seeded: with iteration-limited bots a rerun gives the
 same table, with time-limited ones it depends on the machine's speed.
 """
 
@@ -32,7 +36,7 @@ from sushigo.engine.menus import OFFICIAL_MENUS
 from sushigo.engine.rules import Rules
 from sushigo.tournament.ratings import wilson_interval as wilson
 
-DEFAULT_BOTS = "random,greedy,learned,flatmc:time=0.2,ismcts:time=0.2"
+DEFAULT_BOTS = "random;greedy;learned;flatmc:time=0.2;ismcts:time=0.2"
 
 
 def players_for(menu: str) -> int:
@@ -93,7 +97,7 @@ def table(rows: list[dict[str, Any]], bots: list[str], opponents: list[str]) -> 
                 cells.append(f"{sum(r['score'] for r in cell) / n:.1f} vs {sum(r['others'] for r in cell) / n:.1f}")
                 seconds += sum(r["seconds"] for r in cell)
                 decisions += sum(r["decisions"] for r in cell)
-            ms = f"{1000 * seconds / decisions:.1f}" if decisions else ""
+            ms = f"{1000 * seconds / decisions:.{2 if seconds < decisions / 100 else 0}f}" if decisions else ""
             label = f"{menu} ({players_for(menu)}p)"
             lines.append(f"| {label} | `{spec}` | " + " | ".join(cells) + f" | {ms} |")
     return "\n".join(lines)
@@ -101,7 +105,9 @@ def table(rows: list[dict[str, Any]], bots: list[str], opponents: list[str]) -> 
 
 def main(argv: list[str]) -> None:
     args = list(argv)
-    options = {"--bots": DEFAULT_BOTS, "--opponents": "random,greedy", "--out": "party_bot_table.jsonl"}
+    only_table = "--table" in args
+    args = [a for a in args if a != "--table"]
+    options = {"--bots": DEFAULT_BOTS, "--opponents": "random;greedy", "--out": "party_bot_table.jsonl"}
     for key in list(options):
         if key in args:
             i = args.index(key)
@@ -109,13 +115,19 @@ def main(argv: list[str]) -> None:
             del args[i:i + 2]
     games = int(args[0]) if args else 24
     workers = int(args[1]) if len(args) > 1 else 2
-    bots = options["--bots"].split(",")
-    opponents = options["--opponents"].split(",")
+    bots = options["--bots"].split(";")
+    opponents = options["--opponents"].split(";")
     out = options["--out"]
     rows: list[dict[str, Any]] = []
     if os.path.exists(out):
         with open(out) as f:
             rows = [json.loads(line) for line in f if line.strip()]
+    if only_table:
+        if not rows:
+            raise SystemExit(f"no games in {out}")
+        print(table(rows, list(dict.fromkeys(r["bot"] for r in rows)),
+                    list(dict.fromkeys(r["opponent"] for r in rows))))
+        return
     done = {(r["bot"], r["opponent"], r["menu"], r["game"]) for r in rows}
     jobs = [(spec, opp, menu, g) for spec in bots for opp in opponents for menu in OFFICIAL_MENUS
             for g in range(games) if (spec, opp, menu, g) not in done]
