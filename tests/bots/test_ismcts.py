@@ -29,6 +29,7 @@ from sushigo.engine.menus import OFFICIAL_MENUS
 from sushigo.engine.party.view import determinize_party, party_seat_view, sample_party_world
 from sushigo.engine.rules import Rules
 from sushigo.engine.base.view import determinize, sample_world, seat_view
+from tests.botspecs import random_commits
 
 C = Card
 
@@ -149,11 +150,7 @@ def test_party_search_is_the_same_in_games_that_look_the_same() -> None:
         menu = menus[seed % len(menus)]
         players = 4 if "Dinner" not in menu else 2
         game = PartyGame(Rules.party(players, menu), seed=seed)
-        for _ in range(rng.randrange(0, 60)):
-            if game.is_over or (seed % 2 and game.phase is Phase.RESOLVE):
-                break
-            s = game.pending_seats[0]
-            game.commit(s, rng.choice(game.legal_actions(s)))
+        random_commits(game, rng, rng.randrange(0, 60), stop_at_resolve=bool(seed % 2))
         if game.is_over:
             continue
         seat = rng.choice(game.pending_seats)

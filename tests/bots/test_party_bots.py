@@ -21,7 +21,7 @@ from sushigo.engine.party.view import PartySeatView, PlayedCard, party_seat_view
 from sushigo.engine.rules import Rules
 from sushigo.bots.base import view_for
 
-from botspecs import fast_bot
+from botspecs import fast_bot, random_commits
 
 
 def table_sizes(menu: str, sizes: Sequence[int] = (2, 3, 4, 5, 6, 7, 8)) -> list[int]:
@@ -149,11 +149,7 @@ def test_bots_decide_from_the_view_alone() -> None:
         players = rng.choice(table_sizes(menu, (3, 4, 5, 6)))
         game = PartyGame(Rules.party(players, menu), seed=seed)
         want_resolve = seed % 3 == 0
-        for _ in range(rng.randrange(0, 70)):
-            if game.is_over or (want_resolve and game.phase is Phase.RESOLVE):
-                break
-            seat = game.pending_seats[0]
-            game.commit(seat, rng.choice(game.legal_actions(seat)))
+        random_commits(game, rng, rng.randrange(0, 70), stop_at_resolve=want_resolve)
         if game.is_over:
             continue
         seat = rng.choice(game.pending_seats)

@@ -27,6 +27,7 @@ from sushigo.engine.party.game import PartyGame, Played, _decision
 from sushigo.engine.party.view import sample_party_world
 from sushigo.engine.rules import Rules, RulesError
 from sushigo.engine.turns import Phase
+from tests.botspecs import random_commits
 from tests.sheet_samples import random_menu
 
 
@@ -81,11 +82,7 @@ def test_a_seat_acts_on_what_it_can_see_alone() -> None:
     checked = resolving = 0
     for i, rules in enumerate(tables):
         game = PartyGame(rules, seed=i)
-        for _ in range(rng.randrange(0, 70)):
-            if game.is_over:
-                break
-            s = game.pending_seats[0]
-            game.commit(s, rng.choice(game.legal_actions(s)))
+        random_commits(game, rng, rng.randrange(0, 70))
         if game.is_over:
             continue
         seat = rng.choice(game.pending_seats)
