@@ -143,4 +143,7 @@ def main(argv: list[str]) -> None:
 
 
 if __name__ == "__main__":
-    main(sys.argv[1:])
+    try:
+        main(sys.argv[1:])
+    except ValueError as exc:  # a bad count, bot spec or menu: one line, no traceback
+        raise SystemExit(f"error: {exc}") from None
