@@ -40,9 +40,9 @@ from typing import Any, ClassVar, Final, Sequence
 
 from sushigo.engine.base.actions import NUM_ACTIONS, Action
 from sushigo.bots.base import AnyView, Bot, legal_actions_of
-from sushigo.bots.estimates import best_action
-from sushigo.bots.party_greedy import party_action_values
 from sushigo.engine.observation import MAX_PLAYERS, block_start, features, observation_size, padded_positions
+from sushigo.engine.party.actions import PARTY_NUM_ACTIONS
+from sushigo.engine.party.cards import NUM_PARTY_IDS, cards_of_item
 from sushigo.engine.party.view import PartySeatView
 from sushigo.engine.base.view import SeatView
 
@@ -101,6 +101,65 @@ def network_input(view: SeatView) -> list[float]:
     return out
 
 
+PARTY_OBSERVATION_SIZE: Final = observation_size(MAX_PLAYERS["party"], "party")
+"""The 8-player Party observation layout every Party table size is placed in."""
+
+PARTY_SIZE_AT: Final = PARTY_OBSERVATION_SIZE
+"""Where the Party table size one-hot starts (2..8 players)."""
+
+PARTY_MENU_AT: Final = PARTY_SIZE_AT + 7
+"""Where the menu starts: 1 for each card id (:mod:`sushigo.engine.party.cards`) the game's cards include."""
+
+PARTY_URAMAKI_AT: Final = PARTY_MENU_AT + NUM_PARTY_IDS
+"""The uramaki places already claimed this round, ÷ 3."""
+
+PARTY_INPUT_SIZE: Final = PARTY_URAMAKI_AT + 1
+"""Length of :func:`party_network_input`."""
+
+_PARTY_PICKED: Final = range(block_start("picked", MAX_PLAYERS["party"], "party"),
+                             block_start("decision", MAX_PLAYERS["party"], "party"))
+
+
+@functools.cache
+def menu_cards(menu: tuple[str, ...], uramaki_split: str = "4-4-4") -> tuple[int, ...]:
+    """The card ids a game of ``menu`` is dealt from (its deck and dessert pile), ascending.
+
+    >>> menu_cards(("nigiri", "maki", "tempura", "sashimi", "dumpling", "chopsticks", "wasabi", "pudding"))[:6]
+    (0, 1, 2, 3, 4, 5)
+    """
+    ids: set[int] = set()
+    for item in menu:
+        ids.update(int(c) for c in cards_of_item(item, uramaki_split))
+    return tuple(sorted(ids))
+
+
+def party_network_input(view: PartySeatView) -> list[float]:
+    """The Party network's input for a seat view: the observation in the 8-player
+    layout, the table size one-hot, the menu's card ids and the uramaki places
+    claimed (the layout constants above).  As in :func:`network_input`, the
+    ``picked`` block stays 0.
+
+    >>> from sushigo.engine.rules import Rules
+    >>> from sushigo.engine.party.game import PartyGame
+    >>> from sushigo.engine.party.view import party_seat_view
+    >>> game = PartyGame(Rules.party(4, menu="Master Menu"), seed=0)
+    >>> x = party_network_input(party_seat_view(game, 0))
+    >>> len(x), sum(x[:47]), x[PARTY_SIZE_AT:PARTY_SIZE_AT + 7]
+    (902, 8.0, [0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0])
+    """
+    obs = features(view)
+    out = [0.0] * PARTY_INPUT_SIZE
+    for at, value in zip(padded_positions(view.players, "party"), obs):
+        out[at] = value
+    for at in _PARTY_PICKED:
+        out[at] = 0.0
+    out[PARTY_SIZE_AT + view.players - 2] = 1.0
+    for card in menu_cards(view.rules.menu, view.rules.uramaki_split):
+        out[PARTY_MENU_AT + card] = 1.0
+    out[PARTY_URAMAKI_AT] = view.uramaki_claimed / 3.0
+    return out
+
+
 def _floats(text: str) -> list[float]:
     if not isinstance(text, str):
         raise ValueError("weights must be base64 text")
@@ -146,10 +205,18 @@ class Policy:
             if len(w2[0]) != len(w):
                 raise ValueError("the policy's layer sizes do not fit together")
         self.inputs = len(self.layers[0][0][0])
-        """How many of :func:`network_input`'s entries the network reads (:data:`LEGACY_INPUT_SIZE`: no option flags)."""
-        if self.inputs not in (INPUT_SIZE, LEGACY_INPUT_SIZE) or len(self.layers[-1][0]) != NUM_ACTIONS:
+        """How many of :func:`network_input`'s entries the network reads (:data:`LEGACY_INPUT_SIZE`: no option
+        flags), or :data:`PARTY_INPUT_SIZE` for a Party policy."""
+        outputs = len(self.layers[-1][0])
+        if self.inputs in (INPUT_SIZE, LEGACY_INPUT_SIZE) and outputs == NUM_ACTIONS:
+            self.edition = "base"
+        elif self.inputs == PARTY_INPUT_SIZE and outputs == PARTY_NUM_ACTIONS:
+            self.edition = "party"
+        else:
             raise ValueError(f"a policy maps {INPUT_SIZE} inputs (or {LEGACY_INPUT_SIZE}, without the option "
-                             f"flags) to {NUM_ACTIONS} action scores")
+                             f"flags) to {NUM_ACTIONS} action scores, or, in Party, {PARTY_INPUT_SIZE} inputs "
+                             f"to {PARTY_NUM_ACTIONS}")
+        """``"base"`` (reads :func:`network_input`) or ``"party"`` (reads :func:`party_network_input`)."""
         first = self.layers[0][0]
         self._columns = [list(col) for col in zip(*first)]  # the first layer by input, for sparse inputs
         self._arrays: list[tuple[Any, Any]] | None = None
@@ -175,10 +242,11 @@ class Policy:
         return cls(layers, {k: v for k, v in data.items() if k not in ("format", "layers")})
 
     @classmethod
-    def load(cls, path: str | Path | None = None) -> Policy:
-        """The policy in ``path``, or the one shipped with sushigo."""
+    def load(cls, path: str | Path | None = None, edition: str = "base") -> Policy:
+        """The policy in ``path``, or the one shipped with sushigo for ``edition`` (``"base"`` or ``"party"``)."""
         if path is None:
-            text = resources.files("sushigo.bots").joinpath("data/learned.json").read_text()
+            name = {"base": "learned.json", "party": "learned_party.json"}[edition]
+            text = resources.files("sushigo.bots").joinpath(f"data/{name}").read_text()
         else:
             text = Path(path).read_text()
         return cls.from_json(json.loads(text))
@@ -215,9 +283,9 @@ class Policy:
 
 
 @functools.cache
-def shipped_policy() -> Policy:
-    """The policy that ships with sushigo (loaded once)."""
-    return Policy.load()
+def shipped_policy(edition: str = "base") -> Policy:
+    """The policy that ships with sushigo for ``edition`` (loaded once)."""
+    return Policy.load(edition=edition)
 
 
 def _policy_file(path: str) -> Policy:
@@ -251,7 +319,8 @@ class LearnedBot(Bot):
         temperature: 0 (default) plays the best action; above 0 samples from
             the softmax of the scores divided by it.
         file: a ``sushigo-policy/1`` file to play instead of the shipped
-            policy (your own training run: ``learned:file=run/learned.json``).
+            policy of its edition (your own training run:
+            ``learned:file=run/learned.json``, ``learned:file=run/learned_party.json``).
         policy: a loaded :class:`Policy` to play (wins over ``file``).
     """
 
@@ -264,17 +333,29 @@ class LearnedBot(Bot):
         if not temperature >= 0.0 or math.isinf(temperature):
             raise ValueError(f"temperature must be a finite number >= 0, not {temperature}")
         self.temperature = temperature
-        if policy is None:
-            policy = _policy_file(str(Path(file).resolve())) if file else shipped_policy()
-        self.policy = policy
+        if policy is None and file:
+            policy = _policy_file(str(Path(file).resolve()))
+        self._policies = {} if policy is None else {policy.edition: policy}
+
+    def policy_for(self, edition: str) -> Policy:
+        """The network this bot plays in ``edition`` (``"base"`` or ``"party"``)."""
+        if edition not in self._policies:
+            self._policies[edition] = shipped_policy(edition)
+        return self._policies[edition]
+
+    @property
+    def policy(self) -> Policy:
+        """The network this bot plays in the original game."""
+        return self.policy_for("base")
 
     def choose(self, view: AnyView) -> Action:
-        if isinstance(view, PartySeatView):
-            return best_action(legal_actions_of(view), lambda: party_action_values(view), self.rng)
         actions = legal_actions_of(view)
         if len(actions) == 1:
             return actions[0]
-        scores = self.policy.logits(network_input(view), actions)
+        if isinstance(view, PartySeatView):
+            scores = self.policy_for("party").logits(party_network_input(view), actions)
+        else:
+            scores = self.policy.logits(network_input(view), actions)
         if self.temperature == 0.0:
             return actions[max(range(len(actions)), key=scores.__getitem__)]
         top = max(scores)
