@@ -51,3 +51,28 @@ def test_a_resumed_run_is_the_run_that_was_not_interrupted(tmp_path: Path) -> No
     rows = list(csv.DictReader((tmp_path / "parts.csv").open()))
     assert [int(r["iteration"]) for r in rows] == [0, 2, 4]
     assert [int(r["games"]) for r in rows] == [0, 32, 64]
+
+
+PARTY_SCRIPT = SCRIPT.with_name("train_learned_party.py")
+
+
+def test_a_short_party_training_run_writes_a_party_policy_that_plays_any_menu(tmp_path: Path) -> None:
+    from sushigo.engine.rules import Rules
+
+    out = tmp_path / "party.json"
+    proc = subprocess.run(
+        [sys.executable, str(PARTY_SCRIPT), "--envs", "4", "--workers", "1", "--hidden", "16", "--threads", "1",
+         "--eval-every", "2", "--eval-games", "1", "--iterations", "2", "--out", str(out),
+         "--log", str(tmp_path / "party.csv"), "--curve", str(tmp_path / "party.png")],
+        capture_output=True, text=True, timeout=600)
+    assert proc.returncode == 0, proc.stderr
+    rows = list(csv.DictReader((tmp_path / "party.csv").open()))
+    assert [int(r["iteration"]) for r in rows] == [0, 2]
+    assert all(0.0 <= float(r["vs_greedy"]) <= 1.0 and 0.0 <= float(r["vs_random_master"]) <= 1.0 for r in rows)
+    assert (tmp_path / "party.png").stat().st_size > 1000
+    policy = Policy.load(out)
+    assert policy.edition == "party" and policy.meta["trained"]["iterations"] == 2
+    for players, menu in ((2, "Dinner for Two"), (6, ["temaki", "onigiri", "tofu", "eel", "miso_soup", "spoon",
+                                                       "special_order", "fruit"])):
+        bots = [make_bot(f"learned:file={out}", s) for s in range(players)]
+        assert play_game(bots, seed=1, rules=Rules.party(players, menu)).is_over

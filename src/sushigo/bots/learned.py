@@ -145,7 +145,7 @@ def party_network_input(view: PartySeatView) -> list[float]:
     >>> game = PartyGame(Rules.party(4, menu="Master Menu"), seed=0)
     >>> x = party_network_input(party_seat_view(game, 0))
     >>> len(x), sum(x[:47]), x[PARTY_SIZE_AT:PARTY_SIZE_AT + 7]
-    (902, 8.0, [0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0])
+    (902, 9.0, [0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0])
     """
     obs = features(view)
     out = [0.0] * PARTY_INPUT_SIZE

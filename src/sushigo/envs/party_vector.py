@@ -162,7 +162,7 @@ class PartyBatch:
     def waiting(self) -> list[tuple[int, int]]:
         """``(game index, seat)`` of every seat a game waits for now: every seat
         that has not picked in the pick, the deciding seat while specials resolve."""
-        out = []
+        out: list[tuple[int, int]] = []
         for i, g in enumerate(self.games):
             if g._phase is Phase.PICK:
                 out.extend((i, s) for s in g.pending_seats)
