@@ -13,9 +13,11 @@ It runs on the standard library: the weights ship as
 ``sushigo/bots/data/learned.json`` (format ``sushigo-policy/1``: float32 as
 base64, with how they were trained), evaluated in plain Python in about a
 millisecond per pick.  :meth:`Policy.logits_batch` evaluates many inputs at
-once with numpy, for batch environments.  The network knows the original game
-only: given a Sushi Go Party! view the bot plays by the Party judgement of
-:mod:`sushigo.bots.party_greedy`, as ``greedy`` does.
+once with numpy, for batch environments.  In Sushi Go Party! the bot plays a
+second network, ``sushigo/bots/data/learned_party.json`` (trained by
+``examples/train_learned_party.py``), that reads :func:`party_network_input`:
+the observation in the 8-player layout, the table size and the menu, so one
+network plays every menu and table size.
 
 >>> from sushigo import Game
 >>> from sushigo.engine.base.view import seat_view
