@@ -11,7 +11,12 @@ One network plays every menu and table size (2-8 players): its input is the
 seat's observation in the 8-player layout, the table size, the menu's card ids
 and the uramaki places claimed (:func:`sushigo.bots.learned.party_network_input`),
 its outputs a score per Party action (161, masked to the legal ones; every
-decision after the reveal too) and a value.
+decision after the reveal too) and a value.  To each score it adds a learned
+multiple (``--prior``, its start; 0 turns it off) of ``greedy``'s estimate of
+the action (:func:`sushigo.bots.party_greedy.party_action_values`, less the
+best legal one's), and its policy layer starts at 0: play starts as
+``greedy``'s, and the network learns what to change in it.  The policy file
+keeps the multiple as ``"prior": {"values": "greedy", "scale": s}``.
 
 Each iteration ``--workers`` processes each play ``--envs`` ÷ workers games in
 lockstep (:class:`sushigo.envs.party_vector.PartyBatch`, the real engine, one
@@ -51,6 +56,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from train_learned import export, masked_logits  # noqa: E402  (the same file format and masking)
 
 from sushigo.bots import make_bot, play_game  # noqa: E402
+from sushigo.bots.party_greedy import party_action_values  # noqa: E402
 from sushigo.bots.learned import FORMAT, PARTY_INPUT_SIZE, LearnedBot, Policy  # noqa: E402
 from sushigo.engine.menus import OFFICIAL_MENUS, RESTRICTIONS, APPETIZERS, DESSERTS, ROLLS, SPECIALS  # noqa: E402
 from sushigo.engine.party.actions import PARTY_NUM_ACTIONS  # noqa: E402
@@ -68,7 +74,7 @@ EVAL_MENUS = [name for name in OFFICIAL_MENUS if name != "Dinner for Two"]
 class Net(nn.Module):
     """Shared body, a policy head (161 scores) and a value head."""
 
-    def __init__(self, hidden: tuple[int, ...]) -> None:
+    def __init__(self, hidden: tuple[int, ...], prior: float = 0.0) -> None:
         super().__init__()
         layers: list[nn.Module] = []
         width = PARTY_INPUT_SIZE
@@ -78,10 +84,20 @@ class Net(nn.Module):
         self.body = nn.Sequential(*layers)
         self.pi = nn.Linear(width, PARTY_NUM_ACTIONS)
         self.v = nn.Linear(width, 1)
+        # With a prior the scores are the network's plus a learned scale times greedy's estimates
+        # (sushigo.bots.learned.Policy.party_scores); the network starts at 0, so play starts as greedy's.
+        self.prior = nn.Parameter(torch.tensor(float(prior)), requires_grad=bool(prior))
+        if prior:
+            nn.init.zeros_(self.pi.weight)
+            nn.init.zeros_(self.pi.bias)
 
-    def forward(self, x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+    def forward(self, x: torch.Tensor, p: torch.Tensor | None = None) -> tuple[torch.Tensor, torch.Tensor]:
+        """Scores and values for inputs ``x`` (``p``: greedy's estimates, less the best legal one's)."""
         z = self.body(x)
-        return self.pi(z), self.v(z).squeeze(-1)
+        scores = self.pi(z)
+        if p is not None:
+            scores = scores + self.prior * p
+        return scores, self.v(z).squeeze(-1)
 
 
 def allowed(menu: tuple[str, ...], players: int) -> bool:
@@ -105,7 +121,7 @@ def rollout(job: dict[str, Any]) -> dict[str, Any]:
     torch.set_num_threads(1)
     nets = []
     for state in (job["learner"], job["rival"]):
-        net = Net(job["hidden"])
+        net = Net(job["hidden"], prior=float(state["prior"]))
         net.load_state_dict(state)
         nets.append(net)
     rng = random.Random(job["seed"])
@@ -121,7 +137,7 @@ def rollout(job: dict[str, Any]) -> dict[str, Any]:
         roles.append(who)
     greedy = make_bot("greedy", seed=job["seed"])
     batch = PartyBatch(games)
-    xs, masks, acts, logps, values, owners = [], [], [], [], [], []
+    xs, masks, priors, acts, logps, values, owners = [], [], [], [], [], [], []
     while not batch.is_over:
         waiting = batch.waiting()
         legal = batch.legal_actions(waiting)
@@ -142,10 +158,15 @@ def rollout(job: dict[str, Any]) -> dict[str, Any]:
                 continue
             x = torch.from_numpy(np.array(batch.inputs([waiting[k] for k in rows]), dtype=np.float32))
             m = torch.zeros((len(rows), PARTY_NUM_ACTIONS), dtype=torch.bool)
+            p = torch.zeros((len(rows), PARTY_NUM_ACTIONS), dtype=torch.float32)
             for r, k in enumerate(rows):
                 m[r, legal[k]] = True
+                if nets[role].prior.item():
+                    est = party_action_values(party_seat_view(games[waiting[k][0]], waiting[k][1]))
+                    top = max(est.values())
+                    p[r, list(est)] = torch.tensor([v - top for v in est.values()])
             with torch.no_grad():
-                logits, value = nets[role](x)
+                logits, value = nets[role](x, p)
                 dist = torch.distributions.Categorical(logits=masked_logits(logits, m))
                 act = dist.sample()
             for r, k in enumerate(rows):
@@ -153,6 +174,7 @@ def rollout(job: dict[str, Any]) -> dict[str, Any]:
             if role == LEARNER:
                 xs.append(x.numpy())
                 masks.append(m.numpy())
+                priors.append(p.numpy())
                 acts.append(act.numpy())
                 logps.append(dist.log_prob(act).numpy())
                 values.append(value.numpy())
@@ -164,7 +186,7 @@ def rollout(job: dict[str, Any]) -> dict[str, Any]:
         n = len(totals)
         for s in range(n):
             reward[g * 8 + s] = (totals[s] - (sum(totals) - totals[s]) / (n - 1)) / 20.0
-    return {"x": np.concatenate(xs), "mask": np.concatenate(masks), "act": np.concatenate(acts),
+    return {"x": np.concatenate(xs), "mask": np.concatenate(masks), "prior": np.concatenate(priors), "act": np.concatenate(acts),
             "logp": np.concatenate(logps), "value": np.concatenate(values),
             "owner": np.array(owners), "reward": reward, "games": len(games)}
 
@@ -213,7 +235,7 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--minibatch", type=int, default=2048)
     ap.add_argument("--entropy", type=float, default=0.01)
     ap.add_argument("--learner", type=float, default=0.5, help="share of seats the learner plays (default 0.5)")
-    ap.add_argument("--greedy", type=float, default=0.2, help="share of seats greedy plays (default 0.2)")
+    ap.add_argument("--greedy", type=float, default=0.3, help="share of seats greedy plays (default 0.3)")
     ap.add_argument("--random", type=float, default=0.05,
                     help="share of seats a random player plays (default 0.05; the rest: earlier copies)")
     ap.add_argument("--custom", type=float, default=0.3, help="share of games on a random custom menu (default 0.3)")
@@ -221,6 +243,9 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--eval-games", type=int, default=16,
                     help="games per official menu and evaluation against greedy (default 16)")
     ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--prior", type=float, default=1.0,
+                    help="start scale of greedy's estimates added to the scores (default 1; 0: none, the "
+                         "network alone)")
     ap.add_argument("--threads", type=int, default=2, help="torch threads for the update (default 2)")
     ap.add_argument("--out", type=Path, default=Path("learned_party.json"), help="policy file to write")
     ap.add_argument("--log", type=Path, default=Path("learned_party_curve.csv"))
@@ -239,7 +264,7 @@ def main(argv: list[str] | None = None) -> None:
     hidden = tuple(int(h) for h in args.hidden.split(","))
     saved: dict[str, Any] = torch.load(args.resume, weights_only=False) if args.resume else {}
     hidden = tuple(saved.get("hidden", hidden))
-    net = Net(hidden)
+    net = Net(hidden, prior=float(saved["net"]["prior"]) if saved else args.prior)
     opt = torch.optim.Adam(net.parameters(), lr=args.lr, eps=1e-5)
     pool: list[dict[str, torch.Tensor]] = [copy.deepcopy(net.state_dict())]
     if saved:
@@ -262,6 +287,8 @@ def main(argv: list[str] | None = None) -> None:
                             "script": "examples/train_learned_party.py"}}
         doc = export(net, meta)
         doc["input"] = "sushigo.bots.learned.party_network_input"
+        if net.prior.item():
+            doc["prior"] = {"values": "greedy", "scale": round(float(net.prior.item()), 6)}
         args.out.write_text(json.dumps(doc))
         policy = Policy.from_json(doc)
         by_menu = {name: win_rate(policy, "greedy", name, args.eval_games) for name in EVAL_MENUS}
@@ -296,17 +323,19 @@ def main(argv: list[str] | None = None) -> None:
             jobs = [{"learner": learner, "rival": rival, "hidden": hidden, "seed": rng.randrange(1 << 31),
                      "games": per_worker, "custom": args.custom, "shares": shares} for _ in range(args.workers)]
             parts = workers.map(rollout, jobs)
-            xs, ms, acts, lps, advs, rets = [], [], [], [], [], []
+            xs, ms, ps, acts, lps, advs, rets = [], [], [], [], [], [], []
             for part in parts:
                 adv, ret = advantages(part["owner"], part["value"], part["reward"])
                 xs.append(part["x"])
                 ms.append(part["mask"])
+                ps.append(part["prior"])
                 acts.append(part["act"])
                 lps.append(part["logp"])
                 advs.append(adv)
                 rets.append(ret)
                 games_played += part["games"]
             X, M = torch.from_numpy(np.concatenate(xs)), torch.from_numpy(np.concatenate(ms))
+            P = torch.from_numpy(np.concatenate(ps))
             A, LP = torch.from_numpy(np.concatenate(acts)), torch.from_numpy(np.concatenate(lps))
             ADV, RET = torch.from_numpy(np.concatenate(advs)), torch.from_numpy(np.concatenate(rets))
             ADV = (ADV - ADV.mean()) / (ADV.std() + 1e-8)
@@ -315,7 +344,7 @@ def main(argv: list[str] | None = None) -> None:
                 perm = torch.randperm(size)
                 for lo in range(0, size, args.minibatch):
                     idx = perm[lo:lo + args.minibatch]
-                    logits, value = net(X[idx])
+                    logits, value = net(X[idx], P[idx])
                     dist = torch.distributions.Categorical(logits=masked_logits(logits, M[idx]))
                     ratio = torch.exp(dist.log_prob(A[idx]) - LP[idx])
                     pg = -torch.min(ratio * ADV[idx], torch.clamp(ratio, 0.8, 1.2) * ADV[idx]).mean()

@@ -72,6 +72,7 @@ def test_a_short_party_training_run_writes_a_party_policy_that_plays_any_menu(tm
     assert (tmp_path / "party.png").stat().st_size > 1000
     policy = Policy.load(out)
     assert policy.edition == "party" and policy.meta["trained"]["iterations"] == 2
+    assert policy.meta["prior"]["values"] == "greedy" and policy.prior_scale > 0  # the default --prior
     for players, menu in ((2, "Dinner for Two"), (6, ["temaki", "onigiri", "tofu", "eel", "spoon",
                                                        "special_order", "fruit"])):
         bots = [make_bot(f"learned:file={out}", s) for s in range(players)]

@@ -17,7 +17,10 @@ once with numpy, for batch environments.  In Sushi Go Party! the bot plays a
 second network, ``sushigo/bots/data/learned_party.json`` (trained by
 ``examples/train_learned_party.py``), that reads :func:`party_network_input`:
 the observation in the 8-player layout, the table size and the menu, so one
-network plays every menu and table size.
+network plays every menu and table size.  Its file's ``prior`` adds a
+learned multiple of ``greedy``'s estimate of each action to the network's
+scores (:meth:`Policy.party_scores`): the network learns what to change in
+``greedy``'s play.
 
 >>> from sushigo import Game
 >>> from sushigo.engine.base.view import seat_view
@@ -42,6 +45,7 @@ from typing import Any, ClassVar, Final, Sequence
 
 from sushigo.engine.base.actions import NUM_ACTIONS, Action
 from sushigo.bots.base import AnyView, Bot, legal_actions_of
+from sushigo.bots.party_greedy import party_action_values
 from sushigo.engine.observation import MAX_PLAYERS, block_start, features, observation_size, padded_positions
 from sushigo.engine.party.actions import PARTY_NUM_ACTIONS
 from sushigo.engine.party.cards import NUM_PARTY_IDS, cards_of_item
@@ -187,6 +191,18 @@ def _size(value: Any) -> int:
     return value
 
 
+def _prior_scale(prior: Any, edition: str) -> float:
+    """The scale of a policy file's ``prior`` (``{"values": "greedy", "scale": s}``), 0 without one."""
+    if prior is None:
+        return 0.0
+    if edition != "party" or not isinstance(prior, dict) or prior.get("values") != "greedy":
+        raise ValueError('a prior is {"values": "greedy", "scale": number}, in Party policies only')
+    scale = prior.get("scale")
+    if isinstance(scale, bool) or not isinstance(scale, (int, float)) or not math.isfinite(scale):
+        raise ValueError(f"a prior's scale must be a finite number, not {scale!r}")
+    return float(scale)
+
+
 class Policy:
     """A multilayer perceptron (ReLU between layers) read from a ``sushigo-policy/1`` file.
 
@@ -219,6 +235,8 @@ class Policy:
                              f"flags) to {NUM_ACTIONS} action scores, or, in Party, {PARTY_INPUT_SIZE} inputs "
                              f"to {PARTY_NUM_ACTIONS}")
         """``"base"`` (reads :func:`network_input`) or ``"party"`` (reads :func:`party_network_input`)."""
+        self.prior_scale = _prior_scale(self.meta.get("prior"), self.edition)
+        """How much of ``greedy``'s judgement the scores add (a Party policy's optional ``prior``; 0: none)."""
         first = self.layers[0][0]
         self._columns = [list(col) for col in zip(*first)]  # the first layer by input, for sparse inputs
         self._arrays: list[tuple[Any, Any]] | None = None
@@ -269,6 +287,17 @@ class Policy:
         h = [v if v > 0.0 else 0.0 for v in h]
         rows = range(len(w)) if actions is None else actions
         return [sum(map(operator.mul, w[a], h), b[a]) for a in rows]
+
+    def party_scores(self, view: PartySeatView, actions: Sequence[int]) -> list[float]:
+        """The scores of ``actions`` in a Party seat view: the network's, plus, with a ``prior``,
+        :attr:`prior_scale` times ``greedy``'s estimate of each (:func:`party_action_values`,
+        less the best one's), so the network learns what to change in ``greedy``'s play."""
+        scores = self.logits(party_network_input(view), actions)
+        if self.prior_scale:
+            values = party_action_values(view)
+            top = max(values[a] for a in actions)
+            scores = [s + self.prior_scale * (values[a] - top) for s, a in zip(scores, actions)]
+        return scores
 
     def logits_batch(self, x: Any) -> Any:
         """Action scores for a ``[B, 167]`` array of inputs, with numpy (float32)
@@ -355,7 +384,7 @@ class LearnedBot(Bot):
         if len(actions) == 1:
             return actions[0]
         if isinstance(view, PartySeatView):
-            scores = self.policy_for("party").logits(party_network_input(view), actions)
+            scores = self.policy_for("party").party_scores(view, actions)
         else:
             scores = self.policy.logits(network_input(view), actions)
         if self.temperature == 0.0:
