@@ -186,8 +186,8 @@ def rollout(job: dict[str, Any]) -> dict[str, Any]:
         n = len(totals)
         for s in range(n):
             reward[g * 8 + s] = (totals[s] - (sum(totals) - totals[s]) / (n - 1)) / 20.0
-    return {"x": np.concatenate(xs), "mask": np.concatenate(masks), "prior": np.concatenate(priors), "act": np.concatenate(acts),
-            "logp": np.concatenate(logps), "value": np.concatenate(values),
+    return {"x": np.concatenate(xs), "mask": np.concatenate(masks), "prior": np.concatenate(priors),
+            "act": np.concatenate(acts), "logp": np.concatenate(logps), "value": np.concatenate(values),
             "owner": np.array(owners), "reward": reward, "games": len(games)}
 
 
@@ -263,6 +263,8 @@ def main(argv: list[str] | None = None) -> None:
     rng = random.Random(args.seed)
     hidden = tuple(int(h) for h in args.hidden.split(","))
     saved: dict[str, Any] = torch.load(args.resume, weights_only=False) if args.resume else {}
+    for state in [saved["net"], *saved["pool"]] if saved else []:
+        state.setdefault("prior", torch.tensor(0.0))  # a checkpoint from before the prior: none
     hidden = tuple(saved.get("hidden", hidden))
     net = Net(hidden, prior=float(saved["net"]["prior"]) if saved else args.prior)
     opt = torch.optim.Adam(net.parameters(), lr=args.lr, eps=1e-5)
