@@ -19,9 +19,8 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "examples"))
-import torch  # noqa: E402
-
-import train_learned_party as T  # noqa: E402
+import torch
+import train_learned_party as T
 
 
 def main(argv: list[str]) -> None:
