@@ -82,7 +82,7 @@ def reduced(edges: dict[str, set[str]]) -> dict[str, set[str]]:
 NAMES = {
     "sushigo.cli": "command line",
     "sushigo.server": "front ends",
-    "sushigo.tournament": "tournaments and learning environments",
+    "sushigo.tournament": "tournaments, learning environments and analysis",
     "sushigo.bots": "bots and fast simulation",
     "sushigo.engine.editions": "engine: above both editions",
     "sushigo.engine.base": "engine: the two editions",

@@ -31,6 +31,8 @@ from sushigo.engine.rules import Rules
 from sushigo.engine.base.view import determinize, sample_world, seat_view
 from tests.botspecs import random_commits
 
+from tests.positions import late_round_position as _position
+
 C = Card
 
 
@@ -277,22 +279,6 @@ def test_same_seed_same_game() -> None:
 
 # ----------------------------------------------------- finding good picks
 
-
-def _position(hand: list[Card], collection: list[Card], others: list[list[Card]]) -> Game:
-    """A 3-player game late in round 1, seat 0 to pick from ``hand``."""
-    game = Game(3, seed=1)
-    size = len(hand)
-    # put the cards back into the deck and lay out the position
-    pool = game.deck + [c for h in game.hands for c in h] + [c for col in game.collections for c in col]
-    for c in list(hand) + list(collection) + [c for o in others for c in o]:
-        pool.remove(int(c))
-    game.hands = [[int(c) for c in hand]] + [[pool.pop() for _ in range(size)] for _ in range(2)]
-    game.collections = [[int(c) for c in collection]] + [[int(c) for c in o] for o in others]
-    game.deck = pool
-    game.turn = game.rules.hand_size - size + 1
-    dealt = [tuple(h) for h in game.hands]
-    game._history[-1] = (dealt, [])
-    return game
 
 
 def test_ismcts_completes_a_sashimi_set_on_the_last_choice() -> None:
