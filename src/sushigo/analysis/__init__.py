@@ -6,6 +6,6 @@ with standard errors, estimated by playing out games sampled from the seat's
 view.
 """
 
-from sushigo.analysis.evaluate import ActionValue, DecisionEvaluation, evaluate_decision
+from sushigo.analysis.evaluate import DEFAULT_SAMPLES, ActionValue, DecisionEvaluation, evaluate_decision
 
-__all__ = ["ActionValue", "DecisionEvaluation", "evaluate_decision"]
+__all__ = ["DEFAULT_SAMPLES", "ActionValue", "DecisionEvaluation", "evaluate_decision"]
