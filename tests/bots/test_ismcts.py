@@ -342,6 +342,19 @@ def test_heuristic_policy_picks_are_legal(seed: int, players: int, turns: int, e
     assert game.is_over
 
 
+@pytest.mark.parametrize("players", [2, 3, 5])
+def test_heuristic_playout_keeps_a_committed_pick_whichever_seat_made_it(players: int) -> None:
+    """A hidden pick of any seat, the last one included, stays; the others pick, the turn is
+    revealed and the game is played to its end with nothing left pending."""
+    for seat in range(players):
+        game = Game(players, seed=seat)
+        pick = game.legal_actions(seat)[0]
+        game.commit(seat, pick)
+        heuristic_playout(game, random.Random(seat), epsilon=0.5)
+        assert game.is_over and game.pending_seats == []
+        assert game.history()[0][1][0][seat] == pick
+
+
 def test_heuristic_values() -> None:
     values = card_values([C.SASHIMI, C.TEMPURA, C.SQUID, C.DUMPLING], [C.SASHIMI, C.SASHIMI, C.WASABI], 0, 0)
     assert values[C.SASHIMI] == 10.0 and values[C.SQUID] == 9.0

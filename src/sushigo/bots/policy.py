@@ -142,9 +142,10 @@ def heuristic_playout(game: Game, rng: random.Random, epsilon: float = 0.15) -> 
     """
     seats = range(game.players)
     if game._npending:
-        for s in seats:
-            if game._pending[s] is None:
-                game.commit(s, heuristic_pick(game, s, rng, epsilon))
+        # the seats waiting now, listed before committing: the last commit reveals the turn, after
+        # which the seats that had committed are waiting again, for the next turn
+        for s in [s for s in seats if game._pending[s] is None]:
+            game.commit(s, heuristic_pick(game, s, rng, epsilon))
     while game._phase is Phase.PICK:
         game._reveal([heuristic_pick(game, s, rng, epsilon) for s in seats])
 
