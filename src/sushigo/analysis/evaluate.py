@@ -38,12 +38,10 @@ from dataclasses import dataclass
 from typing import Final
 
 from sushigo.bots.base import AnyView, legal_actions_of
-from sushigo.bots.party_policy import party_heuristic_action, party_heuristic_playout
-from sushigo.bots.policy import heuristic_pick
-from sushigo.engine.base.game import Game
+from sushigo.bots.party_policy import party_heuristic_playout
+from sushigo.bots.policy import heuristic_playout
 from sushigo.engine.base.view import determinize
 from sushigo.engine.party.view import PartySeatView, determinize_party
-from sushigo.engine.turns import Phase
 
 DEFAULT_SAMPLES: Final = 200
 """Playouts per legal action when a budget is not given."""
@@ -108,30 +106,21 @@ def _outcome(totals: tuple[int, ...], winners: tuple[int, ...] | list[int], seat
     return float(totals[seat] - best_other), share
 
 
-def _base_playout(world: Game, seat: int, action: int, rng: random.Random) -> tuple[float, float]:
-    players = range(world.players)
-    own = action
-    while world._phase is Phase.PICK:
-        world.commit(seat, own)  # ours first: no other seat's pick can depend on it
-        for s in players:
-            if s != seat:
-                world.commit(s, heuristic_pick(world, s, rng, EPSILON))
-        if world._phase is Phase.PICK:
-            own = heuristic_pick(world, seat, rng, EPSILON)
-    result = world.result()
-    return _outcome(tuple(result.totals), result.winners, seat)
-
-
-def _party_playout(view: PartySeatView, seat: int, action: int, world_rng: random.Random,
-                   rng: random.Random) -> tuple[float, float]:
-    world = determinize_party(view, world_rng)
+def _playout(view: AnyView, seat: int, action: int, world_rng: random.Random,
+             rng: random.Random) -> tuple[float, float]:
+    """(margin, win share) of one world sampled from ``view`` with ``world_rng``, the seat playing
+    ``action`` first (so no other seat's pick can depend on it), the playout policy the rest."""
+    if isinstance(view, PartySeatView):
+        party = determinize_party(view, world_rng)
+        party.commit(seat, action)
+        party_heuristic_playout(party, rng, EPSILON)
+        result = party.result()
+        return _outcome(tuple(result.totals), result.winners, seat)
+    world = determinize(view, world_rng)
     world.commit(seat, action)
-    if world._phase is Phase.PICK:
-        for s in list(world.pending_seats):
-            world.commit(s, party_heuristic_action(world, s, rng, EPSILON))
-    party_heuristic_playout(world, rng, EPSILON)
-    result = world.result()
-    return _outcome(tuple(result.totals), result.winners, seat)
+    heuristic_playout(world, rng, EPSILON)
+    base = world.result()
+    return _outcome(tuple(base.totals), base.winners, seat)
 
 
 def evaluate_decision(view: AnyView, *, samples: int = DEFAULT_SAMPLES, seed: int = 0) -> DecisionEvaluation:
@@ -152,11 +141,7 @@ def evaluate_decision(view: AnyView, *, samples: int = DEFAULT_SAMPLES, seed: in
         margins: list[float] = []
         wins: list[float] = []
         for s in seeds:
-            world_rng, rng = random.Random(s), random.Random(s ^ 0x5EED)
-            if isinstance(view, PartySeatView):
-                margin, win = _party_playout(view, seat, action, world_rng, rng)
-            else:
-                margin, win = _base_playout(determinize(view, world_rng), seat, action, rng)
+            margin, win = _playout(view, seat, action, random.Random(s), random.Random(s ^ 0x5EED))
             margins.append(margin)
             wins.append(win)
         values.append(ActionValue(action=action, margin=sum(margins) / samples, margin_se=_se(margins),
