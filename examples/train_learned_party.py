@@ -13,7 +13,7 @@ and the uramaki places claimed (:func:`sushigo.bots.learned.party_network_input`
 its outputs a score per Party action (161, masked to the legal ones; every
 decision after the reveal too) and a value.  To each score it adds a learned
 multiple (``--prior``, its start; 0 turns it off) of ``greedy``'s estimate of
-the action (:func:`sushigo.bots.party_greedy.party_action_values`, less the
+the action (:func:`sushigo.bots.learned.greedy_prior`: its estimates less the
 best legal one's), and its policy layer starts at 0: play starts as
 ``greedy``'s, and the network learns what to change in it.  The policy file
 keeps the multiple as ``"prior": {"values": "greedy", "scale": s}``.
@@ -56,8 +56,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from train_learned import export, masked_logits  # noqa: E402  (the same file format and masking)
 
 from sushigo.bots import make_bot, play_game  # noqa: E402
-from sushigo.bots.party_greedy import party_action_values  # noqa: E402
-from sushigo.bots.learned import FORMAT, PARTY_INPUT_SIZE, LearnedBot, Policy  # noqa: E402
+from sushigo.bots.learned import FORMAT, PARTY_INPUT_SIZE, LearnedBot, Policy, greedy_prior  # noqa: E402
 from sushigo.engine.menus import OFFICIAL_MENUS, RESTRICTIONS, APPETIZERS, DESSERTS, ROLLS, SPECIALS  # noqa: E402
 from sushigo.engine.party.actions import PARTY_NUM_ACTIONS  # noqa: E402
 from sushigo.engine.party.game import PartyGame  # noqa: E402
@@ -162,9 +161,8 @@ def rollout(job: dict[str, Any]) -> dict[str, Any]:
             for r, k in enumerate(rows):
                 m[r, legal[k]] = True
                 if nets[role].prior.item():
-                    est = party_action_values(party_seat_view(games[waiting[k][0]], waiting[k][1]))
-                    top = max(est.values())
-                    p[r, list(est)] = torch.tensor([v - top for v in est.values()])
+                    prior = greedy_prior(party_seat_view(games[waiting[k][0]], waiting[k][1]))
+                    p[r, list(prior)] = torch.tensor(list(prior.values()))
             with torch.no_grad():
                 logits, value = nets[role](x, p)
                 dist = torch.distributions.Categorical(logits=masked_logits(logits, m))

@@ -191,6 +191,15 @@ def _size(value: Any) -> int:
     return value
 
 
+def greedy_prior(view: PartySeatView) -> dict[Action, float]:
+    """``greedy``'s estimate of each legal action (:func:`party_action_values`) less the best
+    one's: what a Party policy's ``prior`` adds to the scores, times its scale (and what
+    ``examples/train_learned_party.py`` trains with)."""
+    values = party_action_values(view)
+    top = max(values.values())
+    return {a: v - top for a, v in values.items()}
+
+
 def _prior_scale(prior: Any, edition: str) -> float:
     """The scale of a policy file's ``prior`` (``{"values": "greedy", "scale": s}``), 0 without one."""
     if prior is None:
@@ -290,13 +299,12 @@ class Policy:
 
     def party_scores(self, view: PartySeatView, actions: Sequence[int]) -> list[float]:
         """The scores of ``actions`` in a Party seat view: the network's, plus, with a ``prior``,
-        :attr:`prior_scale` times ``greedy``'s estimate of each (:func:`party_action_values`,
-        less the best one's), so the network learns what to change in ``greedy``'s play."""
+        :attr:`prior_scale` times ``greedy``'s estimate of each less the best legal action's
+        (:func:`greedy_prior`), so the network learns what to change in ``greedy``'s play."""
         scores = self.logits(party_network_input(view), actions)
         if self.prior_scale:
-            values = party_action_values(view)
-            top = max(values[a] for a in actions)
-            scores = [s + self.prior_scale * (values[a] - top) for s, a in zip(scores, actions)]
+            prior = greedy_prior(view)
+            scores = [s + self.prior_scale * prior[a] for s, a in zip(scores, actions)]
         return scores
 
     def logits_batch(self, x: Any) -> Any:
