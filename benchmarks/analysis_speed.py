@@ -7,7 +7,8 @@ MENU, e.g. "Master Menu"; 4 players by default) and evaluates every decision
 of seat 0 that has more than one legal action with
 :func:`sushigo.analysis.evaluate_decision` (SAMPLES playouts per action,
 default 200, the default budget), from seat 0's view.  Prints the number of
-decisions, the seconds they took and greedy's mean loss per decision.
+decisions, the seconds they took and greedy's mean loss per decision, then
+decisions per second as the last line (for ``benchmarks/yardstick_pairs.py``).
 """
 
 from __future__ import annotations
@@ -49,6 +50,7 @@ def main(argv: list[str]) -> None:
             game.commit(s, action)
     print(f"{edition}, {players} players, {samples} samples an action: {decisions} decisions of seat 0 "
           f"analysed in {spent:.1f} s; greedy's mean loss {loss / max(decisions, 1):.2f} points a decision")
+    print(f"{decisions / spent:.3f} decisions/s")  # the figure benchmarks/yardstick_pairs.py reads
 
 
 if __name__ == "__main__":
