@@ -41,6 +41,7 @@ import argparse
 import copy
 import csv
 import json
+import math
 import multiprocessing
 import random
 import sys
@@ -255,6 +256,8 @@ def main(argv: list[str] | None = None) -> None:
     shares = (args.learner, 1.0 - args.learner - args.greedy - args.random, args.greedy, args.random)
     if min(shares) < 0:
         ap.error("--learner, --greedy and --random must add up to at most 1")
+    if not math.isfinite(args.prior):
+        ap.error(f"--prior must be a finite number, not {args.prior}")
 
     torch.manual_seed(args.seed)
     torch.set_num_threads(args.threads)
