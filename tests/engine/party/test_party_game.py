@@ -179,6 +179,23 @@ def test_deal_checks():
         PartyGame(Rules(3))
 
 
+def test_every_action_id_is_either_legal_or_refused_with_a_reason():
+    """is_legal answers every id in range (a random action from a space, as
+    gymnasium's checker samples), including the unused card id 10 and the
+    special order copying it; check_legal refuses with the engine's errors."""
+    from sushigo.engine.party.actions import PARTY_NUM_ACTIONS, party_action_name
+    g = PartyGame(Rules.party(4, SUSHI_GO), seed=3)
+    for act in range(PARTY_NUM_ACTIONS):
+        legal = g.is_legal(0, act)
+        assert legal == (act in g.legal_actions(0))
+        if not legal:
+            with pytest.raises((IllegalActionError, InvalidActionError)):
+                g.check_legal(0, act)
+    for unused in (10, 46 + 10):
+        with pytest.raises(InvalidActionError, match="not a Party action"):
+            party_action_name(unused)
+
+
 # ===================================================================== wasabi
 
 def test_wasabi_next_nigiri_tripled_oldest_first():

@@ -108,9 +108,9 @@ def party_action_name(action: int) -> str:
     target = copy_target(action)
     if target is not None:
         card, on_wasabi = target
-        name = "face_down" if card == FACE_DOWN else PartyCard(card).name_in_records
         if card == 10:
             raise InvalidActionError(f"action {action} is not a Party action")
+        name = "face_down" if card == FACE_DOWN else PartyCard(card).name_in_records
         return f"special_order>{name}" + ("+wasabi" if on_wasabi else "")
     if action == PASS:
         return "pass"
