@@ -1,14 +1,15 @@
-"""How long analysing one seat's whole game takes: every decision of seat 0 in a greedy game.
+"""How long analysing one seat's whole game takes, as `sushigo analyze RECORD --seat 0` does it.
 
-    python benchmarks/analysis_speed.py [base|MENU] [PLAYERS] [SAMPLES] [SEED]
+    python benchmarks/analysis_speed.py [base|MENU] [PLAYERS] [SAMPLES] [SEED] [JOBS]
 
 plays a game of ``greedy`` bots (the original game, or Sushi Go Party! on
-MENU, e.g. "Master Menu"; 4 players by default) and evaluates every decision
-of seat 0 that has more than one legal action with
-:func:`sushigo.analysis.evaluate_decision` (SAMPLES playouts per action,
-default 200, the default budget), from seat 0's view.  Prints the number of
-decisions, the seconds they took and greedy's mean loss per decision, then
-decisions per second as the last line (for ``benchmarks/yardstick_pairs.py``).
+MENU, e.g. "Master Menu"; 4 players by default), writes its record, and
+times :func:`sushigo.analysis.game.analyze_game` on the replayed record for
+seat 0 (SAMPLES playouts per action, default 200, the default budget; JOBS
+processes, default 1).  Prints the decisions analysed, the seconds they took
+and greedy's mean loss per decision, then decisions per second as the last
+line (for ``benchmarks/yardstick_pairs.py``, which pins the command to one
+core: use JOBS 1 there).
 """
 
 from __future__ import annotations
@@ -16,13 +17,11 @@ from __future__ import annotations
 import sys
 import time
 
-from sushigo import Game
-from sushigo.analysis import DEFAULT_SAMPLES, evaluate_decision
+from sushigo.analysis import DEFAULT_SAMPLES
+from sushigo.analysis.game import analyze_game
 from sushigo.bots import make_bot
-from sushigo.bots.base import view_for
-from sushigo.engine.base.view import seat_view
-from sushigo.engine.party.game import PartyGame
-from sushigo.engine.party.view import party_seat_view
+from sushigo.bots.base import play_game
+from sushigo.engine.editions import replay, to_record
 from sushigo.engine.rules import Rules
 
 
@@ -31,26 +30,17 @@ def main(argv: list[str]) -> None:
     players = int(argv[1]) if len(argv) > 1 else 4
     samples = int(argv[2]) if len(argv) > 2 else DEFAULT_SAMPLES
     seed = int(argv[3]) if len(argv) > 3 else 7
-    party = edition != "base"
-    game: Game | PartyGame = PartyGame(Rules.party(players, edition), seed=seed) if party else Game(players, seed=seed)
-    bots = [make_bot("greedy", s) for s in range(players)]
-    decisions, loss, spent = 0, 0.0, 0.0
-    while not game.is_over:
-        for s in list(game.pending_seats):
-            view = view_for(game, s, bots[s])
-            action = bots[s].choose(view)
-            if s == 0 and len(view.legal_actions) > 1:
-                start = time.perf_counter()
-                world = party_seat_view(game, 0, world=True) if isinstance(game, PartyGame) \
-                    else seat_view(game, 0, world=True)
-                ev = evaluate_decision(world, samples=samples, seed=decisions)
-                spent += time.perf_counter() - start
-                loss += ev.loss(action)
-                decisions += 1
-            game.commit(s, action)
-    print(f"{edition}, {players} players, {samples} samples an action: {decisions} decisions of seat 0 "
-          f"analysed in {spent:.1f} s; greedy's mean loss {loss / max(decisions, 1):.2f} points a decision")
-    print(f"{decisions / spent:.3f} decisions/s")  # the figure benchmarks/yardstick_pairs.py reads
+    jobs = int(argv[4]) if len(argv) > 4 else 1
+    rules = Rules(players) if edition == "base" else Rules.party(players, edition)
+    record = to_record(play_game([make_bot("greedy", s) for s in range(players)], seed=seed, rules=rules))
+    start = time.perf_counter()
+    report = analyze_game(replay(record), [0], samples=samples, jobs=jobs)
+    spent = time.perf_counter() - start
+    seat = report.seats[0]
+    n = len(seat.decisions)
+    print(f"{edition}, {players} players, {samples} samples an action, {jobs} process(es): {n} decisions of seat 0 "
+          f"analysed in {spent:.1f} s; greedy's mean loss {seat.mean_loss:.2f} points a decision")
+    print(f"{n / spent:.3f} decisions/s")  # the figure benchmarks/yardstick_pairs.py reads
 
 
 if __name__ == "__main__":

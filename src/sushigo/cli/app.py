@@ -21,7 +21,7 @@ from rich.text import Text
 from sushigo.cli.errors import EXIT_BAD_INPUT, EXIT_USAGE
 from sushigo.cli.errors import fail as _fail
 from sushigo.engine.party.game import PartyResult
-from sushigo.engine.records import RecordError, load_json
+from sushigo.engine.records import RecordError, load_json, seat_names
 from sushigo.engine.editions import replay, score_sheet
 from sushigo.engine.base.scoring import Result
 from sushigo.terminal.render import party_score_sheet_table, score_sheet_table, winners_line
@@ -80,20 +80,6 @@ def _main(
                                           callback=_version, is_eager=True)] = False,
 ) -> None:
     """Sushi Go! - an exact engine, a scorekeeper and a terminal game."""
-
-
-def _names_from_meta(data: Any, players: int) -> list[str] | None:
-    if isinstance(data, dict):
-        meta = data.get("meta")
-        if isinstance(meta, dict):
-            names = meta.get("names")
-            if (
-                isinstance(names, list)
-                and len(names) == players
-                and all(isinstance(n, str) for n in names)
-            ):
-                return [str(n) for n in names]
-    return None
 
 
 FileArg = Annotated[str, typer.Argument(help="A JSON file, or - for standard input.", metavar="FILE")]
@@ -162,7 +148,7 @@ def _print_result(result: Result | PartyResult, data: Any, output: OutputFormat,
     if output is OutputFormat.json:
         print(json.dumps(result.to_json()))
         return
-    names = _names_from_meta(data, len(result.totals))
+    names = seat_names(data, len(result.totals))
     console = Console()
     final = len(result.rounds) == 3
     if not final:
@@ -492,6 +478,15 @@ def _register_stats() -> None:
 
 
 _register_stats()
+
+
+def _register_analyze() -> None:
+    from sushigo.cli.analyze import analyze_command
+
+    app.command("analyze", help="Value every decision of a finished game and mark the mistakes.")(analyze_command)
+
+
+_register_analyze()
 
 
 @app.command("serve")

@@ -20,8 +20,10 @@ from sushigo.engine.rules import Rules
 from sushigo.tournament.runner import BACKENDS, check_bots, run_tournament
 from sushigo.tournament.schedule import TournamentError
 
+
 @contextmanager
-def _progress_bar(enabled: bool, total: int) -> Iterator[Callable[[int, int], None] | None]:
+def progress_bar(enabled: bool, total: int, what: str = "games") -> Iterator[Callable[[int, int], None] | None]:
+    """A progress bar on standard error, counting ``what`` (none when disabled or not a terminal)."""
     if not enabled:
         yield None
         return
@@ -32,12 +34,12 @@ def _progress_bar(enabled: bool, total: int) -> Iterator[Callable[[int, int], No
     if not console.is_terminal:  # no bar (and no stray blank line) in logs and pipes
         yield None
         return
-    with Progress(TextColumn("games"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
+    with Progress(TextColumn(what), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
                   console=console, transient=True) as bar:
-        task = bar.add_task("games", total=total)
+        task = bar.add_task(what, total=total)
 
         def update(done: int, _total: int) -> None:
-            bar.update(task, completed=done)
+            bar.update(task, completed=done, total=_total)
 
         yield update
 
@@ -85,7 +87,7 @@ def run_command(
         prepare_out_dir(out)
         partial = PartialGames(out, rules)
     try:
-        with _progress_bar(not quiet and not json_output, games) as progress:
+        with progress_bar(not quiet and not json_output, games) as progress:
             result = run_tournament(
                 bots, games=games, seed=seed, rules=rules, workers=workers, backend=backend,
                 duplicate=duplicate, time_limit=time_limit, keep_records=out is not None,

@@ -197,6 +197,25 @@ def edition_of(data: Mapping[str, Any]) -> str:
     raise RecordError(f"edition: this version knows 'base' and 'party', not {json.dumps(value)}{hint}")
 
 
+def seat_names(data: Any, players: int) -> list[str] | None:
+    """The players' names a record's ``meta`` gives (one string per seat), else ``None``.
+
+    >>> seat_names({"meta": {"names": ["Ann", "Bo"]}}, 2), seat_names({}, 2)
+    (['Ann', 'Bo'], None)
+    """
+    if isinstance(data, dict):
+        meta = data.get("meta")
+        if isinstance(meta, dict):
+            names = meta.get("names")
+            if (
+                isinstance(names, list)
+                and len(names) == players
+                and all(isinstance(n, str) for n in names)
+            ):
+                return [str(n) for n in names]
+    return None
+
+
 def check_format(data: Mapping[str, Any]) -> None:
     """The record's ``format`` key must name this format."""
     fmt = data.get("format")

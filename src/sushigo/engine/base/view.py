@@ -318,13 +318,16 @@ def sample_world(
     the earlier deal of this round is rewritten to match, so the copy is a
     complete, consistent game.  Other seats' hidden picks this turn are
     dropped (those seats pick again in the copy); the seat's own is kept.
-    The copy's own random generator is reseeded from ``rng``.
+    The copy's own random generator is reseeded from ``rng``, and it deals
+    its later rounds itself, even when ``game`` was made with ``auto_deal=False``
+    (a replayed record, a table with physical cards).
     """
     if rng is None:
         rng = random.Random(seed)
     world = game.clone()
     world.seed = None  # the real seed would rebuild every hidden card
     world._rng = random.Random(rng.getrandbits(64))
+    world._auto_deal = True  # a world deals its later rounds from its sampled deck
     if game.phase is not Phase.PICK:
         pool = _expand(unseen_cards(game, seat))
         rng.shuffle(pool)

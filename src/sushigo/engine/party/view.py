@@ -270,7 +270,8 @@ def sample_party_world(
     dessert pile and another seat's menu draw are shuffled among those
     places (the dessert pile only ever holds desserts).  The copy gets a
     fresh random generator, so its future shuffles reveal nothing either.
-    The copy's history is rewritten to match: this round's deal is rebuilt
+    The copy deals itself from then on, even when ``game`` was dealt by hand
+    (``auto_deal=False``: a replayed record).  The copy's history is rewritten to match: this round's deal is rebuilt
     from the sampled hands and other seats' menu draws are dropped, so views
     built inside the copy, for any seat, see only the copy's cards.  (A
     spoon that found nobody also tells everyone that no hand held that card;
@@ -278,11 +279,21 @@ def sample_party_world(
     """
     if rng is None:
         rng = random.Random(seed)
-    if not game._auto_deal or game.phase in (Phase.DEAL, Phase.DRAW):
-        raise ValueError("sample_party_world needs a game that deals itself")
+    if game.phase in (Phase.DEAL, Phase.DRAW):
+        raise ValueError("sample_party_world needs a game that is not waiting for cards from the deck")
     world = game.clone()
     world._rng = random.Random(rng.random())
     world.seed = None
+    if not world._auto_deal:
+        # A game dealt by hand (a replayed record) knows only how many of the
+        # pile's desserts went into the deck: put that many there (the pile is
+        # pooled with the deck below, so which ones does not matter).
+        unknown = world._unknown_desserts
+        if unknown:
+            world.deck.extend(world.dessert_pile[-unknown:])
+            del world.dessert_pile[-unknown:]
+        world._unknown_desserts = 0
+        world._auto_deal = True
     if world.phase is Phase.OVER:
         return world
     n = world.players

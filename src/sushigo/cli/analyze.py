@@ -1,0 +1,171 @@
+"""``sushigo analyze``: what every decision of a finished game was worth.
+
+:func:`analyze_command` is a typer command function; ``sushigo.cli.app``
+registers it as ``analyze``.  It replays the record (either edition), runs
+:func:`sushigo.analysis.game.analyze_game` for the chosen seats with a
+progress bar on standard error, and prints per seat a table of decisions,
+an evaluation chart and a summary, or with ``--json`` the
+``sushigo-analysis/1`` document (``docs/analysis.md``).  Every problem is
+one line on standard error and a non-zero exit status, never a traceback.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from typing import Annotated, Optional
+
+import typer
+
+from sushigo.analysis.evaluate import DEFAULT_SAMPLES
+from sushigo.analysis.game import LABELS, GameAnalysis, SeatAnalysis, analyze_game
+from sushigo.cli.errors import EXIT_USAGE, fail
+from sushigo.cli.tournament import progress_bar
+from sushigo.engine.editions import AnyGame, action_words, replay
+from sushigo.engine.records import RecordError, load_json, seat_names
+
+MARKS = {None: "", "inaccuracy": "?!", "mistake": "?", "blunder": "??"}
+"""The chess marks of each label, after the move played."""
+
+PLURALS = {"inaccuracy": "inaccuracies", "mistake": "mistakes", "blunder": "blunders"}
+
+CHART_HEIGHT = 9
+"""Rows of the evaluation chart."""
+
+
+def analyze_command(
+    file: Annotated[str, typer.Argument(help="A finished game's record (JSON), or - for standard input.",
+                                        metavar="RECORD")],
+    seat: Annotated[
+        Optional[list[int]], typer.Option("--seat", "-s", help="A seat to analyse, from 0 (repeatable; "
+                                          "default: every seat).")
+    ] = None,
+    budget: Annotated[
+        int, typer.Option("--budget", "-b", min=1, help="Playouts per legal action of each decision.")
+    ] = DEFAULT_SAMPLES,
+    seed: Annotated[int, typer.Option("--seed", help="The analysis seed: the same seed, the same numbers.")] = 0,
+    jobs: Annotated[
+        Optional[int], typer.Option("--jobs", "-j", min=1, help="Processes (default: every core).")
+    ] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the sushigo-analysis/1 JSON document.")] = False,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")] = False,
+) -> None:
+    """Value every decision of a finished game from what the deciding seat knew, and mark the mistakes.
+
+    Each legal action is played out BUDGET times on worlds dealt from the
+    seat's view at that moment (never the record's hidden cards); the loss of
+    the action played is its expected final margin below the best action's,
+    labelled inaccuracy (?!), mistake (?) or blunder (??) from the thresholds
+    in docs/analysis.md.
+    """
+    label = "standard input" if file == "-" else file
+    try:
+        data = load_json(file, "record")
+        game = replay(data)
+    except RecordError as e:
+        fail(f"{label}: {e}")
+    if not game.is_over:
+        fail(f"{label}: the game is not finished")
+    seats = list(dict.fromkeys(seat)) if seat else list(range(game.players))
+    for s in seats:
+        if not 0 <= s < game.players:
+            fail(f"--seat {s}: a {game.players}-player game has seats 0 to {game.players - 1}", EXIT_USAGE)
+    with progress_bar(not quiet, 0, "decisions") as progress:
+        report = analyze_game(game, seats, samples=budget, seed=seed, jobs=jobs or os.cpu_count() or 1,
+                              progress=progress)
+    if as_json:
+        print(json.dumps(report.to_json(), indent=1))
+        return
+    given = seat_names(data, game.players)
+    names = [f"{given[s]} (seat {s})" if given else f"Seat {s}" for s in range(game.players)]
+    for i, seat_report in enumerate(report.seats):
+        if i:
+            print()
+        print("\n".join(seat_lines(game, report, seat_report, names[seat_report.seat])))
+
+
+def _words(game: AnyGame, action: int) -> str:
+    text = action_words(game, action)
+    return text[3].upper() + text[4:] if text.startswith("to ") else text
+
+
+def seat_lines(game: AnyGame, report: GameAnalysis, seat: SeatAnalysis, name: str) -> list[str]:
+    """A seat's table of decisions, its evaluation chart and its summary, as lines of text."""
+    t = report.thresholds
+    rows = []
+    for d in seat.decisions:
+        ev = d.evaluation
+        played = ev.value(d.action)
+        rows.append((
+            f"{d.round}.{d.turn}",
+            d.kind.replace("_", " "),
+            (_words(game, d.action) + " " + MARKS[d.label]).strip(),
+            "" if ev.best.action == d.action else _words(game, ev.best.action),
+            f"{d.loss:.1f}", f"{d.loss_se:.1f}", f"{played.margin:+.1f}", f"{100 * played.win:.0f}%",
+        ))
+    header = ("turn", "decision", "played", "best", "loss", "±", "margin", "win")
+    party = report.edition == "party"
+    keep = [i for i in range(len(header)) if party or header[i] != "decision"]
+    widths = {i: max(len(header[i]), *(len(r[i]) for r in rows)) if rows else len(header[i]) for i in keep}
+
+    def line(cells: tuple[str, ...]) -> str:
+        return "  ".join(cells[i].ljust(widths[i]) if i < 4 else cells[i].rjust(widths[i]) for i in keep).rstrip()
+
+    lines = [
+        f"{name}: {len(seat.decisions)} decisions analysed ({seat.forced} forced), "
+        f"{report.samples} playouts per action, seed {report.seed}",
+        "",
+        line(header),
+    ]
+    lines.extend(line(r) for r in rows)
+    lines.append("")
+    lines.extend(chart_lines(seat))
+    lines.append("")
+    counts = ", ".join(f"{seat.count(x)} {PLURALS[x] if seat.count(x) != 1 else x} ({MARKS[x]})" for x in LABELS)
+    lines.append(f"{name}: average loss {seat.mean_loss:.2f} points a decision; {counts}")
+    lines.append(f"Labels by expected points lost: inaccuracy {t.inaccuracy:g}, mistake {t.mistake:g}, "
+                 f"blunder {t.blunder:g}.")
+    lines.append("margin: the expected final score less the best other seat's, after the decision played; "
+                 "win: the expected win share.")
+    return lines
+
+
+def chart_lines(seat: SeatAnalysis, height: int = CHART_HEIGHT) -> list[str]:
+    """The evaluation chart: the expected final margin after each decision, one column each.
+
+    ``#`` bars rise from (or hang below) the zero line; the row under the
+    axis marks the labelled decisions (``i`` inaccuracy, ``m`` mistake,
+    ``B`` blunder) and the last row numbers the rounds where they start.
+    """
+    if not seat.decisions:
+        return ["(no decision to chart)"]
+    values = [d.evaluation.value(d.action).margin for d in seat.decisions]
+    top, bottom = max(max(values), 0.0), min(min(values), 0.0)
+    span = (top - bottom) or 1.0
+    step = span / (height - 1)
+    zero = round(top / step)  # the row of 0
+
+    def row_of(v: float) -> int:
+        return round((top - v) / step)
+
+    rows = []
+    for r in range(height):
+        cells = []
+        for v in values:
+            vr = row_of(v)
+            filled = (vr <= r <= zero) if v >= 0 else (zero <= r <= vr)
+            cells.append("#" if filled and not (r == zero and vr != zero) else ("-" if r == zero else " "))
+        level = 0.0 if r == zero else top - r * step
+        axis = f"{level:+6.1f} |" if r in (0, zero, height - 1) else "       |"
+        rows.append(axis + "".join(cells))
+    marks = {"inaccuracy": "i", "mistake": "m", "blunder": "B"}
+    rows.append("       |" + "".join(marks.get(d.label or "", " ") for d in seat.decisions))
+    ticks, last = [], None
+    for d in seat.decisions:
+        ticks.append(str(d.round) if d.round != last else " ")
+        last = d.round
+    rows.append("  round " + "".join(ticks))
+    return ["Expected final margin after each decision (points):"] + rows
+
+
+__all__ = ["analyze_command", "chart_lines", "seat_lines"]
