@@ -2,11 +2,12 @@
 
     python benchmarks/analysis_calibration.py [base|party] [GAMES] [SAMPLES] [JOBS] [BOTS]
 
-plays GAMES 4-player games per bot (default 8; the original game, or Sushi
-Go Party! on the official 4-player menus in turn), every seat the same bot
-(BOTS, default ``random,greedy,learned``), analyses every decision of every
-seat with SAMPLES playouts per action (default 200) on JOBS processes
-(default 2), and prints, per bot, the mean loss per decision, quantiles of
+plays GAMES 4-player games per bot (default 16; the original game, or Sushi
+Go Party! on the official 4-player menus in turn), the bot (BOTS, default
+``random,greedy,learned,ismcts:time=0.1``) in seat 0 against three
+``greedy``, so every bot is judged at the same kind of table; analyses every
+decision of seat 0 with SAMPLES playouts per action (default 200) on JOBS
+processes (default 2), and prints, per bot, the mean loss per decision, quantiles of
 the loss and the share of decisions each label of
 :data:`sushigo.analysis.game.THRESHOLDS` gets.  docs/analysis.md says how
 the thresholds were chosen from these numbers.
@@ -34,22 +35,23 @@ def quantile(xs: list[float], q: float) -> float:
 
 def main(argv: list[str]) -> None:
     edition = argv[0] if argv else "base"
-    games = int(argv[1]) if len(argv) > 1 else 8
+    games = int(argv[1]) if len(argv) > 1 else 16
     samples = int(argv[2]) if len(argv) > 2 else 200
     jobs = int(argv[3]) if len(argv) > 3 else 2
-    bots = (argv[4] if len(argv) > 4 else "random,greedy,learned").split(",")
+    bots = (argv[4] if len(argv) > 4 else "random,greedy,learned,ismcts:time=0.1").split(",")
     thresholds = THRESHOLDS[edition]
-    print(f"{edition}: {games} four-player games a bot, every seat analysed, {samples} samples an action; "
+    print(f"{edition}: {games} four-player games a bot (seat 0, against three greedy), {samples} samples an action; "
           f"thresholds {thresholds.to_json()}")
-    print("bot        decisions  mean loss   q50   q75   q90   q95   q99   " + "  ".join(f"{x:>10}" for x in LABELS))
+    print("bot                decisions  mean loss   q50   q75   q90   q95   q99   " + "  ".join(f"{x:>10}" for x in LABELS))
     for bot in bots:
         losses: list[float] = []
         labels = dict.fromkeys(LABELS, 0)
         start = time.perf_counter()
         for g in range(games):
             rules = Rules.party(4, MENUS[g % len(MENUS)]) if edition == "party" else Rules(4)
-            game = play_game([make_bot(bot, 100 * g + s) for s in range(4)], seed=1000 + g, rules=rules)
-            report = analyze_game(game, samples=samples, seed=g, jobs=jobs)
+            seats = [make_bot(bot, 100 * g)] + [make_bot("greedy", 100 * g + s) for s in range(1, 4)]
+            game = play_game(seats, seed=1000 + g, rules=rules)
+            report = analyze_game(game, [0], samples=samples, seed=g, jobs=jobs)
             for seat in report.seats:
                 for d in seat.decisions:
                     losses.append(d.loss)
@@ -58,10 +60,10 @@ def main(argv: list[str]) -> None:
         n = len(losses)
         qs = "  ".join(f"{quantile(losses, q):4.1f}" for q in (0.5, 0.75, 0.9, 0.95, 0.99))
         shares = "  ".join(f"{100 * labels[x] / n:9.1f}%" for x in LABELS)
-        print(f"{bot:<10} {n:>9}  {sum(losses) / n:9.2f}  {qs}  {shares}   ({time.perf_counter() - start:.0f} s)",
+        print(f"{bot:<18} {n:>9}  {sum(losses) / n:9.2f}  {qs}  {shares}   ({time.perf_counter() - start:.0f} s)",
               flush=True)
         at = "  ".join(f">={x:g}: {100 * sum(1 for v in losses if v >= x) / n:.1f}%" for x in CUTS)
-        print(f"{'':<10} share of decisions losing {at}", flush=True)
+        print(f"{'':<18} share of decisions losing {at}", flush=True)
 
 
 if __name__ == "__main__":

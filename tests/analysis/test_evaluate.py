@@ -110,3 +110,13 @@ def test_bad_budgets_and_views_without_a_world_are_refused() -> None:
     with pytest.raises(ValueError, match="not one of this decision's legal actions"):
         ev.loss(10_000)
     assert dataclasses.is_dataclass(ev)
+
+
+def test_a_time_limit_stops_early_on_the_same_worlds() -> None:
+    view = seat_view(Game(4, seed=5), 0, world=True)
+    hurried = evaluate_decision(view, samples=50, seed=2, time_limit=1e-9)
+    assert all(len(v.margins) == 2 for v in hurried.values)  # at least two samples, then the time is up
+    assert hurried == evaluate_decision(view, samples=2, seed=2)
+    assert evaluate_decision(view, samples=3, seed=2, time_limit=60.0) == evaluate_decision(view, samples=3, seed=2)
+    with pytest.raises(ValueError, match="time_limit"):
+        evaluate_decision(view, samples=3, time_limit=0)

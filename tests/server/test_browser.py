@@ -1113,3 +1113,52 @@ def test_an_away_player_is_handed_to_the_bot_from_the_page(browser: Browser, tmp
         ctx.close()
     finally:
         server.stop()
+
+
+# ------------------------------------------------------------------ hints
+
+
+@pytest.mark.parametrize("edition, viewport", [
+    ("base", {"width": 1280, "height": 800}),
+    ("party", {"width": 390, "height": 844}),
+])
+def test_hints_show_your_estimates_and_nobody_elses(live_server: str, browser: Browser, edition: str,
+                                                    viewport: dict[str, int]) -> None:
+    """A table with hints: the lobby lists it as such; while a seat decides, its page lists every
+    legal choice with its estimate, best first; the spectator's page never gets any."""
+    body: dict[str, Any] = {"edition": edition, "players": 3, "seats": ["human", "bot:greedy", "bot:greedy"],
+                            "hints": True}
+    if edition == "party":
+        body["menu"] = "Master Menu"
+    created = api_create(live_server, **body)
+    ctx = browser.new_context(viewport=viewport, has_touch=viewport["width"] < 500)
+    try:
+        lobby = ctx.new_page()
+        lobby.goto(live_server + "/")
+        row = lobby.locator(f'[data-testid="table-row"][data-id="{created["id"]}"]')
+        row.wait_for()
+        assert row.locator('[data-testid="hints-tag"]').is_visible()
+        page = ctx.new_page()
+        errors = watch_errors(page)
+        join(page, invites(live_server, created)[0], "Hinted")
+        spectator = ctx.new_page()
+        spectator.goto(live_server + created["spectate"])
+        for turn in (1, 2, 3):
+            page.wait_for_selector('[data-testid="hints"] [data-testid="hint-row"]', timeout=30_000)
+            rows = page.locator('[data-testid="hint-row"]')
+            legal = page.evaluate("() => window.sushigoTable.view.legal_actions")
+            actions = [int(r.get_attribute("data-action") or -1) for r in rows.all()]
+            assert sorted(actions) == sorted(legal)
+            assert rows.first.get_attribute("data-best") == "true"
+            assert "best" in (rows.first.text_content() or "")
+            if turn == 2:
+                shot(page, f"hints-{edition}-{viewport['width']}")
+            click_action(page, str(actions[0]))
+            page.wait_for_function(
+                "() => !document.querySelector('[data-testid=\"hints\"] [data-testid=\"hint-row\"]')"
+                " || window.sushigoTable.view.turn > %d" % turn)
+        assert spectator.locator('[data-testid="hints"]').is_hidden()
+        assert spectator.evaluate("() => window.sushigoTable.hint") is None
+        assert errors == []
+    finally:
+        ctx.close()

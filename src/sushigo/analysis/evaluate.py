@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import math
 import random
+import time
 from dataclasses import dataclass
 from typing import Final
 
@@ -123,29 +124,40 @@ def _playout(view: AnyView, seat: int, action: int, world_rng: random.Random,
     return _outcome(tuple(base.totals), base.winners, seat)
 
 
-def evaluate_decision(view: AnyView, *, samples: int = DEFAULT_SAMPLES, seed: int = 0) -> DecisionEvaluation:
+def evaluate_decision(view: AnyView, *, samples: int = DEFAULT_SAMPLES, seed: int = 0,
+                      time_limit: float | None = None) -> DecisionEvaluation:
     """Every legal action of the seat's decision, valued by ``samples`` playouts each (see the module doc).
 
     ``view`` is a seat's view made with ``world=True`` (``seat_view``, ``party_seat_view``);
-    ``seed`` makes the result reproducible.
+    ``seed`` makes the result reproducible.  With ``time_limit`` (seconds) the
+    sampling stops early when the time is up, after at least two samples of
+    every action: each action always gets the same worlds, and a run that
+    stopped after n samples equals ``evaluate_decision(view, samples=n, seed=seed)``.
     """
     if samples < 1:
         raise ValueError("samples must be at least 1")
+    if time_limit is not None and not time_limit > 0:
+        raise ValueError("time_limit must be a positive number of seconds")
     if view.world is None or view.seat is None:
         raise ValueError("evaluate_decision needs a seat's view made with world=True")
     seat = view.seat
     actions = legal_actions_of(view)
-    seeds = [random.Random(f"{seed}/{i}").getrandbits(64) for i in range(samples)]
-    values = []
-    for action in actions:
-        margins: list[float] = []
-        wins: list[float] = []
-        for s in seeds:
+    deadline = None if time_limit is None else time.monotonic() + time_limit
+    margins: list[list[float]] = [[] for _ in actions]
+    wins: list[list[float]] = [[] for _ in actions]
+    for i in range(samples):
+        if deadline is not None and i >= 2 and time.monotonic() > deadline:
+            break
+        s = random.Random(f"{seed}/{i}").getrandbits(64)
+        for k, action in enumerate(actions):
             margin, win = _playout(view, seat, action, random.Random(s), random.Random(s ^ 0x5EED))
-            margins.append(margin)
-            wins.append(win)
-        values.append(ActionValue(action=action, margin=sum(margins) / samples, margin_se=_se(margins),
-                                  win=sum(wins) / samples, win_se=_se(wins), margins=tuple(margins)))
+            margins[k].append(margin)
+            wins[k].append(win)
+    values = [
+        ActionValue(action=action, margin=sum(m) / len(m), margin_se=_se(m), win=sum(w) / len(w), win_se=_se(w),
+                    margins=tuple(m))
+        for action, m, w in zip(actions, margins, wins)
+    ]
     values.sort(key=lambda v: -v.margin)
     return DecisionEvaluation(seat=seat, values=tuple(values))
 

@@ -72,11 +72,13 @@ class Thresholds:
 
 
 THRESHOLDS: Final[dict[str, Thresholds]] = {
-    "base": Thresholds(inaccuracy=1.0, mistake=2.5, blunder=5.0),
-    "party": Thresholds(inaccuracy=1.5, mistake=3.5, blunder=7.0),
+    "base": Thresholds(inaccuracy=1.5, mistake=3.0, blunder=5.0),
+    "party": Thresholds(inaccuracy=2.5, mistake=5.0, blunder=7.0),
 }
-"""Per edition; calibrated on the losses of ``random``, ``greedy`` and ``learned``
-(``benchmarks/analysis_calibration.py``, numbers in ``docs/analysis.md``)."""
+"""Per edition, calibrated on the losses of bots of known strength against three ``greedy``
+(``benchmarks/analysis_calibration.py``; the numbers are in ``docs/analysis.md``): an
+inaccuracy is a loss that about 1 in 10 of the strongest bot's decisions reach
+(``ismcts:time=0.1``), a mistake about 1 in 50 to 100 of them, a blunder none of them."""
 
 
 @dataclass(frozen=True)

@@ -58,7 +58,7 @@ from sushigo.server.protocol import (
 from sushigo.server import scorekeeper
 from sushigo.server.replies import fail, read_body
 from sushigo.server.store import Store, StoreError
-from sushigo.server.tables import LiveTable, TableError, TableService
+from sushigo.server.tables import HINT_SECONDS, LiveTable, TableError, TableService
 
 log = logging.getLogger("sushigo.server")
 
@@ -217,6 +217,7 @@ def create_app(
     idle_limit: float = 7 * 86400.0,
     away_after: float = 60.0,
     janitor_every: float = 300.0,
+    hint_seconds: float = HINT_SECONDS,
 ) -> FastAPI:
     """The web app over database URL ``db`` (see ``docs/server.md``).
 
@@ -224,11 +225,11 @@ def create_app(
     (``sushigo serve`` passes its own address and ``--allow-origin``);
     ``prefix``: this process's shard (table ids start with it; see
     "Several processes" in ``docs/server.md``); ``idle_limit``, ``away_after``
-    and ``janitor_every``: see :class:`~sushigo.server.tables.TableService`.
+    ``janitor_every`` and ``hint_seconds``: see :class:`~sushigo.server.tables.TableService`.
     """
     store = store if store is not None else Store(db)
     service = TableService(store, prefix=prefix, idle_limit=idle_limit, away_after=away_after,
-                           janitor_every=janitor_every)
+                           janitor_every=janitor_every, hint_seconds=hint_seconds)
     allowed = frozenset(normalize_origin(o) for o in allow_origins)
     sockets_per_address: dict[str, int] = defaultdict(int)
     created_by: dict[str, deque[float]] = defaultdict(deque)

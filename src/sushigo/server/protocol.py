@@ -275,6 +275,8 @@ class CreateTable(BaseModel):
     """Players may chat and react."""
     chat_spectators: bool = False
     """Spectators read the chat too."""
+    hints: bool = False
+    """Each seat is sent its own estimate of every legal action while it decides (``hint``)."""
 
 
 _CREATE: TypeAdapter[CreateTable] = TypeAdapter(CreateTable)

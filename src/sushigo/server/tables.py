@@ -24,10 +24,13 @@ import random
 import re
 import secrets
 import time
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
 from dataclasses import dataclass, field
+from functools import partial
+from multiprocessing import get_context
 from typing import Any, Final, Protocol, Sequence
 
+from sushigo.analysis.evaluate import DEFAULT_SAMPLES, DecisionEvaluation, evaluate_decision
 from sushigo.engine.base.actions import action_name
 from sushigo.bots import make_bot, parse_bot_spec
 from sushigo.bots.base import Bot, view_for
@@ -86,6 +89,13 @@ STAND_IN: Final = "greedy"
 
 CHAT_RATE: Final = (5, 10.0)
 """Chat messages and reactions one seat may send: 5 within 10 seconds."""
+
+HINT_SECONDS: Final = 2.0
+"""How long a hint thinks at most (its playouts stop when the time is up)."""
+
+HINT_QUEUE: Final = 8
+"""Hints waiting or being computed at once, over every table; a decision that
+comes when the queue is full is sent a ``hint`` saying the server is busy."""
 
 
 class TableError(ValueError):
@@ -204,6 +214,11 @@ class LiveTable:
     """The id of the table "Play again" created."""
     rematch_of: str | None = None
     rematch_lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    hints: bool = False
+    """Each seat is sent its own estimate of every legal action while it decides."""
+    hinted: dict[int, tuple[int, str]] = field(default_factory=dict)
+    """Per seat, the decision (its opening ``seq``) a hint is computed or being computed for,
+    and the ``hint`` frame ("" while it is being computed)."""
     public_json: tuple[Any, tuple[Any, ...], list[str], dict[str, Any]] | None = None
     """The game, the moment of it, and the state view's public members encoded (:meth:`StateFrames._shared`)."""
     rounds_json: tuple[Any, int, str] | None = None
@@ -232,7 +247,7 @@ class LiveTable:
     def settings(self) -> dict[str, Any]:
         """The table's own options beyond the rules (as stored with them)."""
         return {"learn": self.learn, "private": self.private, "chat": self.chat,
-                "chat_spectators": self.chat_spectators, "rematch": self.rematch,
+                "chat_spectators": self.chat_spectators, "hints": self.hints, "rematch": self.rematch,
                 "rematch_of": self.rematch_of}
 
     def connections_of(self, seat: int) -> list[Connection]:
@@ -258,7 +273,7 @@ def _stored_settings(row: TableRow, happenings: Sequence[HappeningRow] = ()) -> 
     rematch = next((h.data.get("table") for h in happenings if h.kind == "rematch"), None)
     return {"learn": bool(row.rules.get("learn")), "private": bool(row.rules.get("private")),
             "chat": bool(row.rules.get("chat", True)), "chat_spectators": bool(row.rules.get("chat_spectators")),
-            "rematch": rematch, "rematch_of": row.rules.get("rematch_of")}
+            "hints": bool(row.rules.get("hints")), "rematch": rematch, "rematch_of": row.rules.get("rematch_of")}
 
 
 def name_bots(seats: Sequence[Seat]) -> None:
@@ -583,10 +598,13 @@ class TableService:
         away_after: seconds a seat's player must have been gone, while the
             table waits on it, before the others may hand the seat to a bot.
         janitor_every: seconds between the janitor's rounds.
+        hint_seconds: how long a hint thinks at most (tables created with hints).
+        analysis_workers: processes of the worker pool hints are computed on.
     """
 
     def __init__(self, store: Store, *, prefix: str = "", idle_limit: float = 7 * 86400.0,
-                 away_after: float = 60.0, janitor_every: float = 300.0) -> None:
+                 away_after: float = 60.0, janitor_every: float = 300.0, hint_seconds: float = HINT_SECONDS,
+                 analysis_workers: int = 2) -> None:
         self.store = store
         self.prefix = prefix
         self.idle_limit = idle_limit
@@ -595,6 +613,11 @@ class TableService:
         self.writer = Writer(store)
         self.bot_threads = ThreadPoolExecutor(2, thread_name_prefix="sushigo-bots")
         """Search bots think here, never on the writer's thread or the event loop."""
+        self.hint_seconds = hint_seconds
+        self._analysis_pool: ProcessPoolExecutor | None = None
+        self._analysis_slots = asyncio.Semaphore(analysis_workers)
+        self.analysis_workers = analysis_workers
+        self.hints_queued = 0
         self.tables: dict[str, LiveTable] = {}
         self._tasks: set[asyncio.Task[Any]] = set()
         self.picks = 0
@@ -679,6 +702,8 @@ class TableService:
                 bot.close()
         await self.writer.stop()
         self.bot_threads.shutdown(wait=False, cancel_futures=True)
+        if self._analysis_pool is not None:
+            self._analysis_pool.shutdown(wait=True, cancel_futures=True)  # a running hint ends within hint_seconds
 
     def _restore(self, item: LoadedTable) -> LiveTable:
         row = item.row
@@ -690,7 +715,7 @@ class TableService:
             status=row.status, seats=[Seat(s.seat, s.kind, s.bot, s.name, s.token_hash) for s in item.seats],
             game=new_game(rules, seed=row.seed), opened=[0] * rules.players,
             seeded=bool(row.rules.get("seeded")), learn=settings["learn"], private=settings["private"],
-            chat=settings["chat"], chat_spectators=settings["chat_spectators"],
+            chat=settings["chat"], chat_spectators=settings["chat_spectators"], hints=settings["hints"],
             creator_hash=bytes.fromhex(creator) if isinstance(creator, str) else None,
             rematch=settings["rematch"], rematch_of=settings["rematch_of"],
         )
@@ -769,7 +794,7 @@ class TableService:
             id=table_id, created=time.time(), rules=rules, seed=seed, timer=req.timer,
             status=WAITING, seats=seats, game=new_game(rules, seed=seed), opened=[0] * rules.players,
             seeded=req.seed is not None, learn=req.learn, private=req.private, chat=req.chat,
-            chat_spectators=req.chat_spectators, creator_hash=hash_token(creator),
+            chat_spectators=req.chat_spectators, hints=req.hints, creator_hash=hash_token(creator),
             rematch_of=rematch_of.id if rematch_of is not None else None,
         )
         self._make_bots(table)
@@ -778,7 +803,7 @@ class TableService:
             stored_rules["menu"] = list(rules.menu)
         if req.seed is not None:
             stored_rules["seeded"] = True
-        for key in ("learn", "private", "chat_spectators"):
+        for key in ("learn", "private", "chat_spectators", "hints"):
             if getattr(req, key):
                 stored_rules[key] = True
         if not req.chat:
@@ -856,7 +881,8 @@ class TableService:
         options = rules.options()
         fields: dict[str, Any] = {"edition": rules.edition, "players": rules.players, "seats": seats,
                                   "timer": table.timer, "learn": False, "private": table.private,
-                                  "chat": table.chat, "chat_spectators": table.chat_spectators}
+                                  "chat": table.chat, "chat_spectators": table.chat_spectators,
+                                  "hints": table.hints}
         if rules.is_party:
             fields["menu"] = list(rules.menu)
         for key in ("pass_both_ways", "reshuffle", "uramaki_split", "menu_card_draw",
@@ -934,6 +960,9 @@ class TableService:
         if conn.seat is not None:
             if table.mutes.get(conn.seat):
                 conn.send(dump({"type": "muted", "seats": sorted(table.mutes[conn.seat])}))
+            opened, frame = table.hinted.get(conn.seat, (-1, ""))
+            if frame and opened == table.opened[conn.seat] and conn.seat in table.game.pending_seats:
+                conn.send(frame)
             s = table.seats[conn.seat]
             s.connections += 1
             s.away_since = None
@@ -1324,7 +1353,10 @@ class TableService:
                 if seat not in table.busy:
                     table.busy.add(seat)
                     self._spawn(self._run_bot(table, seat))
-            elif table.timer is not None:
+                continue
+            if table.hints:
+                self._want_hint(table, seat)
+            if table.timer is not None:
                 current = table.deadlines.get(seat)
                 if current is None or current[0] != table.opened[seat]:
                     if current is not None:
@@ -1335,6 +1367,67 @@ class TableService:
                     handle = loop.call_later(max(0.0, when - time.time()), self._on_timeout, table, seat,
                                              table.opened[seat])
                     table.deadlines[seat] = (table.opened[seat], when, handle)
+
+    # ------------------------------------------------------------------ hints
+
+    def _want_hint(self, table: LiveTable, seat: int) -> None:
+        """Start the hint for ``seat``'s open decision unless it has one (or is getting one)."""
+        opened = table.opened[seat]
+        if table.hinted.get(seat, (-1,))[0] == opened:
+            return
+        if self.hints_queued >= HINT_QUEUE:
+            frame = dump({"type": "hint", "round": table.game.round, "turn": table.game.turn, "busy": True,
+                          "legal": [action_text(table.game, a) for a in table.game.legal_actions(seat)],
+                          "samples": 0, "actions": []})
+            table.hinted[seat] = (opened, frame)
+            for conn in table.connections_of(seat):
+                conn.send(frame)
+            return
+        table.hinted[seat] = (opened, "")
+        self.hints_queued += 1
+        self._spawn(self._hint(table, seat, opened))
+
+    async def _hint(self, table: LiveTable, seat: int, opened: int) -> None:
+        """Value every legal action of the seat's decision from its own view, on the worker
+        pool, and send the ``hint`` to that seat's connections only (if still open)."""
+        try:
+            async with self._analysis_slots:
+                game = table.game
+                if table.opened[seat] != opened or seat not in game.pending_seats or table.status != PLAYING:
+                    return
+                view = party_seat_view(game, seat, world=True) if isinstance(game, PartyGame) \
+                    else seat_view(game, seat, world=True)
+                job = partial(evaluate_decision, view, samples=DEFAULT_SAMPLES, seed=secrets.randbits(32),
+                              time_limit=self.hint_seconds)
+                evaluation = await asyncio.get_running_loop().run_in_executor(self._pool(), job)
+            if table.game is not game or table.opened[seat] != opened or seat not in game.pending_seats:
+                return
+            frame = self._hint_frame(game, evaluation)
+            table.hinted[seat] = (opened, frame)
+            for conn in table.connections_of(seat):
+                conn.send(frame)
+        except Exception:  # a failed hint must not stop the table
+            log.exception("hint at table %s seat %d failed", table.id, seat)
+        finally:
+            self.hints_queued -= 1
+
+    def _pool(self) -> ProcessPoolExecutor:
+        if self._analysis_pool is None:
+            self._analysis_pool = ProcessPoolExecutor(self.analysis_workers, mp_context=get_context("spawn"))
+        return self._analysis_pool
+
+    @staticmethod
+    def _hint_frame(game: AnyGame, ev: DecisionEvaluation) -> str:
+        best = ev.best
+        return dump({
+            "type": "hint", "round": game.round, "turn": game.turn, "busy": False,
+            "legal": [action_text(game, a) for a in game.legal_actions(ev.seat)],
+            "samples": len(best.margins),
+            "actions": [{"action": v.action, "text": action_text(game, v.action),
+                         "words": action_words(game, v.action), "margin": round(v.margin, 2),
+                         "win": round(v.win, 3), "loss": round(best.margin - v.margin, 2)}
+                        for v in ev.values],
+        })
 
     def _clear_deadline(self, table: LiveTable, seat: int) -> None:
         current = table.deadlines.pop(seat, None)

@@ -15,7 +15,7 @@
  *   created (after creating): invites (li data-testid="invite" data-seat=n with an
  *   <input data-testid="invite-url"> and a data-testid="copy" button; the spectator
  *   row has data-testid="spectate" with data-testid="spectate-link"),
- *   opt-private, opt-chat, opt-chat_spectators;
+ *   opt-private, opt-chat, opt-chat_spectators, opt-hints;
  *   play-button ("Play as seat N": opens the first human seat's invite), new-table;
  *   my-tables (the seats this browser holds, held.js: li data-testid="my-table" data-id
  *   data-status with data-testid="resume-link", "cancel-table", "forget-table");
@@ -254,6 +254,7 @@
     if ($("opt-private").checked) b.private = true;
     if (!$("opt-chat").checked) b.chat = false;
     if ($("opt-chat_spectators").checked) b.chat_spectators = true;
+    if ($("opt-hints").checked) b.hints = true;
     return b;
   }
 
@@ -442,6 +443,12 @@
     head.appendChild(el("span", "pill " + String(t.status), String(t.status)));
     var w = when(t.created);
     if (w) head.appendChild(el("span", "small-label", w));
+    if (t.hints) {
+      var hints = el("span", "pill hints", "hints");
+      hints.setAttribute("data-testid", "hints-tag");
+      hints.title = "Each player sees an estimate of their choices";
+      head.appendChild(hints);
+    }
     if (t.watching) {
       var watching = el("span", "small-label", t.watching + " watching");
       watching.setAttribute("data-testid", "watching");

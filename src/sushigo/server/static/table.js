@@ -43,6 +43,9 @@
  *                   round's hand shows once you press it; a spectator goes on by
  *                   itself after a few seconds).  On the final screen: round 3.
  *   notice          what just happened to you that you did not do (time ran out)
+ *   hints           on a table with hints (table.hints), while you decide: your estimate of
+ *                   each choice from the server's hint message (hint-row per action, best
+ *                   first, data-action=<id>, data-best="true" on the best), or "Thinking..."
  *   lesson          on a "Learn to play" table (table.learn): the lesson (lesson.js)
  *   notify-toggle   sound and notification for your turn while the tab is hidden (notify.js)
  *   log             the turn log (role="log"), drawn by log.js: log-line per line
@@ -104,6 +107,7 @@ import { renderExtras } from "/static/extras.js";
     status: null,
     table: null,
     view: null,
+    hint: null,           // the newest hint message (a table with hints)
     seat: null,
     deadline: null,
     welcomed: false,
@@ -221,6 +225,10 @@ import { renderExtras } from "/static/extras.js";
         // your seat at the new table: kept in this browser, then opened
         window.SushiHeld.remember(msg.table, { token: msg.token, seat: msg.seat });
         location.href = msg.url;
+        break;
+      case "hint":
+        S.hint = msg;
+        render();
         break;
       case "pong":
         break;
@@ -786,6 +794,53 @@ import { renderExtras } from "/static/extras.js";
       acts.appendChild(actionButton(ids[k], t, kind, mine));
     });
     acts.hidden = !acts.childNodes.length;
+    renderHints(mine);
+  }
+
+  // The server's estimate of each choice (a table with hints; docs/server.md, "hint").
+  function hintFits(h, v) {
+    if (!h || !v || h.round !== v.round || h.turn !== v.turn || !Array.isArray(h.legal)) return false;
+    var a = h.legal.slice().sort(), b = (v.legal || []).slice().sort();
+    return a.length === b.length && a.every(function (t, i) { return t === b[i]; });
+  }
+
+  function renderHints(mine) {
+    var box = $("hints");
+    box.textContent = "";
+    var v = S.view;
+    if (!(S.table && S.table.hints) || !mine || !v || (v.legal || []).length < 2) { box.hidden = true; return; }
+    box.hidden = false;
+    box.appendChild(el("h3", null, "Hint"));
+    var h = hintFits(S.hint, v) ? S.hint : null;
+    if (!h) {
+      box.appendChild(el("p", "hint-wait", "Thinking about your choices…"));
+      return;
+    }
+    if (h.busy) {
+      box.appendChild(el("p", "hint-wait", "The server is busy: no hint for this decision."));
+      return;
+    }
+    box.appendChild(el("p", "hint-note", "From what you know now, " + h.samples + " playouts each: the expected " +
+      "final margin over the best other player, and the chance to win."));
+    var list = el("ol", "hint-list");
+    var head = el("li", "hint-row hint-head");
+    head.setAttribute("aria-hidden", "true");
+    ["choice", "margin", "win", "vs best"].forEach(function (t) { head.appendChild(el("span", null, t)); });
+    list.appendChild(head);
+    h.actions.forEach(function (a, i) {
+      var li = el("li", "hint-row" + (i === 0 ? " best" : ""));
+      li.setAttribute("data-testid", "hint-row");
+      li.setAttribute("data-action", String(a.action));
+      if (i === 0) li.setAttribute("data-best", "true");
+      var words = String(a.words);
+      if (words.indexOf("to ") === 0) words = words.charAt(3).toUpperCase() + words.slice(4);
+      li.appendChild(el("span", "hint-name", words));
+      li.appendChild(el("span", "hint-margin", (a.margin >= 0 ? "+" : "−") + Math.abs(a.margin).toFixed(1)));
+      li.appendChild(el("span", "hint-win", Math.round(100 * a.win) + "%"));
+      li.appendChild(el("span", "hint-loss", i === 0 ? "best" : "−" + a.loss.toFixed(1)));
+      list.appendChild(li);
+    });
+    box.appendChild(list);
   }
 
   function actionButton(id, text, kind, enabled) {

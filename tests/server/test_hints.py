@@ -1,0 +1,159 @@
+"""Hints: on a table created with ``hints``, each seat deciding is sent its own estimate of
+every legal action (from its view), and nobody else receives it.  Real sockets, every frame
+of every socket captured."""
+
+from __future__ import annotations
+
+import threading
+from typing import Any, Iterator
+
+import pytest
+from fastapi.testclient import TestClient
+
+from .conftest import create, make_client, tokens
+
+pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
+
+
+@pytest.fixture
+def hint_client(sqlite_url: str) -> Iterator[TestClient]:
+    with make_client(sqlite_url, hint_seconds=0.05) as c:
+        yield c
+
+
+def _hello(ws: Any, token: str | None, name: str | None) -> None:
+    ws.send_json({"v": 1, "type": "hello", "token": token, "name": name, "last_seq": None})
+
+
+def _play_seat(client: TestClient, tid: str, token: str, name: str, frames: list[dict[str, Any]],
+               errors: list[BaseException]) -> None:
+    """Wait for the hint of each decision, then play its best action, until round 1 is over."""
+    try:
+        with client.websocket_connect(f"/ws/tables/{tid}") as ws:
+            _hello(ws, token, name)
+            state: dict[str, Any] | None = None
+            while True:
+                msg = ws.receive_json()
+                frames.append(msg)
+                assert msg["type"] != "error", msg
+                if msg["type"] == "state":
+                    view = msg["view"]
+                    if msg["status"] != "playing":
+                        continue
+                    if view["round"] > 1:
+                        return
+                    state = msg if view and view["legal_actions"] and view["committed"] is None else None
+                    if state is not None and len(view["legal_actions"]) == 1:  # nothing to hint
+                        ws.send_json({"v": 1, "type": "pick", "seq": msg["seq"], "action": view["legal_actions"][0]})
+                        state = None
+                elif msg["type"] == "hint" and state is not None:
+                    view = state["view"]
+                    if (msg["round"], msg["turn"]) == (view["round"], view["turn"]) and \
+                            sorted(msg["legal"]) == sorted(view["legal"]):
+                        ws.send_json({"v": 1, "type": "pick", "seq": state["seq"], "action": msg["actions"][0]["action"]})
+                        state = None
+    except BaseException as e:  # noqa: BLE001 - reported by the test
+        errors.append(e)
+
+
+def _watch(client: TestClient, tid: str, frames: list[dict[str, Any]], stop: threading.Event) -> None:
+    with client.websocket_connect(f"/ws/tables/{tid}") as ws:
+        _hello(ws, None, None)
+        while not stop.is_set():
+            msg = ws.receive_json()
+            frames.append(msg)
+            if msg["type"] == "state" and msg["status"] == "finished":
+                return
+            if msg["type"] == "state" and msg["view"] and msg["view"]["round"] > 1:
+                return
+
+
+@pytest.mark.parametrize("edition", ["base", "party"])
+def test_each_seat_gets_its_own_hints_and_nobody_else_does(hint_client: TestClient, edition: str) -> None:
+    body: dict[str, Any] = {"edition": edition, "players": 3, "seats": ["human", "human", "bot:greedy"], "hints": True}
+    if edition == "party":
+        body["menu"] = "Master Menu"
+    created = create(hint_client, **body)
+    tid = created["id"]
+    assert created["table"]["hints"] is True
+    listed = {t["id"]: t for t in hint_client.get("/api/tables").json()["tables"]}
+    assert listed[tid]["hints"] is True
+    frames: dict[int | None, list[dict[str, Any]]] = {0: [], 1: [], None: []}
+    errors: list[BaseException] = []
+    stop = threading.Event()
+    watcher = threading.Thread(target=_watch, args=(hint_client, tid, frames[None], stop), daemon=True)
+    watcher.start()
+    seats = [threading.Thread(target=_play_seat, args=(hint_client, tid, tok, f"P{i}", frames[i], errors),
+                              daemon=True) for i, tok in enumerate(tokens(created))]
+    for t in seats:
+        t.start()
+    for t in seats:
+        t.join(120)
+        assert not t.is_alive(), "a seat got stuck waiting for its hint"
+    stop.set()
+    assert not errors, errors
+    assert not any(m["type"] == "hint" for m in frames[None])  # the spectator: never
+    for seat in (0, 1):
+        states = [m for m in frames[seat] if m["type"] == "state" and m["view"] and m["view"]["legal_actions"]]
+        hints = [m for m in frames[seat] if m["type"] == "hint"]
+        picks = 9 if edition == "base" else 10  # a whole first round
+        assert len(hints) >= picks - 1, len(hints)  # every decision with a choice (not the round's last card)
+        for h in hints:
+            assert set(h) == {"v", "type", "round", "turn", "legal", "busy", "samples", "actions"}
+            assert h["busy"] is False and h["samples"] >= 2
+            # the hint is about a decision this seat was shown, and values exactly its legal actions
+            match = [s for s in states if (s["view"]["round"], s["view"]["turn"]) == (h["round"], h["turn"])
+                     and sorted(s["view"]["legal"]) == sorted(h["legal"])]
+            assert match, h
+            view = match[-1]["view"]
+            assert sorted(a["action"] for a in h["actions"]) == sorted(view["legal_actions"])
+            assert sorted(a["text"] for a in h["actions"]) == sorted(view["legal"])
+            margins = [a["margin"] for a in h["actions"]]
+            assert margins == sorted(margins, reverse=True) and h["actions"][0]["loss"] == 0
+            assert all(a["loss"] == pytest.approx(margins[0] - a["margin"], abs=0.011) for a in h["actions"])
+            assert all(0 <= a["win"] <= 1 for a in h["actions"])
+
+
+def test_a_table_without_hints_sends_none_and_a_socket_that_joins_gets_the_open_decisions_hint(
+        hint_client: TestClient) -> None:
+    plain = create(hint_client, players=2, seats=["human", "bot:greedy"])
+    assert plain["table"]["hints"] is False
+    with hint_client.websocket_connect(f"/ws/tables/{plain['id']}") as ws:
+        _hello(ws, tokens(plain)[0], "Ann")
+        seen = []
+        while True:
+            msg = ws.receive_json()
+            seen.append(msg["type"])
+            if msg["type"] == "state" and msg["status"] == "playing":
+                ws.send_json({"v": 1, "type": "ping"})
+            if msg["type"] == "pong":
+                break
+        assert "hint" not in seen
+
+    hinted = create(hint_client, players=2, seats=["human", "bot:greedy"], hints=True)
+    token = tokens(hinted)[0]
+    first = None
+    with hint_client.websocket_connect(f"/ws/tables/{hinted['id']}") as ws:
+        _hello(ws, token, "Ann")
+        while first is None:
+            msg = ws.receive_json()
+            if msg["type"] == "hint":
+                first = msg
+    with hint_client.websocket_connect(f"/ws/tables/{hinted['id']}") as ws:  # the same decision, still open
+        _hello(ws, token, None)
+        kinds = []
+        while True:
+            msg = ws.receive_json()
+            kinds.append(msg["type"])
+            if msg["type"] == "hint":
+                assert msg == first
+                break
+        assert kinds.index("state") < kinds.index("hint")
+    service = hint_client.app.state.service
+    (loaded,) = service.store.load(table_id=hinted["id"])
+    assert loaded.row.rules.get("hints") is True  # stored with the table (a restart keeps it)
+
+
+def test_the_create_request_checks_hints(hint_client: TestClient) -> None:
+    r = hint_client.post("/api/tables", json={"players": 2, "seats": ["human", "bot:greedy"], "hints": "yes"})
+    assert r.status_code == 400 and "hints" in r.json()["error"]
