@@ -27,8 +27,8 @@ def test_every_legal_action_is_valued_best_first_with_the_best_losing_nothing() 
     view = seat_view(game, 2, world=True)
     ev = evaluate_decision(view, samples=20, seed=3)
     assert sorted(v.action for v in ev.values) == sorted(game.legal_actions(2))
-    margins = [v.margin for v in ev.values]
-    assert margins == sorted(margins, reverse=True)
+    losses = [ev.loss(v.action) for v in ev.values]
+    assert losses == sorted(losses)
     assert ev.loss(ev.best.action) == 0.0 and ev.loss_se(ev.best.action) == 0.0
     for v in ev.values:
         assert len(v.margins) == 20 and v.margin == pytest.approx(sum(v.margins) / 20)
@@ -61,6 +61,21 @@ def test_the_dumpling_that_makes_five_beats_an_egg_by_about_four_points() -> Non
     ev = evaluate_decision(seat_view(game, 0, world=True), samples=60, seed=2)
     assert ev.best.action == encode([C.DUMPLING])
     assert ev.loss(encode([C.EGG])) == pytest.approx(4.0, abs=0.5)
+
+
+def test_clearly_worse_actions_stop_being_sampled_and_contenders_go_on() -> None:
+    """After 32 samples the egg (4 points worse every time) gets no more playouts; the loss
+    is the mean of the paired differences over the samples both have."""
+    game = late_round_position([C.DUMPLING, C.EGG], [C.DUMPLING] * 4, [[C.TEMPURA] * 4, [C.SALMON] * 4])
+    ev = evaluate_decision(seat_view(game, 0, world=True), samples=100, seed=2)
+    dumpling, egg = ev.value(encode([C.DUMPLING])), ev.value(encode([C.EGG]))
+    assert (len(dumpling.margins), len(egg.margins)) == (100, 32)
+    assert ev.loss(egg.action) == pytest.approx(sum(d - e for d, e in zip(dumpling.margins, egg.margins)) / 32)
+    # a whole hand: the best is sampled in full, every action at least 32 times, losses in order
+    full = evaluate_decision(seat_view(Game(4, seed=9), 1, world=True), samples=140, seed=1)
+    assert len(full.best.margins) == 140 and all(len(v.margins) in (32, 64, 128, 140) for v in full.values)
+    losses = [full.loss(v.action) for v in full.values]
+    assert losses == sorted(losses) and losses[0] == 0.0
 
 
 @pytest.mark.parametrize("seed", range(6))

@@ -7,10 +7,12 @@ from pathlib import Path
 
 import pytest
 
-from sushigo.analysis.game import ANALYSIS_FORMAT, analyze_game
+from sushigo.analysis.game import ANALYSIS_FORMAT, action_label, analyze_game
 from sushigo.bots import make_bot
 from sushigo.bots.base import play_game
+from sushigo.engine.base.actions import parse_action
 from sushigo.engine.editions import AnyGame, to_record
+from sushigo.engine.party.actions import parse_party_action
 from sushigo.engine.rules import Rules
 
 from cli.test_party_cli import assert_one_line_error, run
@@ -33,12 +35,15 @@ def write(tmp_path: Path, game: AnyGame, name: str = "game.json", **meta: object
 @pytest.mark.parametrize("which", ["base", "party"])
 def test_json_is_the_analysis_of_the_library(which: str, games: dict[str, AnyGame], tmp_path: Path) -> None:
     game = games[which]
+    parse = parse_party_action if which == "party" else parse_action
     proc = run("analyze", str(write(tmp_path, game)), "--seat", "1", "--budget", "3", "--seed", "4", "--json",
                "--jobs", "1")
     assert proc.returncode == 0, proc.stderr
     doc = json.loads(proc.stdout)
     assert doc["format"] == ANALYSIS_FORMAT
-    assert doc == json.loads(json.dumps(analyze_game(game, [1], samples=3, seed=4).to_json()))
+    expected = analyze_game(game, [1], samples=3, seed=4).to_json(lambda a: action_label(game, a))
+    assert doc == json.loads(json.dumps(expected))
+    assert all(d["played_words"] == action_label(game, parse(d["played"])) for d in doc["seats"][0]["decisions"])
 
 
 def test_the_table_chart_and_summary_for_every_seat(games: dict[str, AnyGame], tmp_path: Path) -> None:

@@ -47,6 +47,13 @@ from sushigo.engine.party.view import PartySeatView, determinize_party
 DEFAULT_SAMPLES: Final = 200
 """Playouts per legal action when a budget is not given."""
 
+PRUNE_AT: Final = (32, 64, 128)
+"""After this many samples, an action whose loss against the best so far is more than
+:data:`PRUNE_MARGIN` points plus three standard errors gets no more playouts: the budget goes
+to the actions that might be best (and the decision's label does not hinge on the rest)."""
+
+PRUNE_MARGIN: Final = 1.0
+
 EPSILON: Final = 0.15
 """The playout policy's chance of a random choice (as the search bots' default)."""
 
@@ -63,12 +70,13 @@ class ActionValue:
     """Expected win share (a win shared by k counts 1/k)."""
     win_se: float
     margins: tuple[float, ...]
-    """The margin of each playout, sample by sample (the same worlds for every action)."""
+    """The margin of each playout, sample by sample: sample i is played on the same world
+    for every action.  An action dropped as clearly worse has fewer (see :data:`PRUNE_AT`)."""
 
 
 @dataclass(frozen=True)
 class DecisionEvaluation:
-    """Every legal action's :class:`ActionValue`, the best (highest margin) first."""
+    """Every legal action's :class:`ActionValue`: the best (highest margin) first, then by loss."""
 
     seat: int
     values: tuple[ActionValue, ...]
@@ -84,13 +92,19 @@ class DecisionEvaluation:
         raise ValueError(f"action {action} is not one of this decision's legal actions")
 
     def loss(self, action: int) -> float:
-        """Expected points ``action`` gives up against the best action (0 for the best)."""
-        return self.best.margin - self.value(action).margin
+        """Expected points ``action`` gives up against the best action (0 for the best): the
+        mean of the paired per-sample differences, over the samples both actions have."""
+        return _paired_loss(self.best, self.value(action))
 
     def loss_se(self, action: int) -> float:
         """The standard error of :meth:`loss`, from the paired per-sample differences."""
         diffs = [b - a for b, a in zip(self.best.margins, self.value(action).margins)]
         return _se(diffs)
+
+
+def _paired_loss(best: ActionValue, other: ActionValue) -> float:
+    diffs = [b - a for b, a in zip(best.margins, other.margins)]
+    return sum(diffs) / len(diffs) if diffs else 0.0
 
 
 def _se(xs: list[float] | tuple[float, ...]) -> float:
@@ -133,6 +147,7 @@ def evaluate_decision(view: AnyView, *, samples: int = DEFAULT_SAMPLES, seed: in
     sampling stops early when the time is up, after at least two samples of
     every action: each action always gets the same worlds, and a run that
     stopped after n samples equals ``evaluate_decision(view, samples=n, seed=seed)``.
+    Actions clearly worse than the best get no more playouts after :data:`PRUNE_AT` samples.
     """
     if samples < 1:
         raise ValueError("samples must be at least 1")
@@ -145,12 +160,15 @@ def evaluate_decision(view: AnyView, *, samples: int = DEFAULT_SAMPLES, seed: in
     deadline = None if time_limit is None else time.monotonic() + time_limit
     margins: list[list[float]] = [[] for _ in actions]
     wins: list[list[float]] = [[] for _ in actions]
+    active = list(range(len(actions)))
     for i in range(samples):
         if deadline is not None and i >= 2 and time.monotonic() > deadline:
             break
+        if i in PRUNE_AT and len(active) > 1:
+            active = _contenders(active, margins)
         s = random.Random(f"{seed}/{i}").getrandbits(64)
-        for k, action in enumerate(actions):
-            margin, win = _playout(view, seat, action, random.Random(s), random.Random(s ^ 0x5EED))
+        for k in active:
+            margin, win = _playout(view, seat, actions[k], random.Random(s), random.Random(s ^ 0x5EED))
             margins[k].append(margin)
             wins[k].append(win)
     values = [
@@ -158,8 +176,21 @@ def evaluate_decision(view: AnyView, *, samples: int = DEFAULT_SAMPLES, seed: in
                     margins=tuple(m))
         for action, m, w in zip(actions, margins, wins)
     ]
-    values.sort(key=lambda v: -v.margin)
+    full = max(len(v.margins) for v in values)
+    best = max((v for v in values if len(v.margins) == full), key=lambda v: v.margin)
+    values.sort(key=lambda v: (v is not best, _paired_loss(best, v), -v.margin))
     return DecisionEvaluation(seat=seat, values=tuple(values))
 
 
-__all__ = ["DEFAULT_SAMPLES", "EPSILON", "ActionValue", "DecisionEvaluation", "evaluate_decision"]
+def _contenders(active: list[int], margins: list[list[float]]) -> list[int]:
+    """The actions still worth sampling: all but those clearly worse than the best so far."""
+    best = max(active, key=lambda k: sum(margins[k]) / len(margins[k]))
+    keep = []
+    for k in active:
+        diffs = [b - a for b, a in zip(margins[best], margins[k])]
+        if k == best or sum(diffs) / len(diffs) - 3.0 * _se(diffs) <= PRUNE_MARGIN:
+            keep.append(k)
+    return keep
+
+
+__all__ = ["DEFAULT_SAMPLES", "EPSILON", "PRUNE_AT", "PRUNE_MARGIN", "ActionValue", "DecisionEvaluation", "evaluate_decision"]

@@ -37,7 +37,7 @@ from sushigo.analysis.evaluate import DEFAULT_SAMPLES, DecisionEvaluation, evalu
 from sushigo.analysis.walk import SeatDecision, seat_decisions
 from sushigo.bots.base import AnyView
 from sushigo.engine.base.actions import action_name
-from sushigo.engine.editions import AnyGame
+from sushigo.engine.editions import AnyGame, action_words
 from sushigo.engine.party.actions import party_action_name
 from sushigo.engine.party.game import PartyGame
 
@@ -77,8 +77,8 @@ THRESHOLDS: Final[dict[str, Thresholds]] = {
 }
 """Per edition, calibrated on the losses of bots of known strength against three ``greedy``
 (``benchmarks/analysis_calibration.py``; the numbers are in ``docs/analysis.md``): an
-inaccuracy is a loss that about 1 in 10 of the strongest bot's decisions reach
-(``ismcts:time=0.1``), a mistake about 1 in 50 to 100 of them, a blunder none of them."""
+inaccuracy is a loss that fewer than 1 in 10 of the strongest bot's decisions reach
+(``ismcts:time=0.1``), a mistake about 1 in 50 to 100 of them, a blunder almost none."""
 
 
 @dataclass(frozen=True)
@@ -133,8 +133,10 @@ class GameAnalysis:
         """The text form of an action of this game (``action_name`` / ``party_action_name``)."""
         return party_action_name(action) if self.edition == "party" else action_name(action)
 
-    def to_json(self) -> dict[str, Any]:
-        """The ``sushigo-analysis/1`` document (``docs/analysis.md``)."""
+    def to_json(self, words: Callable[[int], str] | None = None) -> dict[str, Any]:
+        """The ``sushigo-analysis/1`` document (``docs/analysis.md``); ``words`` (an action
+        in words, e.g. ``sushigo.engine.editions.action_words`` of the game) adds the optional
+        keys ``played_words``, ``best_words`` and each value's ``words``."""
         return {
             "format": ANALYSIS_FORMAT,
             "edition": self.edition,
@@ -142,10 +144,10 @@ class GameAnalysis:
             "samples": self.samples,
             "seed": self.seed,
             "thresholds": self.thresholds.to_json(),
-            "seats": [self._seat_json(s) for s in self.seats],
+            "seats": [self._seat_json(s, words) for s in self.seats],
         }
 
-    def _seat_json(self, seat: SeatAnalysis) -> dict[str, Any]:
+    def _seat_json(self, seat: SeatAnalysis, words: Callable[[int], str] | None) -> dict[str, Any]:
         return {
             "seat": seat.seat,
             "summary": {
@@ -154,12 +156,12 @@ class GameAnalysis:
                 "mean_loss": round(seat.mean_loss, 3),
                 **{label: seat.count(label) for label in LABELS},
             },
-            "decisions": [self._decision_json(d) for d in seat.decisions],
+            "decisions": [self._decision_json(d, words) for d in seat.decisions],
         }
 
-    def _decision_json(self, d: AnalysedDecision) -> dict[str, Any]:
+    def _decision_json(self, d: AnalysedDecision, words: Callable[[int], str] | None) -> dict[str, Any]:
         ev = d.evaluation
-        return {
+        out: dict[str, Any] = {
             "round": d.round,
             "turn": d.turn,
             "index": d.index,
@@ -178,10 +180,27 @@ class GameAnalysis:
                     "win_se": round(v.win_se, 4),
                     "loss": round(ev.loss(v.action), 3),
                     "loss_se": round(ev.loss_se(v.action), 3),
+                    **({"words": words(v.action)} if words else {}),
                 }
                 for v in ev.values
             ],
         }
+        if words:
+            out["played_words"] = words(d.action)
+            out["best_words"] = words(ev.best.action)
+        return out
+
+
+def action_label(game: AnyGame, action: int) -> str:
+    """An action of ``game`` in words, as a label (``'Tempura'``, ``'Pass'``, ``'Flip card 2 face down'``).
+
+    >>> from sushigo.engine.party.game import PartyGame
+    >>> from sushigo.engine.rules import Rules
+    >>> action_label(PartyGame(Rules.party(2, "Dinner for Two"), seed=1), 96)
+    'Pass'
+    """
+    text = action_words(game, action)
+    return text[3].upper() + text[4:] if text.startswith("to ") else text
 
 
 def decision_seed(seed: int, decision: SeatDecision) -> int:
@@ -193,6 +212,57 @@ def decision_seed(seed: int, decision: SeatDecision) -> int:
 def _evaluate(task: tuple[AnyView, int, int]) -> DecisionEvaluation:
     view, samples, seed = task
     return evaluate_decision(view, samples=samples, seed=seed)
+
+
+@dataclass(frozen=True)
+class AnalysisPlan:
+    """What :func:`analyze_game` will evaluate: each analysed decision and its
+    ``(view, samples, seed)`` task for :func:`~sushigo.analysis.evaluate.evaluate_decision`.
+
+    A caller with its own worker pool (the server) evaluates :attr:`tasks`
+    itself and hands the evaluations, in order, to :meth:`finish`.
+    """
+
+    edition: str
+    players: int
+    samples: int
+    seed: int
+    seats: tuple[int, ...]
+    forced: dict[int, int]
+    todo: tuple[tuple[int, SeatDecision], ...]
+
+    @property
+    def tasks(self) -> list[tuple[AnyView, int, int]]:
+        return [(d.view, self.samples, decision_seed(self.seed, d)) for _, d in self.todo]
+
+    def finish(self, evaluations: Sequence[DecisionEvaluation]) -> GameAnalysis:
+        """The analysis, from one evaluation per task."""
+        if len(evaluations) != len(self.todo):
+            raise ValueError(f"{len(evaluations)} evaluations for {len(self.todo)} decisions")
+        thresholds = THRESHOLDS[self.edition]
+        results: dict[int, list[AnalysedDecision]] = {s: [] for s in self.seats}
+        for (s, d), ev in zip(self.todo, evaluations):
+            label = thresholds.label(ev.loss(d.action), ev.loss_se(d.action))
+            results[s].append(AnalysedDecision(d.round, d.turn, d.index, d.kind, d.action, ev, label))
+        return GameAnalysis(
+            edition=self.edition, players=self.players, samples=self.samples, seed=self.seed,
+            thresholds=thresholds,
+            seats=tuple(SeatAnalysis(s, tuple(results[s]), self.forced[s]) for s in self.seats),
+        )
+
+
+def plan_analysis(game: AnyGame, seats: Sequence[int] | None = None, *, samples: int = DEFAULT_SAMPLES,
+                  seed: int = 0) -> AnalysisPlan:
+    """The decisions of ``seats`` (default: all) that :func:`analyze_game` evaluates."""
+    if samples < 1:
+        raise ValueError("samples must be at least 1")
+    chosen = list(range(game.players)) if seats is None else list(dict.fromkeys(seats))
+    walked = {s: seat_decisions(game, s) for s in chosen}
+    return AnalysisPlan(
+        edition="party" if isinstance(game, PartyGame) else "base", players=game.players, samples=samples,
+        seed=seed, seats=tuple(chosen), forced={s: sum(1 for d in walked[s] if d.forced) for s in chosen},
+        todo=tuple((s, d) for s in chosen for d in walked[s] if not d.forced),
+    )
 
 
 def analyze_game(
@@ -209,14 +279,10 @@ def analyze_game(
     ``samples`` playouts per legal action (the budget), ``jobs`` worker
     processes (1: in this process), ``progress(done, total)`` after each decision.
     """
-    if samples < 1:
-        raise ValueError("samples must be at least 1")
     if jobs < 1:
         raise ValueError("jobs must be at least 1")
-    chosen = list(range(game.players)) if seats is None else list(dict.fromkeys(seats))
-    walked = {s: seat_decisions(game, s) for s in chosen}
-    todo = [(s, d) for s in chosen for d in walked[s] if not d.forced]
-    tasks = [(d.view, samples, decision_seed(seed, d)) for _, d in todo]
+    plan = plan_analysis(game, seats, samples=samples, seed=seed)
+    tasks = plan.tasks
     evaluations: list[DecisionEvaluation] = []
     if jobs == 1 or len(tasks) < 2:
         for task in tasks:
@@ -229,22 +295,7 @@ def analyze_game(
                 evaluations.append(ev)
                 if progress:
                     progress(len(evaluations), len(tasks))
-    edition = "party" if isinstance(game, PartyGame) else "base"
-    thresholds = THRESHOLDS[edition]
-    results: dict[int, list[AnalysedDecision]] = {s: [] for s in chosen}
-    for (s, d), ev in zip(todo, evaluations):
-        loss, se = ev.loss(d.action), ev.loss_se(d.action)
-        results[s].append(AnalysedDecision(d.round, d.turn, d.index, d.kind, d.action, ev, thresholds.label(loss, se)))
-    return GameAnalysis(
-        edition=edition,
-        players=game.players,
-        samples=samples,
-        seed=seed,
-        thresholds=thresholds,
-        seats=tuple(
-            SeatAnalysis(s, tuple(results[s]), sum(1 for d in walked[s] if d.forced)) for s in chosen
-        ),
-    )
+    return plan.finish(evaluations)
 
 
 __all__ = [
@@ -252,9 +303,12 @@ __all__ = [
     "LABELS",
     "THRESHOLDS",
     "AnalysedDecision",
+    "action_label",
+    "AnalysisPlan",
     "GameAnalysis",
     "SeatAnalysis",
     "Thresholds",
     "analyze_game",
     "decision_seed",
+    "plan_analysis",
 ]

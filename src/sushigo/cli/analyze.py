@@ -18,10 +18,10 @@ from typing import Annotated, Optional
 import typer
 
 from sushigo.analysis.evaluate import DEFAULT_SAMPLES
-from sushigo.analysis.game import LABELS, GameAnalysis, SeatAnalysis, analyze_game
+from sushigo.analysis.game import LABELS, GameAnalysis, SeatAnalysis, action_label, analyze_game
 from sushigo.cli.errors import EXIT_USAGE, fail
 from sushigo.cli.tournament import progress_bar
-from sushigo.engine.editions import AnyGame, action_words, replay
+from sushigo.engine.editions import AnyGame, replay
 from sushigo.engine.records import RecordError, load_json, seat_names
 
 MARKS = {None: "", "inaccuracy": "?!", "mistake": "?", "blunder": "??"}
@@ -74,7 +74,7 @@ def analyze_command(
         report = analyze_game(game, seats, samples=budget, seed=seed, jobs=jobs or os.cpu_count() or 1,
                               progress=progress)
     if as_json:
-        print(json.dumps(report.to_json(), indent=1))
+        print(json.dumps(report.to_json(lambda a: action_label(game, a)), indent=1))
         return
     given = seat_names(data, game.players)
     names = [f"{given[s]} (seat {s})" if given else f"Seat {s}" for s in range(game.players)]
@@ -82,11 +82,6 @@ def analyze_command(
         if i:
             print()
         print("\n".join(seat_lines(game, report, seat_report, names[seat_report.seat])))
-
-
-def _words(game: AnyGame, action: int) -> str:
-    text = action_words(game, action)
-    return text[3].upper() + text[4:] if text.startswith("to ") else text
 
 
 def seat_lines(game: AnyGame, report: GameAnalysis, seat: SeatAnalysis, name: str) -> list[str]:
@@ -99,8 +94,8 @@ def seat_lines(game: AnyGame, report: GameAnalysis, seat: SeatAnalysis, name: st
         rows.append((
             f"{d.round}.{d.turn}",
             d.kind.replace("_", " "),
-            (_words(game, d.action) + " " + MARKS[d.label]).strip(),
-            "" if ev.best.action == d.action else _words(game, ev.best.action),
+            (action_label(game, d.action) + " " + MARKS[d.label]).strip(),
+            "" if ev.best.action == d.action else action_label(game, ev.best.action),
             f"{d.loss:.1f}", f"{d.loss_se:.1f}", f"{played.margin:+.1f}", f"{100 * played.win:.0f}%",
         ))
     header = ("turn", "decision", "played", "best", "loss", "±", "margin", "win")

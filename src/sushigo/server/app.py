@@ -58,6 +58,7 @@ from sushigo.server.protocol import (
 from sushigo.server import scorekeeper
 from sushigo.server.replies import fail, read_body
 from sushigo.server.store import Store, StoreError
+from sushigo.analysis.evaluate import DEFAULT_SAMPLES
 from sushigo.server.tables import HINT_SECONDS, LiveTable, TableError, TableService
 
 log = logging.getLogger("sushigo.server")
@@ -218,6 +219,7 @@ def create_app(
     away_after: float = 60.0,
     janitor_every: float = 300.0,
     hint_seconds: float = HINT_SECONDS,
+    analysis_samples: int = DEFAULT_SAMPLES,
 ) -> FastAPI:
     """The web app over database URL ``db`` (see ``docs/server.md``).
 
@@ -225,11 +227,12 @@ def create_app(
     (``sushigo serve`` passes its own address and ``--allow-origin``);
     ``prefix``: this process's shard (table ids start with it; see
     "Several processes" in ``docs/server.md``); ``idle_limit``, ``away_after``
-    ``janitor_every`` and ``hint_seconds``: see :class:`~sushigo.server.tables.TableService`.
+    ``janitor_every``, ``hint_seconds`` and ``analysis_samples``: see :class:`~sushigo.server.tables.TableService`.
     """
     store = store if store is not None else Store(db)
     service = TableService(store, prefix=prefix, idle_limit=idle_limit, away_after=away_after,
-                           janitor_every=janitor_every, hint_seconds=hint_seconds)
+                           janitor_every=janitor_every, hint_seconds=hint_seconds,
+                           analysis_samples=analysis_samples)
     allowed = frozenset(normalize_origin(o) for o in allow_origins)
     sockets_per_address: dict[str, int] = defaultdict(int)
     created_by: dict[str, deque[float]] = defaultdict(deque)
@@ -403,6 +406,40 @@ def create_app(
             return fail(404, "this game has no stored record")
         return Response(text, media_type="application/json", headers={
             "Content-Disposition": f'attachment; filename="sushigo-{table_id}.json"'})
+
+    async def _analysis(table_id: str, seat: str | int | None, start: bool) -> dict[str, Any] | JSONResponse:
+        try:
+            n = int(seat) if seat is not None and not isinstance(seat, bool) else None
+        except ValueError:
+            n = None
+        if n is None:
+            return fail(400, "say which seat: ?seat=N (POST: {\"seat\": N}), from 0")
+        try:
+            job = await service.analysis(table_id[:64], n, start=start)
+        except TableError as e:
+            status = {"no_table": 404, "not_finished": 409, "bad_request": 400, "busy": 503}.get(e.code, 503)
+            return fail(status, str(e))
+        if job is None:
+            return {"table": table_id[:64], "seat": n, "status": "none", "done": 0, "total": 0, "analysis": None}
+        return job.to_json()
+
+    @app.get("/api/tables/{table_id}/analysis", response_model=None)
+    async def get_analysis(table_id: str, seat: str | None = None) -> dict[str, Any] | JSONResponse:
+        return await _analysis(table_id, seat, start=False)
+
+    @app.post("/api/tables/{table_id}/analysis", status_code=202, response_model=None)
+    async def start_analysis(table_id: str, request: Request) -> dict[str, Any] | JSONResponse:
+        body = await read_body(request, 1024)
+        if isinstance(body, JSONResponse):
+            return body
+        try:
+            data = json.loads(body or b"null")
+        except (ValueError, UnicodeDecodeError, RecursionError):
+            return fail(400, "the body is not JSON")
+        if not isinstance(data, dict) or set(data) != {"seat"} or not isinstance(data["seat"], int) \
+                or isinstance(data["seat"], bool):
+            return fail(400, 'the body is {"seat": N}, the seat to analyse (from 0)')
+        return await _analysis(table_id, data["seat"], start=True)
 
     @app.websocket("/ws/tables/{table_id}")
     async def table_socket(ws: WebSocket, table_id: str) -> None:

@@ -1,12 +1,13 @@
 """Where tables live: SQLAlchemy 2 Core over SQLite (default) or PostgreSQL.
 
-Five tables: ``tables`` (rules, seed, status, the record once finished),
+Six tables: ``tables`` (rules, seed, status, the record once finished),
 ``seats`` (kind, bot spec, name, SHA-256 of the seat token), ``events``
 (every accepted decision, numbered per game by ``seq``) and ``happenings``
 (what happened at a table beyond its decisions: the start, chat, mutes, seats
 handed to a bot and back, the rematch) and ``sheets`` (the scorekeeper's
 score sheets of tables playing with real cards, each with the SHA-256 of its
-edit token).  A game is its seed plus its events, so loading replays them
+edit token) and ``analyses`` (each finished game's analyses, per seat, budget
+and seed: the ``sushigo-analysis/1`` document).  A game is its seed plus its events, so loading replays them
 through the engine.
 
 Writes go through one writer thread with *group commit*: whatever was queued
@@ -114,6 +115,17 @@ sheets_t = Table(
     Column("created", Float, nullable=False),
     Column("updated", Float, nullable=False),
     Column("version", Integer, nullable=False),
+    Column("data", Text, nullable=False),
+)
+
+analyses_t = Table(
+    "analyses",
+    metadata,
+    Column("table_id", String(40), primary_key=True),
+    Column("seat", Integer, primary_key=True),
+    Column("samples", Integer, primary_key=True),
+    Column("seed", BigInteger, primary_key=True),
+    Column("created", Float, nullable=False),
     Column("data", Text, nullable=False),
 )
 
@@ -407,6 +419,22 @@ class Store:
             conn.execute(update(sheets_t).where(sheets_t.c.id == sheet_id)
                          .values(data=json.dumps(data), updated=now, version=version + 1))
             return int(version) + 1
+
+    def save_analysis(self, table_id: str, seat: int, samples: int, seed: int, doc: dict[str, Any],
+                      now: float) -> None:
+        """Keep a finished game's analysis of one seat (replacing one with the same budget and seed)."""
+        key = {"table_id": table_id, "seat": seat, "samples": samples, "seed": seed}
+        with _as_store_error(), self._lock, self.engine.begin() as conn:
+            conn.execute(analyses_t.delete().where(*(analyses_t.c[k] == v for k, v in key.items())))
+            conn.execute(analyses_t.insert().values(**key, created=now, data=json.dumps(doc)))
+
+    def analysis(self, table_id: str, seat: int, samples: int, seed: int) -> dict[str, Any] | None:
+        """The stored analysis of one seat of a game, or ``None``."""
+        with _as_store_error(), self.engine.connect() as conn:
+            text = conn.execute(select(analyses_t.c.data).where(
+                analyses_t.c.table_id == table_id, analyses_t.c.seat == seat,
+                analyses_t.c.samples == samples, analyses_t.c.seed == seed)).scalar()
+        return None if text is None else dict(json.loads(text))
 
     def close(self) -> None:
         self.engine.dispose()

@@ -31,11 +31,12 @@ from multiprocessing import get_context
 from typing import Any, Final, Protocol, Sequence
 
 from sushigo.analysis.evaluate import DEFAULT_SAMPLES, DecisionEvaluation, evaluate_decision
+from sushigo.analysis.game import action_label, plan_analysis
 from sushigo.engine.base.actions import action_name
 from sushigo.bots import make_bot, parse_bot_spec
 from sushigo.bots.base import Bot, view_for
 from sushigo.bots.greedy import GreedyBot
-from sushigo.engine.editions import AnyGame, action_words, explain, new_game
+from sushigo.engine.editions import AnyGame, action_words, explain, new_game, replay
 from sushigo.engine.editions import narrator as narrator_for
 from sushigo.engine.narration import Line, Narrator, lines_seen_by
 from sushigo.engine.flags import FlagError, rules_from_flags
@@ -93,6 +94,12 @@ CHAT_RATE: Final = (5, 10.0)
 HINT_SECONDS: Final = 2.0
 """How long a hint thinks at most (its playouts stop when the time is up)."""
 
+ANALYSIS_QUEUE: Final = 4
+"""Game analyses ("analyse my game") waiting or running at once; more are refused (busy)."""
+
+ANALYSIS_SEED: Final = 0
+"""The seed of the server's game analyses (so an analysis is computed once and kept)."""
+
 HINT_QUEUE: Final = 8
 """Hints waiting or being computed at once, over every table; a decision that
 comes when the queue is full is sent a ``hint`` saying the server is busy."""
@@ -145,6 +152,23 @@ class Seat:
             "away_since": None if self.kind == "bot" or self.connections else self.away_since,
             "stand_in": self.stand_in,
         }
+
+
+@dataclass
+class AnalysisJob:
+    """One seat's analysis of a finished game on the server's worker pool."""
+
+    table_id: str
+    seat: int
+    status: str = "queued"
+    """``queued``, ``running``, ``done`` or ``failed``."""
+    done: int = 0
+    total: int = 0
+    doc: dict[str, Any] | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        return {"table": self.table_id, "seat": self.seat, "status": self.status, "done": self.done,
+                "total": self.total, "analysis": self.doc}
 
 
 @dataclass(eq=False)
@@ -599,12 +623,13 @@ class TableService:
             table waits on it, before the others may hand the seat to a bot.
         janitor_every: seconds between the janitor's rounds.
         hint_seconds: how long a hint thinks at most (tables created with hints).
-        analysis_workers: processes of the worker pool hints are computed on.
+        analysis_workers: processes of the worker pool hints and game analyses are computed on.
+        analysis_samples: playouts per legal action of a game analysis ("analyse my game").
     """
 
     def __init__(self, store: Store, *, prefix: str = "", idle_limit: float = 7 * 86400.0,
                  away_after: float = 60.0, janitor_every: float = 300.0, hint_seconds: float = HINT_SECONDS,
-                 analysis_workers: int = 2) -> None:
+                 analysis_workers: int = 2, analysis_samples: int = DEFAULT_SAMPLES) -> None:
         self.store = store
         self.prefix = prefix
         self.idle_limit = idle_limit
@@ -617,7 +642,10 @@ class TableService:
         self._analysis_pool: ProcessPoolExecutor | None = None
         self._analysis_slots = asyncio.Semaphore(analysis_workers)
         self.analysis_workers = analysis_workers
+        self.analysis_samples = analysis_samples
         self.hints_queued = 0
+        self.analyses: dict[tuple[str, int], AnalysisJob] = {}
+        """Game analyses asked for since this process started (finished ones are also stored)."""
         self.tables: dict[str, LiveTable] = {}
         self._tasks: set[asyncio.Task[Any]] = set()
         self.picks = 0
@@ -1411,6 +1439,70 @@ class TableService:
         finally:
             self.hints_queued -= 1
 
+    # ------------------------------------------------------------------ game analyses
+
+    async def analysis(self, table_id: str, seat: int, *, start: bool = False) -> AnalysisJob | None:
+        """The analysis of ``seat`` in finished table ``table_id``: from the database if it was
+        made before, else the job computing it (``start``: start one if there is none).
+
+        ``None``: nothing asked for yet.  Raises :class:`TableError`: ``no_table``,
+        ``not_finished``, ``bad_request`` (no such seat), ``busy`` (the queue is full).
+        """
+        summary = await self.summary(table_id)
+        if summary is None:
+            raise TableError("no_table", f"no table {table_id!r}")
+        if summary["status"] != FINISHED:
+            raise TableError("not_finished", "a game is analysed once it is finished")
+        if not 0 <= seat < summary["players"]:
+            raise TableError("bad_request", f"seat {seat}: the table has seats 0 to {summary['players'] - 1}")
+        key = (table_id, seat)
+        job = self.analyses.get(key)
+        if job is not None and job.status != "failed":
+            return job
+        stored = await asyncio.to_thread(self.store.analysis, table_id, seat, self.analysis_samples, ANALYSIS_SEED)
+        if stored is not None:
+            return AnalysisJob(table_id, seat, "done", 1, 1, stored)
+        if not start:
+            return job
+        if sum(1 for j in self.analyses.values() if j.status in ("queued", "running")) >= ANALYSIS_QUEUE:
+            raise TableError("busy", "the server is analysing other games: try again in a minute")
+        record = await self.record(table_id)
+        if record is None:
+            raise TableError("no_table", "this game has no stored record")
+        job = self.analyses[key] = AnalysisJob(table_id, seat)
+        self._spawn(self._analyse(job, record))
+        return job
+
+    async def _analyse(self, job: AnalysisJob, record: str) -> None:
+        """Evaluate every decision of the job's seat on the worker pool, a few at a time
+        (each takes a pool slot, so hints wait behind at most those), then store the document."""
+        try:
+            game = await asyncio.to_thread(replay, json.loads(record))
+            plan = await asyncio.to_thread(plan_analysis, game, [job.seat], samples=self.analysis_samples,
+                                           seed=ANALYSIS_SEED)
+            tasks = plan.tasks
+            job.total, job.status = len(tasks), "running"
+            results: list[DecisionEvaluation | None] = [None] * len(tasks)
+            next_task = iter(range(len(tasks)))
+            loop = asyncio.get_running_loop()
+
+            async def worker() -> None:
+                for i in next_task:
+                    view, samples, seed = tasks[i]
+                    async with self._analysis_slots:
+                        results[i] = await loop.run_in_executor(
+                            self._pool(), partial(evaluate_decision, view, samples=samples, seed=seed))
+                    job.done += 1
+
+            await asyncio.gather(*(worker() for _ in range(self.analysis_workers)))
+            doc = plan.finish([r for r in results if r is not None]).to_json(lambda a: action_label(game, a))
+            await asyncio.to_thread(self.store.save_analysis, job.table_id, job.seat, self.analysis_samples,
+                                    ANALYSIS_SEED, doc, time.time())
+            job.doc, job.status = doc, "done"
+        except Exception:  # a failed analysis must not stop the server; asking again retries
+            log.exception("analysis of table %s seat %d failed", job.table_id, job.seat)
+            job.status = "failed"
+
     def _pool(self) -> ProcessPoolExecutor:
         if self._analysis_pool is None:
             self._analysis_pool = ProcessPoolExecutor(self.analysis_workers, mp_context=get_context("spawn"))
@@ -1425,7 +1517,7 @@ class TableService:
             "samples": len(best.margins),
             "actions": [{"action": v.action, "text": action_text(game, v.action),
                          "words": action_words(game, v.action), "margin": round(v.margin, 2),
-                         "win": round(v.win, 3), "loss": round(best.margin - v.margin, 2)}
+                         "win": round(v.win, 3), "loss": round(ev.loss(v.action), 2)}
                         for v in ev.values],
         })
 

@@ -52,6 +52,7 @@
  *   rules-button, rules-panel   the table's dishes and how they score (rules.js);
  *                   with its memory aid on, each seat shows known-hand: the cards
  *                   the view says you know are in that seat's hand (view.known_cards)
+ *   analysis        on a finished table, your seat's analysis: "Analyse my game" (analysis.js)
  *   scores          the score panel; scoresheet (a <table>, rows
  *                   data-seat=n with a cell data-testid="total"),
  *                   breakdowns (per round <details data-testid="breakdown">,
@@ -69,6 +70,7 @@ import { setupNotify } from "/static/notify.js";
 import { makeLesson } from "/static/lesson.js";
 import { addMessages, renderChat, setupChat } from "/static/chat.js";
 import { renderExtras } from "/static/extras.js";
+import { renderAnalysis } from "/static/analysis.js";
 
 (function () {
   "use strict";
@@ -542,6 +544,7 @@ import { renderExtras } from "/static/extras.js";
     $("withdraw").hidden = !(S.view && S.view.changing && S.status === "playing");
     renderChat({ messages: S.chat, muted: S.muted, seat: S.seat, table: S.table, seatName: seatName, send: send });
     drawExtras();
+    renderAnalysis({ id: S.id, status: S.status, seat: S.seat, render: render });
     renderTimer();
     var mineNow = canPick();
     if (mineNow && !S.myTurn && turnStarted) turnStarted($("status").textContent, S.notified);

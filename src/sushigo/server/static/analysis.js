@@ -1,0 +1,155 @@
+/* "Analyse my game" on a finished table (docs/server.md, /api/tables/{id}/analysis):
+ * the server's analysis of your seat's decisions, made on its worker pool from
+ * what you knew at each one (docs/analysis.md). The page renders the server's
+ * document: it computes nothing.
+ *
+ * Hooks (data-testid): analysis (the panel), analyse (the button), analysis-progress,
+ * analysis-summary, eval-graph (an <svg>, one point per decision: data-testid="eval-point",
+ * data-label when it was one), mistakes (a list: data-testid="mistake", data-label,
+ * data-round, data-turn).
+ */
+import { $, el } from "/static/dom.js";
+
+var SVG = "http://www.w3.org/2000/svg";
+var MARKS = { inaccuracy: "?!", mistake: "?", blunder: "??" };
+var PLURAL = { inaccuracy: "inaccuracies", mistake: "mistakes", blunder: "blunders" };
+var A = { key: null, job: null, timer: null, asked: false, error: "" };
+
+function url(id, seat) {
+  return "/api/tables/" + encodeURIComponent(id) + "/analysis" + (seat === null ? "" : "?seat=" + seat);
+}
+
+function fetchJob(ctx, start) {
+  var opts = start ? { method: "POST", headers: { "Content-Type": "application/json" },
+    body: JSON.stringify({ seat: ctx.seat }) } : {};
+  return fetch(start ? url(ctx.id, null) : url(ctx.id, ctx.seat), opts).then(function (r) {
+    return r.json().then(function (body) {
+      if (!r.ok) throw new Error(body && body.error ? body.error : "the analysis failed (" + r.status + ")");
+      return body;
+    });
+  });
+}
+
+function poll(ctx) {
+  clearTimeout(A.timer);
+  fetchJob(ctx, false).then(function (job) {
+    A.job = job;
+    A.error = "";
+    if (job.status === "queued" || job.status === "running") A.timer = setTimeout(function () { poll(ctx); }, 1000);
+    ctx.render();
+  }, function (e) { A.error = e.message; ctx.render(); });
+}
+
+function start(ctx) {
+  A.error = "";
+  fetchJob(ctx, true).then(function (job) { A.job = job; ctx.render(); poll(ctx); },
+    function (e) { A.error = e.message; ctx.render(); });
+}
+
+function graph(decisions) {
+  var n = decisions.length, w = Math.max(n - 1, 1) * 24 + 40, h = 140;
+  var margins = decisions.map(function (d) {
+    var played = d.values.filter(function (v) { return v.action === d.played; })[0];
+    return played ? played.margin : 0;
+  });
+  var top = Math.max(0, Math.max.apply(null, margins)), bottom = Math.min(0, Math.min.apply(null, margins));
+  var span = (top - bottom) || 1;
+  function x(i) { return 20 + i * 24; }
+  function y(m) { return 10 + (top - m) / span * (h - 20); }
+  var svg = document.createElementNS(SVG, "svg");
+  svg.setAttribute("viewBox", "0 0 " + w + " " + h);
+  svg.setAttribute("data-testid", "eval-graph");
+  svg.setAttribute("role", "img");
+  svg.setAttribute("aria-label", "Your expected final margin after each decision, from " +
+    bottom.toFixed(1) + " to " + top.toFixed(1) + " points");
+  function add(tag, attrs) {
+    var e = document.createElementNS(SVG, tag);
+    Object.keys(attrs).forEach(function (k) { e.setAttribute(k, attrs[k]); });
+    svg.appendChild(e);
+    return e;
+  }
+  add("line", { x1: 0, x2: w, y1: y(0), y2: y(0), class: "eval-zero" });
+  decisions.forEach(function (d, i) {
+    if (i > 0 && d.round !== decisions[i - 1].round) {
+      add("line", { x1: x(i) - 12, x2: x(i) - 12, y1: 0, y2: h, class: "eval-round" });
+    }
+  });
+  add("polyline", { points: margins.map(function (m, i) { return x(i) + "," + y(m); }).join(" "), class: "eval-line" });
+  decisions.forEach(function (d, i) {
+    var c = add("circle", { cx: x(i), cy: y(margins[i]), r: d.label ? 5 : 3, class: "eval-point " + (d.label || "") });
+    c.setAttribute("data-testid", "eval-point");
+    if (d.label) c.setAttribute("data-label", d.label);
+    var t = document.createElementNS(SVG, "title");
+    t.textContent = "Round " + d.round + ", turn " + d.turn + ": " + d.played_words +
+      (d.label ? " " + MARKS[d.label] : "") + ", expected margin " + margins[i].toFixed(1);
+    c.appendChild(t);
+  });
+  return svg;
+}
+
+/** Draw the panel: ctx = {id, status, seat, render}. */
+export function renderAnalysis(ctx) {
+  var box = $("analysis");
+  if (ctx.status !== "finished" || ctx.seat === null) { box.hidden = true; return; }
+  var key = ctx.id + "/" + ctx.seat;
+  if (A.key !== key) {  // a finished table: show an analysis made before, if any
+    A.key = key; A.job = null; A.error = "";
+    poll(ctx);
+  }
+  box.hidden = false;
+  box.textContent = "";
+  box.appendChild(el("h2", null, "Your game, analysed"));
+  var job = A.job;
+  if (A.error) {
+    var err = el("p", "error", A.error);
+    err.setAttribute("role", "alert");
+    box.appendChild(err);
+  }
+  if (!job || job.status === "none" || job.status === "failed") {
+    box.appendChild(el("p", "small-label", "Every decision you made, valued from what you knew then: what each " +
+      "choice was worth in expected final points, and where another was better."));
+    var b = el("button", "primary", job && job.status === "failed" ? "Try the analysis again" : "Analyse my game");
+    b.type = "button";
+    b.setAttribute("data-testid", "analyse");
+    b.addEventListener("click", function () { start(ctx); });
+    box.appendChild(b);
+    return;
+  }
+  if (job.status !== "done") {
+    var p = el("p", null, job.total ? "Analysing your game… " + job.done + " of " + job.total + " decisions"
+      : "Waiting for the server's analysis queue…");
+    p.setAttribute("data-testid", "analysis-progress");
+    var bar = el("progress");
+    bar.max = job.total || 1;
+    bar.value = job.done;
+    box.appendChild(p);
+    box.appendChild(bar);
+    return;
+  }
+  var seat = job.analysis.seats[0], s = seat.summary;
+  var counts = ["inaccuracy", "mistake", "blunder"].map(function (k) {
+    return s[k] + " " + (s[k] === 1 ? k : PLURAL[k]) + " (" + MARKS[k] + ")";
+  });
+  var sum = el("p", "analysis-summary", "Average loss " + s.mean_loss.toFixed(2) + " points a decision over " +
+    s.decisions + " decisions: " + counts.join(", ") + ".");
+  sum.setAttribute("data-testid", "analysis-summary");
+  box.appendChild(sum);
+  box.appendChild(el("p", "small-label", "Your expected final margin over the best other player after each decision:"));
+  if (seat.decisions.length) box.appendChild(graph(seat.decisions));
+  var list = el("ol", "mistakes");
+  list.setAttribute("data-testid", "mistakes");
+  seat.decisions.forEach(function (d) {
+    if (!d.label) return;
+    var li = el("li", "mistake " + d.label);
+    li.setAttribute("data-testid", "mistake");
+    li.setAttribute("data-label", d.label);
+    li.setAttribute("data-round", String(d.round));
+    li.setAttribute("data-turn", String(d.turn));
+    li.appendChild(el("strong", null, "Round " + d.round + ", turn " + d.turn + " " + MARKS[d.label] + " "));
+    li.appendChild(document.createTextNode("You chose " + d.played_words + "; " + d.best_words + " was better by " +
+      d.loss.toFixed(1) + " points (a " + d.label + ")."));
+    list.appendChild(li);
+  });
+  if (!list.childNodes.length) list.appendChild(el("li", null, "No inaccuracy, mistake or blunder: well played."));
+  box.appendChild(list);
+}
