@@ -90,8 +90,8 @@ def measure(command: list[str], rounds: int = 5, cpu: str | None = "0", units: i
         pair = Pair(figure_of(stick, stick_cpu), figure_of(command, cpu, env))
         pairs.append(pair)
         if echo:
-            print(f"  round {k + 1}: yardstick {pair.yardstick:,.0f}, figure {pair.figure:,.1f}, "
-                  f"ratio {pair.ratio:.4f}", flush=True)
+            print(f"  round {k + 1}: yardstick {pair.yardstick:,.0f}, figure {pair.figure:,.4g}, "
+                  f"ratio {pair.ratio:.4g} ({1 / pair.ratio:,.0f} yardstick units each)", flush=True)
     return pairs
 
 
@@ -104,10 +104,10 @@ def summary(pairs: list[Pair], what: str, tag: bool = True) -> str:
     ys = statistics.median(p.yardstick for p in pairs)
     fig = statistics.median(p.figure for p in pairs)
     ratio = median_ratio(pairs)
-    first = f"{what}: {fig:,.1f} per second, yardstick {ys:,.0f} (medians of {len(pairs)} pairs)"
+    first = f"{what}: {fig:,.4g} per second, yardstick {ys:,.0f} (medians of {len(pairs)} pairs)"
     if tag:
-        return f"{first}\n{ratio / TAG_PER_YARDSTICK:.2f} x TAG ({ratio:.4f} per yardstick unit)"
-    return f"{first}\n{ratio:.4f} per yardstick unit"
+        return f"{first}\n{ratio / TAG_PER_YARDSTICK:.2f} x TAG ({ratio:.4g} per yardstick unit)"
+    return f"{first}\n{ratio:.4g} per yardstick unit ({1 / ratio:,.0f} yardstick units each)"
 
 
 def main(argv: list[str]) -> None:

@@ -2,4 +2,5 @@ import sys
 
 from sushigo.cli.app import main
 
-sys.exit(main())
+if __name__ == "__main__":  # not when a worker process of the analysis pool imports it
+    sys.exit(main())

@@ -95,7 +95,7 @@ def seat_lines(game: AnyGame, report: GameAnalysis, seat: SeatAnalysis, name: st
             f"{d.round}.{d.turn}",
             d.kind.replace("_", " "),
             (action_label(game, d.action) + " " + MARKS[d.label]).strip(),
-            "" if ev.best.action == d.action else action_label(game, ev.best.action),
+            "" if ev.best.action == d.action or f"{d.loss:.1f}" == "0.0" else action_label(game, ev.best.action),
             f"{d.loss:.1f}", f"{d.loss_se:.1f}", f"{played.margin:+.1f}", f"{100 * played.win:.0f}%",
         ))
     header = ("turn", "decision", "played", "best", "loss", "±", "margin", "win")
@@ -117,11 +117,12 @@ def seat_lines(game: AnyGame, report: GameAnalysis, seat: SeatAnalysis, name: st
     lines.extend(chart_lines(seat))
     lines.append("")
     counts = ", ".join(f"{seat.count(x)} {PLURALS[x] if seat.count(x) != 1 else x} ({MARKS[x]})" for x in LABELS)
-    lines.append(f"{name}: average loss {seat.mean_loss:.2f} points a decision; {counts}")
+    lines.append(f"{name}: average loss {seat.mean_loss:.2f} points a decision")
+    lines.append(f"  {counts}")
     lines.append(f"Labels by expected points lost: inaccuracy {t.inaccuracy:g}, mistake {t.mistake:g}, "
                  f"blunder {t.blunder:g}.")
-    lines.append("margin: the expected final score less the best other seat's, after the decision played; "
-                 "win: the expected win share.")
+    lines.append("margin: the expected final score less the best other seat's, after the")
+    lines.append("decision played; win: the expected win share.")
     return lines
 
 
