@@ -117,6 +117,7 @@ def test_the_json_document(which: str, base_game: Game, party_game: PartyGame) -
         assert seat_doc["summary"]["decisions"] == len(seat.decisions) == len(seat_doc["decisions"])
         for d_doc, d in zip(seat_doc["decisions"], seat.decisions):
             assert (d_doc["round"], d_doc["turn"], d_doc["kind"], d_doc["label"]) == (d.round, d.turn, d.kind, d.label)
+            assert d_doc["hand"] == list(d.hand) and len(d.hand) >= 2  # not forced: 2 cards or more
             assert parse(d_doc["played"]) == d.action
             assert parse(d_doc["best"]) == d.evaluation.best.action
             assert [parse(v["action"]) for v in d_doc["values"]] == [v.action for v in d.evaluation.values]

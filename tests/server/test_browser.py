@@ -1196,6 +1196,26 @@ def test_analyse_my_game(live_server: str, browser: Browser, edition: str, viewp
         assert f"{doc['summary']['mean_loss']:.2f}" in (page.locator('[data-testid="analysis-summary"]').text_content() or "")
         page.locator('[data-testid="analysis"]').scroll_into_view_if_needed()
         shot(page, f"analysis-{edition}-{viewport['width']}")
+        # learn from your mistakes: each labelled decision again, the answer after choosing
+        assert labelled, "random play made no labelled decision"
+        page.click('[data-testid="learn"]')
+        for k, d in enumerate(labelled):
+            retry = page.locator('[data-testid="retry"]')
+            assert (retry.get_attribute("data-round"), retry.get_attribute("data-turn")) == (str(d["round"]), str(d["turn"]))
+            assert page.locator('[data-testid="retry-answer"]').count() == 0  # nothing told before choosing
+            cards = page.locator('[data-testid="retry-hand"] [data-card]')
+            assert sorted(c.get_attribute("data-card") or "" for c in cards.all()) == sorted(d["hand"])
+            choices = page.locator('[data-testid="retry-choice"]')
+            assert sorted(c.get_attribute("data-action") or "" for c in choices.all()) == \
+                sorted(v["action"] for v in d["values"])
+            worst = d["values"][-1]
+            page.click(f'[data-testid="retry-choice"][data-action="{worst["action"]}"]')
+            answer = page.locator('[data-testid="retry-answer"]').text_content() or ""
+            assert d["values"][0]["words"] in answer and d["played_words"] in answer
+            if k == 0:
+                shot(page, f"analysis-retry-{edition}-{viewport['width']}")
+            page.click('[data-testid="retry-next"]')
+        assert page.locator('[data-testid="retry"]').count() == 0
         page.reload()  # kept: the finished table shows it again without asking
         page.wait_for_selector('[data-testid="analysis-summary"]', timeout=20_000)
         assert errors == []

@@ -92,6 +92,8 @@ class AnalysedDecision:
     action: int
     evaluation: DecisionEvaluation
     label: str | None
+    hand: tuple[str, ...] = ()
+    """The seat's hand when it decided (card names, as in records)."""
 
     @property
     def loss(self) -> float:
@@ -166,6 +168,7 @@ class GameAnalysis:
             "turn": d.turn,
             "index": d.index,
             "kind": d.kind,
+            "hand": list(d.hand),
             "played": self.action_name(d.action),
             "best": self.action_name(ev.best.action),
             "loss": round(d.loss, 3),
@@ -243,7 +246,8 @@ class AnalysisPlan:
         results: dict[int, list[AnalysedDecision]] = {s: [] for s in self.seats}
         for (s, d), ev in zip(self.todo, evaluations):
             label = thresholds.label(ev.loss(d.action), ev.loss_se(d.action))
-            results[s].append(AnalysedDecision(d.round, d.turn, d.index, d.kind, d.action, ev, label))
+            hand = tuple(c.name_in_records for c in sorted(d.view.hand or ()))  # in card order
+            results[s].append(AnalysedDecision(d.round, d.turn, d.index, d.kind, d.action, ev, label, hand))
         return GameAnalysis(
             edition=self.edition, players=self.players, samples=self.samples, seed=self.seed,
             thresholds=thresholds,

@@ -6,14 +6,16 @@
  * Hooks (data-testid): analysis (the panel), analyse (the button), analysis-progress,
  * analysis-summary, eval-graph (an <svg>, one point per decision: data-testid="eval-point",
  * data-label when it was one), mistakes (a list: data-testid="mistake", data-label,
- * data-round, data-turn).
+ * data-round, data-turn), learn (the "Learn from your mistakes" button); while learning:
+ * retry (the panel: data-round, data-turn), retry-hand (the hand then), retry-choice (a button
+ * per legal action, data-action=<text form>), retry-answer (after choosing), retry-next.
  */
 import { $, el } from "/static/dom.js";
 
 var SVG = "http://www.w3.org/2000/svg";
 var MARKS = { inaccuracy: "?!", mistake: "?", blunder: "??" };
 var PLURAL = { inaccuracy: "inaccuracies", mistake: "mistakes", blunder: "blunders" };
-var A = { key: null, job: null, timer: null, asked: false, error: "" };
+var A = { key: null, job: null, timer: null, asked: false, error: "", learning: null };
 
 function url(id, seat) {
   return "/api/tables/" + encodeURIComponent(id) + "/analysis" + (seat === null ? "" : "?seat=" + seat);
@@ -69,6 +71,11 @@ function graph(decisions) {
     return e;
   }
   add("line", { x1: 0, x2: w, y1: y(0), y2: y(0), class: "eval-zero" });
+  [top, 0, bottom].forEach(function (m, k) {
+    if (k !== 1 && Math.abs(m) < 0.05) return;
+    var label = add("text", { x: 2, y: Math.min(h - 2, Math.max(10, y(m) - 2)), class: "eval-axis" });
+    label.textContent = (m > 0 ? "+" : "") + m.toFixed(1);
+  });
   decisions.forEach(function (d, i) {
     if (i > 0 && d.round !== decisions[i - 1].round) {
       add("line", { x1: x(i) - 12, x2: x(i) - 12, y1: 0, y2: h, class: "eval-round" });
@@ -152,4 +159,64 @@ export function renderAnalysis(ctx) {
   });
   if (!list.childNodes.length) list.appendChild(el("li", null, "No inaccuracy, mistake or blunder: well played."));
   box.appendChild(list);
+  var mistakes = seat.decisions.filter(function (d) { return d.label; });
+  if (!mistakes.length) return;
+  if (!A.learning) {
+    var learn = el("button", "secondary", "Learn from your mistakes");
+    learn.type = "button";
+    learn.setAttribute("data-testid", "learn");
+    learn.addEventListener("click", function () { A.learning = { i: 0, chosen: null }; ctx.render(); });
+    box.appendChild(learn);
+    return;
+  }
+  box.appendChild(retry(ctx, mistakes));
+}
+
+// "Learn from your mistakes": each labelled decision again, the choice first, the answer after.
+function retry(ctx, mistakes) {
+  var L = A.learning, d = mistakes[L.i];
+  var sec = el("section", "retry");
+  sec.setAttribute("data-testid", "retry");
+  sec.setAttribute("data-round", String(d.round));
+  sec.setAttribute("data-turn", String(d.turn));
+  sec.appendChild(el("h3", null, "Mistake " + (L.i + 1) + " of " + mistakes.length + ": round " + d.round +
+    ", turn " + d.turn + (d.kind !== "pick" ? " (" + d.kind.replace("_", " ") + ")" : "")));
+  var hand = el("div", "retry-hand");
+  hand.setAttribute("data-testid", "retry-hand");
+  (d.hand || []).forEach(function (name) { hand.appendChild(window.SushiCards.element(name, { mini: true })); });
+  sec.appendChild(el("p", null, "Your hand was:"));
+  sec.appendChild(hand);
+  sec.appendChild(el("p", null, L.chosen === null ? "What would you choose now?" : "You chose:"));
+  // the choices in a fixed order (by their text), so the order gives nothing away
+  var choices = d.values.slice().sort(function (a, b) { return a.action < b.action ? -1 : a.action > b.action ? 1 : 0; });
+  var row = el("div", "actions");
+  choices.forEach(function (v) {
+    var b = el("button", "secondary" + (L.chosen === v.action ? " selected" : ""), v.words);
+    b.type = "button";
+    b.setAttribute("data-testid", "retry-choice");
+    b.setAttribute("data-action", v.action);
+    b.disabled = L.chosen !== null;
+    b.addEventListener("click", function () { L.chosen = v.action; ctx.render(); });
+    row.appendChild(b);
+  });
+  sec.appendChild(row);
+  if (L.chosen !== null) {
+    var mine = d.values.filter(function (v) { return v.action === L.chosen; })[0];
+    var best = d.values[0];
+    var words = L.chosen === best.action ? "Right: " + best.words + " was the best choice."
+      : mine.words + " gives up " + mine.loss.toFixed(1) + " points against " + best.words + ", the best choice.";
+    var ans = el("p", "retry-answer", words + " In the game you chose " + d.played_words + " (" +
+      d.loss.toFixed(1) + " points below the best).");
+    ans.setAttribute("data-testid", "retry-answer");
+    sec.appendChild(ans);
+    var next = el("button", "primary", L.i + 1 < mistakes.length ? "Next mistake" : "Done");
+    next.type = "button";
+    next.setAttribute("data-testid", "retry-next");
+    next.addEventListener("click", function () {
+      A.learning = L.i + 1 < mistakes.length ? { i: L.i + 1, chosen: null } : null;
+      ctx.render();
+    });
+    sec.appendChild(next);
+  }
+  return sec;
 }
