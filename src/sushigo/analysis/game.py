@@ -78,7 +78,7 @@ THRESHOLDS: Final[dict[str, Thresholds]] = {
 """Per edition, calibrated on the losses of bots of known strength against three ``greedy``
 (``benchmarks/analysis_calibration.py``; the numbers are in ``docs/analysis.md``): an
 inaccuracy is a loss that fewer than 1 in 10 of the strongest bot's decisions reach
-(``ismcts:time=0.1``), a mistake about 1 in 50 to 100 of them, a blunder almost none."""
+(``ismcts:time=0.1``), a mistake about 1 in 50 of them, a blunder about 1 in 100."""
 
 
 @dataclass(frozen=True)
