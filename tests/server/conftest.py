@@ -134,7 +134,8 @@ class ServerProcess:
 def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """A real server process on a free port with a fresh SQLite file; yields its base URL."""
     db = tmp_path_factory.mktemp("live") / "games.db"
-    server = ServerProcess(f"sqlite:///{db}")
+    # every browser test creates tables from this one address; the limit itself is tested in test_protocol
+    server = ServerProcess(f"sqlite:///{db}", "--tables-per-hour", "1000")
     try:
         yield server.url
     finally:

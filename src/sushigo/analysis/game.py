@@ -39,6 +39,8 @@ from sushigo.bots.base import AnyView
 from sushigo.engine.base.actions import action_name
 from sushigo.engine.editions import AnyGame, action_words
 from sushigo.engine.party.actions import party_action_name
+from sushigo.engine.base.cards import Card
+from sushigo.engine.party.cards import PartyCard
 from sushigo.engine.party.game import PartyGame
 
 ANALYSIS_FORMAT: Final = "sushigo-analysis/1"
@@ -246,13 +248,17 @@ class AnalysisPlan:
         results: dict[int, list[AnalysedDecision]] = {s: [] for s in self.seats}
         for (s, d), ev in zip(self.todo, evaluations):
             label = thresholds.label(ev.loss(d.action), ev.loss_se(d.action))
-            hand = tuple(c.name_in_records for c in sorted(d.view.hand or ()))  # in card order
+            hand = tuple(_card_name(self.edition, c) for c in sorted(d.view.hand or ()))  # in card order
             results[s].append(AnalysedDecision(d.round, d.turn, d.index, d.kind, d.action, ev, label, hand))
         return GameAnalysis(
             edition=self.edition, players=self.players, samples=self.samples, seed=self.seed,
             thresholds=thresholds,
             seats=tuple(SeatAnalysis(s, tuple(results[s]), self.forced[s]) for s in self.seats),
         )
+
+
+def _card_name(edition: str, card: int) -> str:
+    return PartyCard(card).name_in_records if edition == "party" else Card(card).name_in_records
 
 
 def plan_analysis(game: AnyGame, seats: Sequence[int] | None = None, *, samples: int = DEFAULT_SAMPLES,

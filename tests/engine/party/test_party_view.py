@@ -304,8 +304,9 @@ def test_other_seats_menu_draws_are_not_in_a_sampled_history() -> None:
     pytest.fail("no menu was played")
 
 
-def test_sampling_needs_a_game_that_deals_itself() -> None:
-    """A replayed game (``auto_deal=False``) can't deal a sampled future."""
+def test_a_game_dealt_by_hand_samples_worlds_that_deal_themselves() -> None:
+    """A replayed game (``auto_deal=False``) samples a world that deals its own future; one
+    waiting for cards from the deck can't be sampled."""
     from sushigo.engine.party.record import replay_party
     from sushigo.engine.editions import to_record
 
@@ -314,5 +315,10 @@ def test_sampling_needs_a_game_that_deals_itself() -> None:
     for _ in range(5):
         step(game, rng)
     replayed = replay_party(to_record(game), partial=True)
-    with pytest.raises(ValueError, match="deals itself"):
-        sample_party_world(replayed, 0, seed=1)
+    world = sample_party_world(replayed, 0, seed=1)
+    assert party_seat_view(world, 0) == party_seat_view(replayed, 0)
+    world.random_playout(random.Random(2))
+    assert world.is_over
+    waiting = PartyGame(Rules.party(3, "Sushi Go!"), auto_deal=False)
+    with pytest.raises(ValueError, match="waiting for cards"):
+        sample_party_world(waiting, 0, seed=1)
