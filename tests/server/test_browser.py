@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import random
+from decimal import ROUND_HALF_UP, Decimal
 import time
 from pathlib import Path
 from typing import Any, Callable, Iterator
@@ -50,6 +51,12 @@ def context(browser: Browser) -> Iterator[BrowserContext]:
         yield ctx
     finally:
         ctx.close()
+
+
+def to_fixed(x: float, digits: int) -> str:
+    """JavaScript's `Number.prototype.toFixed`: the exact binary value rounded half away from
+    zero (Python's format rounds an exact tie such as 8.25 to even, the page shows 8.3)."""
+    return str(Decimal(x).quantize(Decimal(1).scaleb(-digits), rounding=ROUND_HALF_UP))
 
 
 def watch_errors(page: Page) -> list[str]:
@@ -1192,7 +1199,7 @@ def test_analyse_my_game(live_server: str, browser: Browser, edition: str, viewp
         assert items.count() == len(labelled)
         for item, d in zip(items.all(), labelled):
             text = item.text_content() or ""
-            assert d["played_words"] in text and d["best_words"] in text and f"{d['loss']:.1f}" in text
+            assert d["played_words"] in text and d["best_words"] in text and to_fixed(d["loss"], 1) in text
         assert f"{doc['summary']['mean_loss']:.2f}" in (page.locator('[data-testid="analysis-summary"]').text_content() or "")
         page.locator('[data-testid="analysis"]').scroll_into_view_if_needed()
         shot(page, f"analysis-{edition}-{viewport['width']}")
