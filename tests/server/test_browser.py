@@ -1200,7 +1200,7 @@ def test_analyse_my_game(live_server: str, browser: Browser, edition: str, viewp
         for item, d in zip(items.all(), labelled):
             text = item.text_content() or ""
             assert d["played_words"] in text and d["best_words"] in text and to_fixed(d["loss"], 1) in text
-        assert f"{doc['summary']['mean_loss']:.2f}" in (page.locator('[data-testid="analysis-summary"]').text_content() or "")
+        assert to_fixed(doc["summary"]["mean_loss"], 2) in (page.locator('[data-testid="analysis-summary"]').text_content() or "")
         page.locator('[data-testid="analysis"]').scroll_into_view_if_needed()
         shot(page, f"analysis-{edition}-{viewport['width']}")
         # learn from your mistakes: each labelled decision again, the answer after choosing
