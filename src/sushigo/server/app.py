@@ -56,6 +56,7 @@ from sushigo.server.protocol import (
     parse_create,
 )
 from sushigo.server import scorekeeper
+from sushigo.server.replays import ReplayService
 from sushigo.server.replies import fail, read_body
 from sushigo.server.store import Store, StoreError
 from sushigo.analysis.evaluate import DEFAULT_SAMPLES
@@ -83,6 +84,10 @@ class Limits:
     """Tables one address may create per hour."""
     max_body: int = 16384
     """Largest create-table body (bytes)."""
+    max_record: int = 262144
+    """Largest uploaded game record (bytes; a whole 8-player Party game's is about 10 KB)."""
+    uploads_per_hour: int = 60
+    """Game records one address may upload to the replay viewer per hour."""
     outbox: int = 256
     """Frames queued for a slow client before it is dropped."""
 
@@ -236,6 +241,8 @@ def create_app(
     allowed = frozenset(normalize_origin(o) for o in allow_origins)
     sockets_per_address: dict[str, int] = defaultdict(int)
     created_by: dict[str, deque[float]] = defaultdict(deque)
+    uploaded_by: dict[str, deque[float]] = defaultdict(deque)
+    replays = ReplayService(service, store)
 
     @contextlib.asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
@@ -294,6 +301,18 @@ def create_app(
     @app.get("/t/{table_id}", include_in_schema=False)
     async def table_page(table_id: str) -> Response:
         return FileResponse(str(STATIC / "table.html"), headers={"Cache-Control": "no-cache"})
+
+    @app.get("/t/{table_id}/replay", include_in_schema=False)
+    async def table_replay_page(table_id: str) -> Response:
+        return FileResponse(str(STATIC / "replay.html"), headers={"Cache-Control": "no-cache"})
+
+    @app.get("/replay", include_in_schema=False)
+    async def upload_page() -> Response:
+        return FileResponse(str(STATIC / "replay.html"), headers={"Cache-Control": "no-cache"})
+
+    @app.get("/replay/{upload_id}", include_in_schema=False)
+    async def upload_replay_page(upload_id: str) -> Response:
+        return FileResponse(str(STATIC / "replay.html"), headers={"Cache-Control": "no-cache"})
 
     @app.get("/api/options")
     async def options() -> dict[str, Any]:
@@ -427,8 +446,8 @@ def create_app(
     async def get_analysis(table_id: str, seat: str | None = None) -> dict[str, Any] | JSONResponse:
         return await _analysis(table_id, seat, start=False)
 
-    @app.post("/api/tables/{table_id}/analysis", status_code=202, response_model=None)
-    async def start_analysis(table_id: str, request: Request) -> dict[str, Any] | JSONResponse:
+    async def _seat_body(request: Request) -> int | JSONResponse:
+        """The seat of an analysis request's body ``{"seat": N}``."""
         body = await read_body(request, 1024)
         if isinstance(body, JSONResponse):
             return body
@@ -439,7 +458,113 @@ def create_app(
         if not isinstance(data, dict) or set(data) != {"seat"} or not isinstance(data["seat"], int) \
                 or isinstance(data["seat"], bool):
             return fail(400, 'the body is {"seat": N}, the seat to analyse (from 0)')
-        return await _analysis(table_id, data["seat"], start=True)
+        return int(data["seat"])
+
+    @app.post("/api/tables/{table_id}/analysis", status_code=202, response_model=None)
+    async def start_analysis(table_id: str, request: Request) -> dict[str, Any] | JSONResponse:
+        seat = await _seat_body(request)
+        if isinstance(seat, JSONResponse):
+            return seat
+        return await _analysis(table_id, seat, start=True)
+
+    def _seat_of(seat: str | None) -> int | None | JSONResponse:
+        """``?seat=N`` of a replay (absent or empty: the spectator's)."""
+        if seat is None or seat == "":
+            return None
+        if not seat.isdigit() or len(seat) > 3:
+            return fail(400, "?seat=N is a seat number, from 0 (leave it out for the spectator's view)")
+        return int(seat)
+
+    def _replay_error(e: TableError) -> JSONResponse:
+        return fail({"no_table": 404, "not_finished": 409, "bad_request": 400, "busy": 503}.get(e.code, 503), str(e))
+
+    @app.get("/api/tables/{table_id}/replay", response_model=None)
+    async def table_replay(table_id: str, seat: str | None = None) -> dict[str, Any] | JSONResponse:
+        n = _seat_of(seat)
+        if isinstance(n, JSONResponse):
+            return n
+        try:
+            return await replays.of_table(table_id[:64], n)
+        except TableError as e:
+            return _replay_error(e)
+
+    @app.post("/api/replays", status_code=201, response_model=None)
+    async def upload_record(request: Request) -> dict[str, Any] | JSONResponse:
+        addr = _address(request.client)
+        body = await read_body(request, limits.max_record)
+        if isinstance(body, JSONResponse):
+            return body
+        recent = uploaded_by[addr]
+        now = time.monotonic()
+        while recent and now - recent[0] > 3600:
+            recent.popleft()
+        if len(recent) >= limits.uploads_per_hour:
+            return fail(429, f"this address uploaded {limits.uploads_per_hour} records in the last hour; try later")
+        recent.append(now)
+        try:
+            _rid, summary = await replays.upload(body)
+        except TableError as e:
+            recent.remove(now)
+            return fail(400, str(e))
+        except StoreError as e:
+            recent.remove(now)
+            return fail(503, f"the record could not be stored: {e}")
+        return summary
+
+    def _upload_id(upload_id: str) -> str | JSONResponse:
+        if len(upload_id) != 20 or any(c not in "0123456789abcdef" for c in upload_id):
+            return fail(404, f"no uploaded record {upload_id[:64]!r}")
+        return upload_id
+
+    @app.get("/api/replays/{upload_id}", response_model=None)
+    async def upload_replay(upload_id: str, seat: str | None = None) -> dict[str, Any] | JSONResponse:
+        rid, n = _upload_id(upload_id), _seat_of(seat)
+        if isinstance(rid, JSONResponse):
+            return rid
+        if isinstance(n, JSONResponse):
+            return n
+        try:
+            return await replays.of_upload(rid, n)
+        except TableError as e:
+            return _replay_error(e)
+
+    @app.get("/api/replays/{upload_id}/record", response_model=None)
+    async def upload_record_text(upload_id: str) -> Response:
+        rid = _upload_id(upload_id)
+        if isinstance(rid, JSONResponse):
+            return rid
+        text = await replays.record(rid)
+        if text is None:
+            return fail(404, f"no uploaded record {rid!r}")
+        return Response(text, media_type="application/json", headers={
+            "Content-Disposition": f'attachment; filename="sushigo-{rid}.json"'})
+
+    async def _upload_analysis(upload_id: str, seat: str | int | None, start: bool) -> dict[str, Any] | JSONResponse:
+        rid = _upload_id(upload_id)
+        if isinstance(rid, JSONResponse):
+            return rid
+        n = seat if isinstance(seat, int) else _seat_of(seat)
+        if not isinstance(n, int):
+            return fail(400, "say which seat: ?seat=N (POST: {\"seat\": N}), from 0")
+        try:
+            job = await replays.upload_analysis(rid, n, start=start)
+        except TableError as e:
+            return _replay_error(e)
+        if job is None:
+            return {"table": None, "upload": rid, "seat": n, "status": "none", "done": 0, "total": 0,
+                    "analysis": None}
+        return {**job.to_json(), "table": None, "upload": rid}
+
+    @app.get("/api/replays/{upload_id}/analysis", response_model=None)
+    async def get_upload_analysis(upload_id: str, seat: str | None = None) -> dict[str, Any] | JSONResponse:
+        return await _upload_analysis(upload_id, seat, start=False)
+
+    @app.post("/api/replays/{upload_id}/analysis", status_code=202, response_model=None)
+    async def start_upload_analysis(upload_id: str, request: Request) -> dict[str, Any] | JSONResponse:
+        seat = await _seat_body(request)
+        if isinstance(seat, JSONResponse):
+            return seat
+        return await _upload_analysis(upload_id, seat, start=True)
 
     @app.websocket("/ws/tables/{table_id}")
     async def table_socket(ws: WebSocket, table_id: str) -> None:

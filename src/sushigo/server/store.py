@@ -1,13 +1,14 @@
 """Where tables live: SQLAlchemy 2 Core over SQLite (default) or PostgreSQL.
 
-Six tables: ``tables`` (rules, seed, status, the record once finished),
+Seven tables: ``tables`` (rules, seed, status, the record once finished),
 ``seats`` (kind, bot spec, name, SHA-256 of the seat token), ``events``
 (every accepted decision, numbered per game by ``seq``) and ``happenings``
 (what happened at a table beyond its decisions: the start, chat, mutes, seats
 handed to a bot and back, the rematch) and ``sheets`` (the scorekeeper's
 score sheets of tables playing with real cards, each with the SHA-256 of its
 edit token) and ``analyses`` (each finished game's analyses, per seat, budget
-and seed: the ``sushigo-analysis/1`` document).  A game is its seed plus its events, so loading replays them
+and seed: the ``sushigo-analysis/1`` document) and ``uploads`` (game records uploaded
+to the replay viewer, each under the start of its SHA-256).  A game is its seed plus its events, so loading replays them
 through the engine.
 
 Writes go through one writer thread with *group commit*: whatever was queued
@@ -127,6 +128,14 @@ analyses_t = Table(
     Column("seed", BigInteger, primary_key=True),
     Column("created", Float, nullable=False),
     Column("data", Text, nullable=False),
+)
+
+uploads_t = Table(
+    "uploads",
+    metadata,
+    Column("id", String(40), primary_key=True),
+    Column("created", Float, nullable=False),
+    Column("record", Text, nullable=False),
 )
 
 OPEN_STATUSES = ("waiting", "playing")
@@ -435,6 +444,19 @@ class Store:
                 analyses_t.c.table_id == table_id, analyses_t.c.seat == seat,
                 analyses_t.c.samples == samples, analyses_t.c.seed == seed)).scalar()
         return None if text is None else dict(json.loads(text))
+
+    def save_upload(self, upload_id: str, record: str, now: float) -> bool:
+        """Keep an uploaded record under its id; ``False`` if one was kept there before (it is the same record)."""
+        with _as_store_error(), self._lock, self.engine.begin() as conn:
+            if conn.execute(select(uploads_t.c.id).where(uploads_t.c.id == upload_id)).first() is not None:
+                return False
+            conn.execute(uploads_t.insert().values(id=upload_id, created=now, record=record))
+            return True
+
+    def upload(self, upload_id: str) -> str | None:
+        """The uploaded record kept under ``upload_id``, or ``None``."""
+        with _as_store_error(), self.engine.connect() as conn:
+            return conn.execute(select(uploads_t.c.record).where(uploads_t.c.id == upload_id)).scalar()
 
     def close(self) -> None:
         self.engine.dispose()

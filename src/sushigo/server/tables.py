@@ -28,7 +28,7 @@ from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from functools import partial
 from multiprocessing import get_context
-from typing import Any, Final, Protocol, Sequence
+from typing import Any, Awaitable, Callable, Final, Protocol, Sequence
 
 from sushigo.analysis.evaluate import DEFAULT_SAMPLES, DecisionEvaluation, evaluate_decision
 from sushigo.analysis.game import action_label, plan_analysis
@@ -546,8 +546,12 @@ def explained_rounds(game: AnyGame, done: list[dict[str, Any]] | None = None) ->
 def _last_round(game: AnyGame) -> dict[str, Any] | None:
     """The collections of the newest finished round (public: all of it was revealed)."""
     done = len(game.round_breakdowns)
-    if done == 0:
-        return None
+    return round_cards(game, done) if done else None
+
+
+def round_cards(game: AnyGame, done: int) -> dict[str, Any]:
+    """Finished round ``done``'s collections, as ``view.last_round`` (``round``, ``collections``
+    in record names or Party collection texts, ``on_wasabi``; public: all of it was revealed)."""
     if isinstance(game, PartyGame):
         cols = [played_cards(col) for col in game.round_collections(done)]
         return {"round": done, "collections": [[p.text for p in col] for col in cols],
@@ -1453,24 +1457,32 @@ class TableService:
             raise TableError("no_table", f"no table {table_id!r}")
         if summary["status"] != FINISHED:
             raise TableError("not_finished", "a game is analysed once it is finished")
-        if not 0 <= seat < summary["players"]:
-            raise TableError("bad_request", f"seat {seat}: the table has seats 0 to {summary['players'] - 1}")
-        key = (table_id, seat)
-        job = self.analyses.get(key)
+        return await self.record_analysis(table_id, summary["players"], seat, lambda: self.record(table_id),
+                                          start=start)
+
+    async def record_analysis(self, key: str, players: int, seat: int,
+                              record: Callable[[], Awaitable[str | None]], *, start: bool = False
+                              ) -> AnalysisJob | None:
+        """The analysis of ``seat`` in the finished game stored under ``key`` (a table's id, or
+        an uploaded record's key, see :mod:`sushigo.server.replays`), whose record ``record()`` reads:
+        as :meth:`analysis`, which checks that the table is finished first."""
+        if not 0 <= seat < players:
+            raise TableError("bad_request", f"seat {seat}: the game has seats 0 to {players - 1}")
+        job = self.analyses.get((key, seat))
         if job is not None and job.status != "failed":
             return job
-        stored = await asyncio.to_thread(self.store.analysis, table_id, seat, self.analysis_samples, ANALYSIS_SEED)
+        stored = await asyncio.to_thread(self.store.analysis, key, seat, self.analysis_samples, ANALYSIS_SEED)
         if stored is not None:
-            return AnalysisJob(table_id, seat, "done", 1, 1, stored)
+            return AnalysisJob(key, seat, "done", 1, 1, stored)
         if not start:
             return job
         if sum(1 for j in self.analyses.values() if j.status in ("queued", "running")) >= ANALYSIS_QUEUE:
             raise TableError("busy", "the server is analysing other games: try again in a minute")
-        record = await self.record(table_id)
-        if record is None:
+        text = await record()
+        if text is None:
             raise TableError("no_table", "this game has no stored record")
-        job = self.analyses[key] = AnalysisJob(table_id, seat)
-        self._spawn(self._analyse(job, record))
+        job = self.analyses[(key, seat)] = AnalysisJob(key, seat)
+        self._spawn(self._analyse(job, text))
         return job
 
     async def _analyse(self, job: AnalysisJob, record: str) -> None:
