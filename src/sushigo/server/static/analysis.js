@@ -13,7 +13,7 @@
 import { $, el } from "/static/dom.js";
 
 var SVG = "http://www.w3.org/2000/svg";
-var MARKS = { inaccuracy: "?!", mistake: "?", blunder: "??" };
+export var MARKS = { inaccuracy: "?!", mistake: "?", blunder: "??" };
 var PLURAL = { inaccuracy: "inaccuracies", mistake: "mistakes", blunder: "blunders" };
 var A = { key: null, job: null, timer: null, asked: false, error: "", learning: null };
 
@@ -48,7 +48,13 @@ function start(ctx) {
     function (e) { A.error = e.message; ctx.render(); });
 }
 
-function graph(decisions) {
+/**
+ * The evaluation graph: one point per decision at the margin of the choice made.
+ * `opts` (the replay viewer): {current: the decision shown now (data-current="true"),
+ * choose(i): called when point i is clicked or chosen with the keyboard}.
+ */
+export function graph(decisions, opts) {
+  opts = opts || {};
   var n = decisions.length, w = Math.max(n - 1, 1) * 24 + 40, h = 140;
   var margins = decisions.map(function (d) {
     var played = d.values.filter(function (v) { return v.action === d.played; })[0];
@@ -61,7 +67,7 @@ function graph(decisions) {
   var svg = document.createElementNS(SVG, "svg");
   svg.setAttribute("viewBox", "0 0 " + w + " " + h);
   svg.setAttribute("data-testid", "eval-graph");
-  svg.setAttribute("role", "img");
+  svg.setAttribute("role", opts.choose ? "group" : "img");
   svg.setAttribute("aria-label", "Your expected final margin after each decision, from " +
     bottom.toFixed(1) + " to " + top.toFixed(1) + " points");
   function add(tag, attrs) {
@@ -86,6 +92,15 @@ function graph(decisions) {
     var c = add("circle", { cx: x(i), cy: y(margins[i]), r: d.label ? 5 : 3, class: "eval-point " + (d.label || "") });
     c.setAttribute("data-testid", "eval-point");
     if (d.label) c.setAttribute("data-label", d.label);
+    if (opts.current === i) { c.setAttribute("data-current", "true"); c.classList.add("current"); }
+    if (opts.choose) {
+      c.setAttribute("tabindex", "0");
+      c.setAttribute("role", "button");
+      c.addEventListener("click", function () { opts.choose(i); });
+      c.addEventListener("keydown", function (e) {
+        if (e.key === "Enter" || e.key === " ") { e.preventDefault(); opts.choose(i); }
+      });
+    }
     var t = document.createElementNS(SVG, "title");
     t.textContent = "Round " + d.round + ", turn " + d.turn + ": " + d.played_words +
       (d.label ? " " + MARKS[d.label] : "") + ", expected margin " + margins[i].toFixed(1);

@@ -20,7 +20,7 @@
  *   my-tables (the seats this browser holds, held.js: li data-testid="my-table" data-id
  *   data-status with data-testid="resume-link", "cancel-table", "forget-table");
  *   lobby-error (one line); tables-open / tables-finished (li data-testid="table-row"
- *   data-id data-status; inside: data-testid="watch-link", "totals", "record-link").
+ *   data-id data-status; inside: data-testid="watch-link", "totals", "replay-link", "record-link").
  */
 (function () {
   "use strict";
@@ -475,6 +475,12 @@
     watch.href = "/t/" + encodeURIComponent(String(t.id));
     watch.setAttribute("data-testid", "watch-link");
     links.appendChild(watch);
+    if (t.status === "finished") {
+      var rp = el("a", null, "Replay");
+      rp.href = "/t/" + encodeURIComponent(String(t.id)) + "/replay";
+      rp.setAttribute("data-testid", "replay-link");
+      links.appendChild(rp);
+    }
     if (t.status === "finished" || t.status === "abandoned") {
       var rec = el("a", null, t.status === "finished" ? "Download game record" : "Download the partial record");
       rec.href = "/api/tables/" + encodeURIComponent(String(t.id)) + "/record";

@@ -39,7 +39,9 @@ export function addRaces(box, story) {
 
 /**
  * Draw the score panel.  `t`: {view, finished, party, id, seatName(i), winnersText(),
- * ending: the game's end as sentences (the log's "game" lines, names put in)}.
+ * ending: the game's end as sentences (the log's "game" lines, names put in),
+ * record: the record's address when it is not the table's, seat: the seat this page is, for
+ * the replay link}.
  */
 export function renderScores(t) {
   var panel = $("scores");
@@ -153,6 +155,8 @@ export function renderScores(t) {
   var rec = panel.querySelector(".record");
   rec.hidden = !finished;
   var link = $("record-link");
-  link.href = "/api/tables/" + encodeURIComponent(t.id) + "/record";
+  link.href = t.record || "/api/tables/" + encodeURIComponent(t.id) + "/record";
   link.setAttribute("download", "sushigo-" + t.id + ".json");
+  var again = $("replay-link");  // the table page: its replay, from this seat's point of view
+  if (again) again.href = "/t/" + encodeURIComponent(t.id) + "/replay#pov=" + (t.seat === null || t.seat === undefined ? "spectator" : t.seat);
 }

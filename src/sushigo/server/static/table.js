@@ -71,6 +71,7 @@ import { makeLesson } from "/static/lesson.js";
 import { addMessages, renderChat, setupChat } from "/static/chat.js";
 import { renderExtras } from "/static/extras.js";
 import { renderAnalysis } from "/static/analysis.js";
+import { DECISION_WORDS } from "/static/decisions.js";
 
 (function () {
   "use strict";
@@ -89,12 +90,6 @@ import { renderAnalysis } from "/static/analysis.js";
     "special_order", "green_tea_ice_cream", "fruit_watermelon2", "fruit_pineapple2",
     "fruit_orange2", "fruit_watermelon_pineapple", "fruit_watermelon_orange",
     "fruit_pineapple_orange"];
-  var DECISION_WORDS = {
-    chopsticks: "play one more card from your hand, or pass",
-    spoon: "name a card to ask for, or pass",
-    menu: "choose one of the cards drawn",
-    takeout_box: "flip earlier cards face down (2 points each), or stop"
-  };
 
   // ------------------------------------------------------------ state
   var m = /^\/t\/([^/?#]+)/.exec(location.pathname);
@@ -537,7 +532,7 @@ import { renderAnalysis } from "/static/analysis.js";
     if (lesson) lesson.render($("lesson"), S.table, { view: S.view, seat: S.seat, status: S.status, seatName: seatName });
     renderRoundEnd();
     renderSeats();
-    drawScores({ view: S.view, finished: S.status === "finished", party: edition() === "party", id: S.id,
+    drawScores({ view: S.view, finished: S.status === "finished", party: edition() === "party", id: S.id, seat: S.seat,
       seatName: seatName, winnersText: winnersText,
       ending: S.log.filter(function (l) { return l.kind === "game"; }).map(function (l) { return plain(l.text, seatName); }) });
     renderLog($("log"), S.log, Array.from({ length: seatCount() }, function (_, i) { return seatName(i); }));
