@@ -185,11 +185,11 @@ class ReplayService:
         try:
             data = json.loads(body)
         except (ValueError, UnicodeDecodeError, RecursionError):
-            raise TableError("bad_request", "the record is not JSON") from None
+            raise TableError("bad_request", "that is not JSON (a game record is a JSON document)") from None
         try:
             game = await asyncio.to_thread(replay, data)
         except RecordError as e:
-            raise TableError("bad_request", f"not a game record this server can replay: {e}") from None
+            raise TableError("bad_request", f"that is not a game record this server can replay: {e}") from None
         rid = upload_id(data)
         await asyncio.to_thread(self.store.save_upload, rid, dumps(data) + "\n", time.time())
         return rid, {"id": rid, "edition": game.rules.edition, "players": game.players,

@@ -58,6 +58,8 @@ import { DECISION_WORDS } from "/static/decisions.js";
     });
   }
 
+  function sentence(text) { return text ? text.charAt(0).toUpperCase() + text.slice(1) : text; }
+
   function showError(text) {
     var e = $("error");
     e.hidden = !text;
@@ -85,7 +87,7 @@ import { DECISION_WORDS } from "/static/decisions.js";
       $("upload-submit").disabled = true;
       getJson("/api/replays", { method: "POST", headers: { "Content-Type": "application/json" }, body: text })
         .then(function (up) { location.href = up.replay; },
-          function (x) { err.textContent = x.message; $("upload-submit").disabled = false; });
+          function (x) { err.textContent = sentence(x.message); $("upload-submit").disabled = false; });
     });
   }
 
