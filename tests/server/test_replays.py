@@ -240,7 +240,7 @@ def test_uploads_are_checked(sqlite_url: str) -> None:
             (b"x" * 20001, 413, "larger"),
         ]
         broken = json.loads(json.dumps(record))
-        broken["rounds"][0]["picks"][0][0] = 99
+        broken["rounds"][0]["turns"][0][0] = ["eel"]  # a card no hand held
         cases.append((json.dumps(broken).encode(), 400, "round 1"))
         for body, status, words in cases:
             r = c.post("/api/replays", content=body)
