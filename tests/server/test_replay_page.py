@@ -11,12 +11,13 @@ from __future__ import annotations
 import json
 from typing import Any
 
-import httpx
 import pytest
 
-# The helpers of the table's browser tests (importing them skips this module where Chromium is missing).
+# The helpers of the table's browser tests (importing them skips this module where Chromium,
+# Playwright or httpx is missing).
 from .test_browser import ENABLED, api_create, invites, join, play_to_end, shot, to_fixed, watch_errors
 
+import httpx  # noqa: E402
 from playwright.sync_api import Browser, Page  # noqa: E402
 
 from sushigo.bots import make_bot  # noqa: E402

@@ -16,7 +16,15 @@ from fastapi.testclient import TestClient
 from sushigo.analysis.walk import seat_decisions
 from sushigo.bots import make_bot
 from sushigo.bots.base import play_game
-from sushigo.engine.editions import AnyGame, dumps, explain, new_game, replay, story_of, to_record
+from sushigo.engine.editions import (
+    AnyGame,
+    dumps,
+    explain,
+    new_game,
+    replay,
+    story_of,
+    to_record,
+)
 from sushigo.engine.narration import lines_seen_by
 from sushigo.engine.party.game import PartyGame
 from sushigo.engine.rules import Rules

@@ -19,7 +19,8 @@ The document is ``sushigo-replay/1`` (``docs/server.md``, "Replays").
 >>> doc = replay_document(game, 1, ["Ann", "Bo", "Cy"])
 >>> len(doc["steps"]), doc["steps"][0]["kind"], doc["steps"][-1]["kind"]
 (30, 'pick', 'end')
->>> doc["steps"][0]["view"]["hand"] == [c.name_in_records for c in game.history()[0][0][1]]
+>>> from sushigo.engine.base.cards import CARD_NAMES
+>>> doc["steps"][0]["view"]["hand"] == [CARD_NAMES[c] for c in game.history()[0][0][1]]
 True
 >>> doc["steps"][0]["view"]["known_hands"][0] is None  # seat 0's hand: not Bo's to see
 True
@@ -39,8 +40,8 @@ from sushigo.engine.editions import AnyGame, action_words, narrator, replay
 from sushigo.engine.menus import menu_name
 from sushigo.engine.narration import Line, lines_seen_by
 from sushigo.engine.party.game import PartyGame
-from sushigo.engine.turns import Phase
 from sushigo.engine.records import RecordError, dumps, seat_names
+from sushigo.engine.turns import Phase
 from sushigo.server.store import Store
 from sushigo.server.tables import (
     FINISHED,
@@ -71,15 +72,15 @@ def replay_document(game: AnyGame, seat: int | None, names: Sequence[str]) -> di
     lines: list[Line] = []
     steps: list[dict[str, Any]] = []
     moments = _party_moments(game, lines) if isinstance(game, PartyGame) else _base_moments(game, lines)
-    for replay, kind, round_number, turn, chosen, index in moments:
+    for board, kind, round_number, turn, chosen, index in moments:
         mine = chosen.get(seat) if seat is not None else None
         steps.append({
             "n": len(steps), "round": round_number, "turn": turn, "kind": kind, "deciding": sorted(chosen),
             "index": index if mine is not None else None,
-            "chosen": None if mine is None else {"action": mine, "text": action_text(replay, mine),
-                                                 "words": action_words(replay, mine)},
-            "lines": len(lines), "rounds_done": len(replay.round_breakdowns),
-            "view": view_payload(replay, seat, rounds=False),
+            "chosen": None if mine is None else {"action": mine, "text": action_text(board, mine),
+                                                 "words": action_words(board, mine)},
+            "lines": len(lines), "rounds_done": len(board.round_breakdowns),
+            "view": view_payload(board, seat, rounds=False),
         })
     rounds = [{**round_cards(game, n), "explained": story} for n, story in enumerate(explained_rounds(game), start=1)]
     rules = game.rules
@@ -97,42 +98,42 @@ _Moment = tuple[AnyGame, str, int, int | None, dict[int, int], int]
 
 
 def _base_moments(game: Game, lines: list[Line]) -> Iterator[_Moment]:
-    replay = Game(game.rules, auto_deal=False)
-    teller = narrator(replay)
+    board = Game(game.rules, auto_deal=False)
+    teller = narrator(board)
     history = game.history()
     for r, (dealt, turns) in enumerate(history, start=1):
-        replay.deal(dealt)
+        board.deal(dealt)
         for t, actions in enumerate(turns, start=1):
-            yield replay, "pick", r, t, dict(enumerate(actions)), 0
-            replay.play(actions)
+            yield board, "pick", r, t, dict(enumerate(actions)), 0
+            board.play(actions)
             lines += teller.update()
-        yield replay, "end" if r == len(history) else "round_end", r, None, {}, 0
+        yield board, "end" if r == len(history) else "round_end", r, None, {}, 0
 
 
 def _party_moments(game: PartyGame, lines: list[Line]) -> Iterator[_Moment]:
     players = game.players
-    replay = PartyGame(game.rules, auto_deal=False)
-    teller = narrator(replay)
+    board = PartyGame(game.rules, auto_deal=False)
+    teller = narrator(board)
     history = game.history()
     for r, (dealt, turns) in enumerate(history, start=1):
-        replay.deal(dealt)
+        board.deal(dealt)
         for t, moves in enumerate(turns, start=1):
             picks, later = moves[:players], moves[players:]
-            yield replay, "pick", r, t, {m.seat: m.action for m in picks}, 0
+            yield board, "pick", r, t, {m.seat: m.action for m in picks}, 0
             for m in picks:
-                replay.commit(m.seat, m.action)
+                board.commit(m.seat, m.action)
                 lines += teller.update()
             made = [0] * players
             for move in later:
-                if replay.phase is Phase.DRAW:
-                    replay.draw(move.drawn)
-                decision = replay.decision
+                if board.phase is Phase.DRAW:
+                    board.draw(move.drawn)
+                decision = board.decision
                 assert decision is not None and decision.seat == move.seat, "a history out of order"
                 made[move.seat] += 1
-                yield replay, decision.kind, r, t, {move.seat: move.action}, made[move.seat]
-                replay.commit(move.seat, move.action)
+                yield board, decision.kind, r, t, {move.seat: move.action}, made[move.seat]
+                board.commit(move.seat, move.action)
                 lines += teller.update()
-        yield replay, "end" if r == len(history) else "round_end", r, None, {}, 0
+        yield board, "end" if r == len(history) else "round_end", r, None, {}, 0
 
 
 UPLOAD_KEY: Final = "upload/"
