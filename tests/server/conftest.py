@@ -78,6 +78,19 @@ def create(client: TestClient, **body: Any) -> dict[str, Any]:
     return r.json()
 
 
+def finish(client: TestClient, created: dict[str, Any], name: str = "Ann") -> None:
+    """Play a table's one human seat to the end over its socket (its first legal action each time)."""
+    with client.websocket_connect(f"/ws/tables/{created['id']}") as ws:
+        ws.send_json({"v": 1, "type": "hello", "token": tokens(created)[0], "name": name, "last_seq": None})
+        while True:
+            msg = ws.receive_json()
+            if msg["type"] == "state" and msg["status"] == "finished":
+                return
+            if msg["type"] == "state" and msg["status"] == "playing" and msg["view"]["legal_actions"] \
+                    and msg["view"]["committed"] is None:
+                ws.send_json({"v": 1, "type": "pick", "seq": msg["seq"], "action": msg["view"]["legal_actions"][0]})
+
+
 def tokens(created: dict[str, Any]) -> list[str]:
     """The seat tokens of a create answer's human seats, in seat order."""
     return [s["invite"].split("#seat=")[1] for s in created["seats"] if s["kind"] == "human"]

@@ -10,7 +10,7 @@ from typing import Any, Iterator
 import pytest
 from fastapi.testclient import TestClient
 
-from .conftest import create, make_client, tokens
+from .conftest import create, finish, make_client, tokens
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
@@ -165,19 +165,6 @@ def test_the_create_request_checks_hints(hint_client: TestClient) -> None:
 # ------------------------------------------------------------------ "analyse my game"
 
 
-def _finish(client: TestClient, created: dict[str, Any]) -> None:
-    """Play the one human seat to the end (its first legal action each time)."""
-    with client.websocket_connect(f"/ws/tables/{created['id']}") as ws:
-        _hello(ws, tokens(created)[0], "Ann")
-        while True:
-            msg = ws.receive_json()
-            if msg["type"] == "state" and msg["status"] == "finished":
-                return
-            if msg["type"] == "state" and msg["status"] == "playing" and msg["view"]["legal_actions"] \
-                    and msg["view"]["committed"] is None:
-                ws.send_json({"v": 1, "type": "pick", "seq": msg["seq"], "action": msg["view"]["legal_actions"][0]})
-
-
 @pytest.fixture
 def analysis_client(db_url: str) -> Iterator[TestClient]:
     with make_client(db_url, analysis_samples=3) as c:
@@ -199,7 +186,7 @@ def test_analyse_my_game_queues_progresses_and_is_kept(analysis_client: TestClie
     created = create(analysis_client, **body)
     tid = created["id"]
     assert analysis_client.get(f"/api/tables/{tid}/analysis?seat=0").status_code == 409  # not finished
-    _finish(analysis_client, created)
+    finish(analysis_client, created)
     assert analysis_client.get(f"/api/tables/{tid}/analysis?seat=0").json()["status"] == "none"
     r = analysis_client.post(f"/api/tables/{tid}/analysis", json={"seat": 1})
     assert r.status_code == 202 and r.json()["status"] in ("queued", "running")
@@ -228,7 +215,7 @@ def test_analyse_my_game_queues_progresses_and_is_kept(analysis_client: TestClie
 def test_analysis_requests_are_checked(analysis_client: TestClient) -> None:
     created = create(analysis_client, players=2, seats=["human", "bot:greedy"])
     tid = created["id"]
-    _finish(analysis_client, created)
+    finish(analysis_client, created)
     for body, status in (({"seat": 5}, 400), ({"seat": "0"}, 400), ({}, 400), ({"seat": 0, "x": 1}, 400)):
         r = analysis_client.post(f"/api/tables/{tid}/analysis", json=body)
         assert r.status_code == status and set(r.json()) == {"error"}, (body, r.text)

@@ -31,7 +31,7 @@ from sushigo.engine.rules import Rules
 from sushigo.server.app import Limits
 from sushigo.server.replays import END_KINDS, FORMAT, replay_document, upload_id
 
-from .conftest import create, make_client, tokens
+from .conftest import create, finish, make_client
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
@@ -163,19 +163,6 @@ def test_replay_document_refuses_a_seat_it_lacks_and_an_unfinished_game() -> Non
 # ------------------------------------------------------------------ routes
 
 
-def _finish(client: TestClient, created: dict[str, Any]) -> None:
-    """Play the one human seat to the end (its first legal action each time)."""
-    with client.websocket_connect(f"/ws/tables/{created['id']}") as ws:
-        ws.send_json({"v": 1, "type": "hello", "token": tokens(created)[0], "name": "Ann", "last_seq": None})
-        while True:
-            msg = ws.receive_json()
-            if msg["type"] == "state" and msg["status"] == "finished":
-                return
-            if msg["type"] == "state" and msg["status"] == "playing" and msg["view"]["legal_actions"] \
-                    and msg["view"]["committed"] is None:
-                ws.send_json({"v": 1, "type": "pick", "seq": msg["seq"], "action": msg["view"]["legal_actions"][0]})
-
-
 @pytest.fixture
 def replay_client(db_url: str) -> Iterator[TestClient]:
     with make_client(db_url, analysis_samples=3) as c:
@@ -191,7 +178,7 @@ def test_a_finished_tables_replay_from_each_seat_and_the_spectator(replay_client
     tid = created["id"]
     r = replay_client.get(f"/api/tables/{tid}/replay")
     assert r.status_code == 409 and set(r.json()) == {"error"}
-    _finish(replay_client, created)
+    finish(replay_client, created)
     game = replay(json.loads(replay_client.get(f"/api/tables/{tid}/record").text))
     names = [s["name"] for s in replay_client.get(f"/api/tables/{tid}").json()["seats"]]
     assert names[0] == "Ann"

@@ -110,6 +110,29 @@ class _Bucket:
         return False
 
 
+class _PerHour:
+    """At most ``limit`` requests an hour per address (a sliding window of the hour's stamps)."""
+
+    def __init__(self, limit: int) -> None:
+        self.limit = limit
+        self.stamps: dict[str, deque[float]] = defaultdict(deque)
+
+    def take(self, addr: str) -> float | None:
+        """Count one request of ``addr`` and return its stamp, or ``None`` when it is over the limit."""
+        recent = self.stamps[addr]
+        now = time.monotonic()
+        while recent and now - recent[0] > 3600:
+            recent.popleft()
+        if len(recent) >= self.limit:
+            return None
+        recent.append(now)
+        return now
+
+    def give_back(self, addr: str, stamp: float) -> None:
+        """Uncount a request that was refused for what it said (it made nothing)."""
+        self.stamps[addr].remove(stamp)
+
+
 @dataclass(frozen=True)
 class _Close:
     """A close frame queued behind the frames before it."""
@@ -240,8 +263,8 @@ def create_app(
                            analysis_samples=analysis_samples)
     allowed = frozenset(normalize_origin(o) for o in allow_origins)
     sockets_per_address: dict[str, int] = defaultdict(int)
-    created_by: dict[str, deque[float]] = defaultdict(deque)
-    uploaded_by: dict[str, deque[float]] = defaultdict(deque)
+    created = _PerHour(limits.tables_per_hour)
+    uploaded = _PerHour(limits.uploads_per_hour)
     replays = ReplayService(service, store)
 
     @contextlib.asynccontextmanager
@@ -349,21 +372,17 @@ def create_app(
         body = await read_body(request, limits.max_body)
         if isinstance(body, JSONResponse):
             return body
-        recent = created_by[addr]
-        now = time.monotonic()
-        while recent and now - recent[0] > 3600:
-            recent.popleft()
-        if len(recent) >= limits.tables_per_hour:
+        now = created.take(addr)  # before the await: concurrent requests count too
+        if now is None:
             return fail(429, f"this address created {limits.tables_per_hour} tables in the last hour; try later")
-        recent.append(now)  # before the await: concurrent requests count too
         try:
             req = parse_create(body)
             table, tokens, creator = await service.create(req)
         except (ProtocolError, TableError) as e:
-            recent.remove(now)
+            created.give_back(addr, now)
             return fail(400, str(e))
         except StoreError as e:
-            recent.remove(now)
+            created.give_back(addr, now)
             return fail(503, f"the table could not be stored: {e}")
         out_seats: list[dict[str, Any]] = []
         for s in table.seats:
@@ -494,20 +513,16 @@ def create_app(
         body = await read_body(request, limits.max_record)
         if isinstance(body, JSONResponse):
             return body
-        recent = uploaded_by[addr]
-        now = time.monotonic()
-        while recent and now - recent[0] > 3600:
-            recent.popleft()
-        if len(recent) >= limits.uploads_per_hour:
+        now = uploaded.take(addr)
+        if now is None:
             return fail(429, f"this address uploaded {limits.uploads_per_hour} records in the last hour; try later")
-        recent.append(now)
         try:
             _rid, summary = await replays.upload(body)
         except TableError as e:
-            recent.remove(now)
+            uploaded.give_back(addr, now)
             return fail(400, str(e))
         except StoreError as e:
-            recent.remove(now)
+            uploaded.give_back(addr, now)
             return fail(503, f"the record could not be stored: {e}")
         return summary
 

@@ -202,10 +202,8 @@ class ReplayService:
 
     async def of_upload(self, rid: str, seat: int | None) -> dict[str, Any]:
         """The replay of uploaded record ``rid`` as ``seat`` saw it (raises ``no_table``, ``bad_request``)."""
-        text = await self.record(rid)
-        if text is None:
-            raise TableError("no_table", f"no uploaded record {rid!r}")
-        return await self._document(UPLOAD_KEY + rid, seat, lambda: self.record(rid), None)
+        return await self._document(UPLOAD_KEY + rid, seat, lambda: self.record(rid), None,
+                                    missing=f"no uploaded record {rid!r}")
 
     async def upload_analysis(self, rid: str, seat: int, *, start: bool = False) -> AnalysisJob | None:
         """The analysis of ``seat`` in uploaded record ``rid``, as :meth:`TableService.analysis`."""
@@ -213,18 +211,22 @@ class ReplayService:
         if text is None:
             raise TableError("no_table", f"no uploaded record {rid!r}")
         players = json.loads(text)["players"]
-        return await self.tables.record_analysis(UPLOAD_KEY + rid, players, seat, lambda: self.record(rid),
-                                                 start=start)
+
+        async def read() -> str:  # read once, above
+            return text
+
+        return await self.tables.record_analysis(UPLOAD_KEY + rid, players, seat, read, start=start)
 
     async def _document(self, key: str, seat: int | None, read: Callable[[], Awaitable[str | None]],
-                        names: list[str] | None) -> dict[str, Any]:
+                        names: list[str] | None, *, missing: str = "this game has no stored record"
+                        ) -> dict[str, Any]:
         doc = self._cache.get((key, seat))
         if doc is not None:
             self._cache.move_to_end((key, seat))
             return doc
         text = await read()
         if text is None:
-            raise TableError("no_table", "this game has no stored record")
+            raise TableError("no_table", missing)
         data = json.loads(text)
         try:
             doc = await asyncio.to_thread(_document_of, data, seat, names)

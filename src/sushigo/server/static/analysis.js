@@ -10,42 +10,87 @@
  * retry (the panel: data-round, data-turn), retry-hand (the hand then), retry-choice (a button
  * per legal action, data-action=<text form>), retry-answer (after choosing), retry-next.
  */
-import { $, el } from "/static/dom.js";
+import { $, el, getJson } from "/static/dom.js";
 
 var SVG = "http://www.w3.org/2000/svg";
 export var MARKS = { inaccuracy: "?!", mistake: "?", blunder: "??" };
 var PLURAL = { inaccuracy: "inaccuracies", mistake: "mistakes", blunder: "blunders" };
-var A = { key: null, job: null, timer: null, asked: false, error: "", learning: null };
+var A = { watcher: null, learning: null };
 
-function url(id, seat) {
-  return "/api/tables/" + encodeURIComponent(id) + "/analysis" + (seat === null ? "" : "?seat=" + seat);
+/**
+ * One seat's analysis job on the server, fetched, and polled while it runs: the table's
+ * "Analyse my game" and the replay viewer share it.  `render` is called on every change.
+ * watch(base, seat): follow seat `seat` of the game at `base` ("/api/tables/ID" or
+ * "/api/replays/ID"; seat null: nothing); start(): ask for the analysis; job, error: the latest.
+ */
+export function jobWatcher(render) {
+  var W = { key: null, base: null, seat: null, job: null, error: "", timer: null };
+  function call(start) {
+    var key = W.key;
+    var opts = start ? { method: "POST", headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ seat: W.seat }) } : {};
+    getJson(W.base + "/analysis" + (start ? "" : "?seat=" + W.seat), opts).then(function (job) {
+      if (key !== W.key) return;
+      W.job = job;
+      W.error = "";
+      if (start) poll();
+      else if (job.status === "queued" || job.status === "running") W.timer = setTimeout(poll, 1000);
+      render();
+    }, function (e) { if (key === W.key) { W.error = e.message; render(); } });
+  }
+  function poll() { clearTimeout(W.timer); call(false); }
+  W.watch = function (base, seat) {
+    var key = seat === null ? null : base + "|" + seat;
+    if (key === W.key) return;
+    clearTimeout(W.timer);
+    W.key = key; W.base = base; W.seat = seat; W.job = null; W.error = "";
+    if (key !== null) poll();  // a finished game: show an analysis made before, if any
+  };
+  W.start = function () { W.error = ""; call(true); };
+  return W;
 }
 
-function fetchJob(ctx, start) {
-  var opts = start ? { method: "POST", headers: { "Content-Type": "application/json" },
-    body: JSON.stringify({ seat: ctx.seat }) } : {};
-  return fetch(start ? url(ctx.id, null) : url(ctx.id, ctx.seat), opts).then(function (r) {
-    return r.json().then(function (body) {
-      if (!r.ok) throw new Error(body && body.error ? body.error : "the analysis failed (" + r.status + ")");
-      return body;
-    });
+/**
+ * Draw a watched job into `box`: its error, then, until it is done, the button that starts it
+ * (`words.blurb`, `words.label`) or its progress (`words.progress`), returning null; once done,
+ * the summary line, returning the seat's analysis ({seat, summary, decisions}).
+ */
+export function drawJob(box, W, words) {
+  if (W.error) {
+    var err = el("p", "error", W.error);
+    err.setAttribute("role", "alert");
+    box.appendChild(err);
+  }
+  var job = W.job;
+  if (!job || job.status === "none" || job.status === "failed") {
+    box.appendChild(el("p", "small-label", words.blurb));
+    var b = el("button", "primary", job && job.status === "failed" ? "Try the analysis again" : words.label);
+    b.type = "button";
+    b.setAttribute("data-testid", "analyse");
+    b.addEventListener("click", W.start);
+    box.appendChild(b);
+    return null;
+  }
+  if (job.status !== "done") {
+    var p = el("p", null, job.total ? words.progress + " " + job.done + " of " + job.total + " decisions"
+      : "Waiting for the server's analysis queue…");
+    p.setAttribute("data-testid", "analysis-progress");
+    var bar = el("progress");
+    bar.max = job.total || 1;
+    bar.value = job.done;
+    box.appendChild(p);
+    box.appendChild(bar);
+    return null;
+  }
+  var seat = job.analysis.seats[0], s = seat.summary;
+  var counts = ["inaccuracy", "mistake", "blunder"].map(function (k) {
+    return s[k] + " " + (s[k] === 1 ? k : PLURAL[k]) + " (" + MARKS[k] + ")";
   });
-}
-
-function poll(ctx) {
-  clearTimeout(A.timer);
-  fetchJob(ctx, false).then(function (job) {
-    A.job = job;
-    A.error = "";
-    if (job.status === "queued" || job.status === "running") A.timer = setTimeout(function () { poll(ctx); }, 1000);
-    ctx.render();
-  }, function (e) { A.error = e.message; ctx.render(); });
-}
-
-function start(ctx) {
-  A.error = "";
-  fetchJob(ctx, true).then(function (job) { A.job = job; ctx.render(); poll(ctx); },
-    function (e) { A.error = e.message; ctx.render(); });
+  var sum = el("p", "analysis-summary", "Average loss " + s.mean_loss.toFixed(2) + " points a decision over " +
+    s.decisions + " decisions: " + counts.join(", ") + ".");
+  sum.setAttribute("data-testid", "analysis-summary");
+  box.appendChild(sum);
+  return seat;
 }
 
 /**
@@ -113,49 +158,15 @@ export function graph(decisions, opts) {
 export function renderAnalysis(ctx) {
   var box = $("analysis");
   if (ctx.status !== "finished" || ctx.seat === null) { box.hidden = true; return; }
-  var key = ctx.id + "/" + ctx.seat;
-  if (A.key !== key) {  // a finished table: show an analysis made before, if any
-    A.key = key; A.job = null; A.error = "";
-    poll(ctx);
-  }
+  if (!A.watcher) A.watcher = jobWatcher(ctx.render);
+  A.watcher.watch("/api/tables/" + encodeURIComponent(ctx.id), ctx.seat);
   box.hidden = false;
   box.textContent = "";
   box.appendChild(el("h2", null, "Your game, analysed"));
-  var job = A.job;
-  if (A.error) {
-    var err = el("p", "error", A.error);
-    err.setAttribute("role", "alert");
-    box.appendChild(err);
-  }
-  if (!job || job.status === "none" || job.status === "failed") {
-    box.appendChild(el("p", "small-label", "Every decision you made, valued from what you knew then: what each " +
-      "choice was worth in expected final points, and where another was better."));
-    var b = el("button", "primary", job && job.status === "failed" ? "Try the analysis again" : "Analyse my game");
-    b.type = "button";
-    b.setAttribute("data-testid", "analyse");
-    b.addEventListener("click", function () { start(ctx); });
-    box.appendChild(b);
-    return;
-  }
-  if (job.status !== "done") {
-    var p = el("p", null, job.total ? "Analysing your game… " + job.done + " of " + job.total + " decisions"
-      : "Waiting for the server's analysis queue…");
-    p.setAttribute("data-testid", "analysis-progress");
-    var bar = el("progress");
-    bar.max = job.total || 1;
-    bar.value = job.done;
-    box.appendChild(p);
-    box.appendChild(bar);
-    return;
-  }
-  var seat = job.analysis.seats[0], s = seat.summary;
-  var counts = ["inaccuracy", "mistake", "blunder"].map(function (k) {
-    return s[k] + " " + (s[k] === 1 ? k : PLURAL[k]) + " (" + MARKS[k] + ")";
-  });
-  var sum = el("p", "analysis-summary", "Average loss " + s.mean_loss.toFixed(2) + " points a decision over " +
-    s.decisions + " decisions: " + counts.join(", ") + ".");
-  sum.setAttribute("data-testid", "analysis-summary");
-  box.appendChild(sum);
+  var seat = drawJob(box, A.watcher, { label: "Analyse my game", progress: "Analysing your game…",
+    blurb: "Every decision you made, valued from what you knew then: what each " +
+      "choice was worth in expected final points, and where another was better." });
+  if (!seat) return;
   box.appendChild(el("p", "small-label", "Your expected final margin over the best other player after each decision:"));
   if (seat.decisions.length) box.appendChild(graph(seat.decisions));
   var list = el("ol", "mistakes");

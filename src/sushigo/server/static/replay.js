@@ -19,21 +19,20 @@
  * analysis-summary, eval-graph with eval-point buttons, mistakes with mistake buttons
  * data-step); log (log.js); scores (scores.js); error.
  */
-import { $, el } from "/static/dom.js";
+import { $, el, getJson } from "/static/dom.js";
 import { groupElement as drawGroup, groups } from "/static/collections.js";
-import { addRaces, renderScores } from "/static/scores.js";
+import { renderScores, roundEndSeats } from "/static/scores.js";
 import { latestTurn, plain, renderLog } from "/static/log.js";
-import { graph, MARKS } from "/static/analysis.js";
+import { drawJob, graph, jobWatcher, MARKS } from "/static/analysis.js";
 import { DECISION_WORDS } from "/static/decisions.js";
 
 (function () {
   "use strict";
   var C = window.SushiCards;
   var END_KINDS = ["round_end", "end"];  // steps where nobody decides (sushigo.server.replays.END_KINDS)
-  var PLURAL = { inaccuracy: "inaccuracies", mistake: "mistakes", blunder: "blunders" };
   var path = location.pathname;
-  var R = { id: null, kind: null, pov: null, doc: null, docs: {}, step: 0, job: null, jobKey: null,
-    timer: null, error: "" };
+  var R = { id: null, kind: null, pov: null, doc: null, docs: {}, step: 0 };
+  var W = jobWatcher(function () { render(); });  // the point of view's analysis (analysis.js)
 
   var m = /^\/t\/([^/?#]+)\/replay\/?$/.exec(path);
   if (m) { R.kind = "table"; R.id = decodeURIComponent(m[1]); }
@@ -47,15 +46,6 @@ import { DECISION_WORDS } from "/static/decisions.js";
   }
   function apiBase() {
     return R.kind === "table" ? "/api/tables/" + encodeURIComponent(R.id) : "/api/replays/" + encodeURIComponent(R.id);
-  }
-
-  function getJson(url, opts) {
-    return fetch(url, opts).then(function (r) {
-      return r.json().catch(function () { return {}; }).then(function (body) {
-        if (!r.ok) throw new Error(body && body.error ? body.error : "the server answered " + r.status);
-        return body;
-      });
-    });
   }
 
   function sentence(text) { return text ? text.charAt(0).toUpperCase() + text.slice(1) : text; }
@@ -127,38 +117,7 @@ import { DECISION_WORDS } from "/static/decisions.js";
     });
   }
 
-  function analysisKey() { return R.pov === null ? null : R.id + "/" + R.pov; }
-
-  function loadAnalysis() {
-    var key = analysisKey();
-    if (key === R.jobKey) return;
-    clearTimeout(R.timer);
-    R.jobKey = key; R.job = null; R.error = "";
-    if (key !== null) poll();
-  }
-
-  function poll() {
-    var key = R.jobKey;
-    clearTimeout(R.timer);
-    getJson(apiBase() + "/analysis?seat=" + R.pov).then(function (job) {
-      if (key !== R.jobKey) return;
-      R.job = job; R.error = "";
-      if (job.status === "queued" || job.status === "running") R.timer = setTimeout(poll, 1000);
-      render();
-    }, function (e) { if (key === R.jobKey) { R.error = e.message; render(); } });
-  }
-
-  function startAnalysis() {
-    var key = R.jobKey;
-    R.error = "";
-    getJson(apiBase() + "/analysis", { method: "POST", headers: { "Content-Type": "application/json" },
-      body: JSON.stringify({ seat: R.pov }) }).then(function (job) {
-      if (key !== R.jobKey) return;
-      R.job = job;
-      render();
-      poll();
-    }, function (e) { R.error = e.message; render(); });
-  }
+  function loadAnalysis() { W.watch(apiBase(), R.pov); }
 
   // ------------------------------------------------------------ moving
 
@@ -172,7 +131,7 @@ import { DECISION_WORDS } from "/static/decisions.js";
   }
 
   function decisions() {
-    var job = R.job;
+    var job = W.job;
     return job && job.status === "done" && job.analysis ? job.analysis.seats[0].decisions : [];
   }
 
@@ -429,32 +388,8 @@ import { DECISION_WORDS } from "/static/decisions.js";
     box.setAttribute("data-round", String(s.round));
     var round = doc.rounds[s.round - 1];
     box.appendChild(el("h2", null, "Round " + s.round + "'s cards and how they scored"));
-    var points = s.view.result && s.view.result.rounds ? s.view.result.rounds[s.round - 1] : null;
-    var grid = el("div", "round-end-seats");
-    round.collections.forEach(function (col, i) {
-      var sec = el("section", "round-end-seat");
-      sec.setAttribute("data-testid", "round-end-seat");
-      sec.setAttribute("data-seat", String(i));
-      var head = el("h3", null, seatName(i));
-      if (points) head.appendChild(el("span", "round-points", " " + points[i] + " points"));
-      sec.appendChild(head);
-      var cbox = el("div", "collection");
-      cbox.setAttribute("aria-label", seatName(i) + "'s cards in round " + s.round);
-      groups(col, round.on_wasabi ? round.on_wasabi[i] : null).forEach(function (g) { cbox.appendChild(drawGroup(g, null)); });
-      if (!col.length) cbox.appendChild(el("span", "empty", "no cards"));
-      sec.appendChild(cbox);
-      var figures = round.explained.figures[i] || [];
-      var ul = el("ul", "figures");
-      figures.forEach(function (f) { ul.appendChild(el("li", null, f.text)); });
-      if (!figures.length) ul.appendChild(el("li", null, "nothing that scores"));
-      sec.appendChild(ul);
-      grid.appendChild(sec);
-    });
-    box.appendChild(grid);
-    var races = el("div", "explained");
-    races.setAttribute("data-testid", "explained");
-    addRaces(races, round.explained);
-    box.appendChild(races);
+    roundEndSeats(box, round, round.explained,
+      s.view.result && s.view.result.rounds ? s.view.result.rounds[s.round - 1] : null, seatName);
   }
 
   function renderSeats(doc, s) {
@@ -521,41 +456,10 @@ import { DECISION_WORDS } from "/static/decisions.js";
       box.appendChild(el("p", "small-label", "Choose a player above (\u201cSeen by\u201d) to see what their decisions were worth."));
       return;
     }
-    if (R.error) {
-      var err = el("p", "error", R.error);
-      err.setAttribute("role", "alert");
-      box.appendChild(err);
-    }
-    var job = R.job;
-    if (!job || job.status === "none" || job.status === "failed") {
-      box.appendChild(el("p", "small-label", "Every decision " + seatName(R.pov) + " made, valued from what they knew then: " +
-        "what each choice was worth in expected final points, and where another was better."));
-      var b = el("button", "primary", job && job.status === "failed" ? "Try the analysis again" : "Analyse " + seatName(R.pov) + "'s decisions");
-      b.type = "button";
-      b.setAttribute("data-testid", "analyse");
-      b.addEventListener("click", startAnalysis);
-      box.appendChild(b);
-      return;
-    }
-    if (job.status !== "done") {
-      var p = el("p", null, job.total ? "Analysing… " + job.done + " of " + job.total + " decisions"
-        : "Waiting for the server's analysis queue…");
-      p.setAttribute("data-testid", "analysis-progress");
-      var bar = el("progress");
-      bar.max = job.total || 1;
-      bar.value = job.done;
-      box.appendChild(p);
-      box.appendChild(bar);
-      return;
-    }
-    var seat = job.analysis.seats[0], sum = seat.summary;
-    var counts = ["inaccuracy", "mistake", "blunder"].map(function (k) {
-      return sum[k] + " " + (sum[k] === 1 ? k : PLURAL[k]) + " (" + MARKS[k] + ")";
-    });
-    var line = el("p", "analysis-summary", "Average loss " + sum.mean_loss.toFixed(2) + " points a decision over " +
-      sum.decisions + " decisions: " + counts.join(", ") + ".");
-    line.setAttribute("data-testid", "analysis-summary");
-    box.appendChild(line);
+    var seat = drawJob(box, W, { label: "Analyse " + seatName(R.pov) + "'s decisions", progress: "Analysing…",
+      blurb: "Every decision " + seatName(R.pov) + " made, valued from what they knew then: " +
+        "what each choice was worth in expected final points, and where another was better." });
+    if (!seat) return;
     var a = analysed();
     var current = a.atStep[R.step];
     if (current === undefined) {  // between decisions: the latest one before this step

@@ -6,6 +6,7 @@
  */
 
 import { $, el } from "/static/dom.js";
+import { groupElement as drawGroup, groups } from "/static/collections.js";
 
 function plural(n, word) { return n + " " + word + (n === 1 ? "" : "s"); }
 
@@ -35,6 +36,42 @@ export function addRaces(box, story) {
   story.races.forEach(function (race) {
     box.appendChild(el("p", "explained-race", race.charAt(0).toUpperCase() + race.slice(1) + "."));
   });
+}
+
+/**
+ * A finished round's cards seat by seat, each with its points and figures, then the races: the
+ * round-end panels of the table and the replay viewer.  `last`: {round, collections, on_wasabi}
+ * (view.last_round), `story`: the round explained (may be missing), `points`: the round's points.
+ */
+export function roundEndSeats(box, last, story, points, seatName) {
+  var grid = el("div", "round-end-seats");
+  (last.collections || []).forEach(function (col, i) {
+    var sec = el("section", "round-end-seat");
+    sec.setAttribute("data-testid", "round-end-seat");
+    sec.setAttribute("data-seat", String(i));
+    var head = el("h3", null, seatName(i));
+    if (points) head.appendChild(el("span", "round-points", " " + points[i] + " points"));
+    sec.appendChild(head);
+    var cbox = el("div", "collection");
+    cbox.setAttribute("aria-label", seatName(i) + "'s cards in round " + last.round);
+    groups(col, last.on_wasabi ? last.on_wasabi[i] : null).forEach(function (g) { cbox.appendChild(drawGroup(g, null)); });
+    if (!col.length) cbox.appendChild(el("span", "empty", "no cards"));
+    sec.appendChild(cbox);
+    if (story && story.figures[i]) {
+      var ul = el("ul", "figures");
+      story.figures[i].forEach(function (f) { ul.appendChild(el("li", null, f.text)); });
+      if (!story.figures[i].length) ul.appendChild(el("li", null, "nothing that scores"));
+      sec.appendChild(ul);
+    }
+    grid.appendChild(sec);
+  });
+  box.appendChild(grid);
+  if (story) {
+    var races = el("div", "explained");
+    races.setAttribute("data-testid", "explained");
+    addRaces(races, story);
+    box.appendChild(races);
+  }
 }
 
 /**

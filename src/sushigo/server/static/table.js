@@ -63,7 +63,7 @@
 import { $, el } from "/static/dom.js";
 import { makeConnection } from "/static/connection.js";
 import { groupElement as drawGroup, groups } from "/static/collections.js";
-import { addRaces, renderScores as drawScores } from "/static/scores.js";
+import { renderScores as drawScores, roundEndSeats } from "/static/scores.js";
 import { applyLog, latestTurn, plain, renderLog } from "/static/log.js";
 import { memoryOn, setupRules } from "/static/rules.js";
 import { setupNotify } from "/static/notify.js";
@@ -1022,36 +1022,8 @@ import { DECISION_WORDS } from "/static/decisions.js";
     h.id = "round-end-title";
     box.setAttribute("aria-labelledby", h.id);
     box.appendChild(h);
-    var story = v.explained && v.explained[number - 1];
-    var points = v.result && v.result.rounds && v.result.rounds[number - 1];
-    var grid = el("div", "round-end-seats");
-    (last.collections || []).forEach(function (col, i) {
-      var sec = el("section", "round-end-seat");
-      sec.setAttribute("data-testid", "round-end-seat");
-      sec.setAttribute("data-seat", String(i));
-      var head = el("h3", null, seatName(i));
-      if (points) head.appendChild(el("span", "round-points", " " + points[i] + " points"));
-      sec.appendChild(head);
-      var cbox = el("div", "collection");
-      cbox.setAttribute("aria-label", seatName(i) + "'s cards in round " + number);
-      groups(col, last.on_wasabi ? last.on_wasabi[i] : null).forEach(function (g) { cbox.appendChild(drawGroup(g, null)); });
-      if (!col.length) cbox.appendChild(el("span", "empty", "no cards"));
-      sec.appendChild(cbox);
-      if (story && story.figures[i]) {
-        var ul = el("ul", "figures");
-        story.figures[i].forEach(function (f) { ul.appendChild(el("li", null, f.text)); });
-        if (!story.figures[i].length) ul.appendChild(el("li", null, "nothing that scores"));
-        sec.appendChild(ul);
-      }
-      grid.appendChild(sec);
-    });
-    box.appendChild(grid);
-    if (story) {
-      var races = el("div", "explained");
-      races.setAttribute("data-testid", "explained");
-      addRaces(races, story);
-      box.appendChild(races);
-    }
+    roundEndSeats(box, last, v.explained && v.explained[number - 1],
+      v.result && v.result.rounds && v.result.rounds[number - 1], seatName);
     if (!finished) {
       var row = el("div", "round-end-actions");
       var b = el("button", "primary", "Continue to round " + (number + 1));
