@@ -26,6 +26,7 @@ from sushigo.bots.estimates import completion_chance, race_value
 from sushigo.engine.base.scoring import maki_awards
 from sushigo.bots.base import view_for
 from sushigo.engine.base.view import SeatView, sample_world, seat_view
+from sushigo.engine.rules import Rules
 
 from botspecs import fast_bot
 
@@ -84,8 +85,6 @@ def _play_checked(game: Game, bots: Sequence[Bot]) -> int:
 def test_bots_only_pick_legal_actions(
     seed: int, kinds: list[str], both_ways: bool, reshuffle: bool
 ) -> None:
-    from sushigo.engine.rules import Rules
-
     game = Game(Rules(len(kinds), pass_both_ways=both_ways, reshuffle=reshuffle), seed=seed)
     bots = [fast_bot(k, seed + i) for i, k in enumerate(kinds)]
     _play_checked(game, bots)
@@ -131,8 +130,6 @@ def test_random_bot_covers_every_legal_action() -> None:
 
 
 def test_play_game_checks_the_seat_count() -> None:
-    from sushigo.engine.rules import Rules
-
     with pytest.raises(ValueError, match="3 bots for a 4-player game"):
         play_game([RandomBot(s) for s in range(3)], rules=Rules(4))
 
@@ -141,12 +138,13 @@ def test_play_game_checks_the_seat_count() -> None:
 
 
 @settings(max_examples=25, deadline=None)
-@given(seed=st.integers(0, 2**32 - 1), players=st.integers(2, 5), turns=st.integers(0, 20))
-def test_bots_decide_from_the_view_alone(seed: int, players: int, turns: int) -> None:
+@given(seed=st.integers(0, 2**32 - 1), players=st.integers(2, 5), turns=st.integers(0, 20),
+       both_ways=st.booleans())
+def test_bots_decide_from_the_view_alone(seed: int, players: int, turns: int, both_ways: bool) -> None:
     """Two games that differ only in what a seat cannot see give it the same view,
-    and a seeded bot then makes the same pick in both."""
+    and a seeded bot then makes the same pick in both, under either passing rule."""
     rng = random.Random(seed)
-    game = Game(players, seed=seed)
+    game = Game(Rules(players, pass_both_ways=both_ways), seed=seed)
     for _ in range(turns):
         if game.is_over:
             break

@@ -26,7 +26,7 @@ from sushigo.bots.learned import (
 )
 from sushigo.engine.observation import features, observation_size, padded_positions
 from sushigo.engine.rules import Rules
-from sushigo.engine.base.view import sample_world, seat_view
+from sushigo.engine.base.view import seat_view
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -249,31 +249,6 @@ def test_the_bot_decides_the_same_before_and_after_others_commit() -> None:
                 view = seat_view(game, s)
                 assert network_input(view) == before[s]
                 game.commit(s, LearnedBot(seed=0).choose(view))
-
-
-def test_the_bot_decides_the_same_in_games_that_look_the_same() -> None:
-    """A game and a world sampled from one seat's view (the other hands and the
-    deck dealt afresh), under both passing rules: the same input, the same pick."""
-    rng = random.Random(5)
-    checked = differs = 0
-    for seed in range(60):
-        rules = Rules(players=rng.randint(2, 5), pass_both_ways=bool(seed % 2))
-        game = Game(rules, seed=seed)
-        for _ in range(rng.randrange(0, 30)):
-            if game.is_over:
-                break
-            for s in list(game.pending_seats):
-                game.commit(s, rng.choice(game.legal_actions(s)))
-        if game.is_over:
-            continue
-        seat = rng.randrange(game.players)
-        other = sample_world(game, seat, seed=seed + 1)
-        a, b = seat_view(game, seat), seat_view(other, seat)
-        assert network_input(a) == network_input(b)
-        assert LearnedBot(seed=seed).choose(a) == LearnedBot(seed=seed).choose(b)
-        differs += any(game.hands[s] != other.hands[s] for s in range(game.players) if s != seat)
-        checked += 1
-    assert checked > 40 and differs > 10  # late in a round the seat has seen every hand
 
 
 def test_the_shipped_policy_beats_random_players() -> None:

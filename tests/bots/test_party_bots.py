@@ -22,6 +22,7 @@ from sushigo.engine.rules import Rules
 from sushigo.bots.base import view_for
 
 from botspecs import fast_bot, random_commits
+from sheet_samples import random_menu
 
 
 def table_sizes(menu: str, sizes: Sequence[int] = (2, 3, 4, 5, 6, 7, 8)) -> list[int]:
@@ -140,12 +141,13 @@ def test_greedy_clearly_beats_random(menu: str) -> None:
 
 def test_bots_decide_from_the_view_alone() -> None:
     """A game and a world that differs from it only in what a seat cannot see
-    give that seat the same view, and a seeded bot the same choice."""
+    give that seat the same view, and a seeded bot the same choice, on the
+    official menus and on custom ones."""
     rng = random.Random(7)
     menus = list(OFFICIAL_MENUS)
     checked = resolving = differs = 0
     for seed in range(150):
-        menu = menus[seed % len(menus)]
+        menu = ",".join(random_menu(rng)) if seed % 4 == 3 else menus[seed % len(menus)]
         players = rng.choice(table_sizes(menu, (3, 4, 5, 6)))
         game = PartyGame(Rules.party(players, menu), seed=seed)
         want_resolve = seed % 3 == 0
