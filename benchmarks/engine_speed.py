@@ -5,7 +5,7 @@
     python benchmarks/engine_speed.py --edition party --menu "Master Menu" --players 8
     python benchmarks/engine_speed.py --engine batch --cpu 0,1 --games 2000000   # compiled kernel
 
-Each round runs ``shared/bench/yardstick.py`` then ``sushigo bench`` (the same
+Each round runs ``benchmarks/yardstick.py`` then ``sushigo bench`` (the same
 games every round), both pinned to ``--cpu``; the last line is the median of
 the pair-by-pair ratios in "x TAG" (games/s / (0.23 x yardstick)).  For the
 kernel on two cores the yardstick still runs on one (it is single-threaded):

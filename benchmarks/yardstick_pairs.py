@@ -1,7 +1,7 @@
 """Speed as a ratio: a benchmark command and the shared yardstick, run in turn on one core.
 
 A figure measured on one machine says nothing on another; the same figure
-divided by the yardstick (``shared/bench/yardstick.py``: a fixed pure-Python
+divided by the yardstick (``benchmarks/yardstick.py``: a fixed pure-Python
 workload, units per second), measured alternately on the same core, does.
 TAG's Java engine plays about 0.23 x yardstick random 4-player games per
 second on the same core, so "x TAG" = games/s / (0.23 x yardstick).
@@ -15,14 +15,15 @@ last line of its output (the number before ``/s``, else the first number).
 
 Run as a script it pairs any command with the yardstick:
 
-    python benchmarks/yardstick_pairs.py --rounds 5 -- python benchmarks/search_speed.py 4 2000 20  The ratio is taken pair by pair, so a
+    python benchmarks/yardstick_pairs.py --rounds 5 -- python benchmarks/search_speed.py 4 2000 20
+
+The ratio is taken pair by pair, so a
 machine that drifts between rounds still gives a true ratio; the median
 pair is reported.
 """
 
 from __future__ import annotations
 
-import os
 import re
 import shutil
 import statistics
@@ -34,18 +35,19 @@ from pathlib import Path
 TAG_PER_YARDSTICK = 0.23
 """Random 4-player games per second of TAG's Java engine, per yardstick unit (same core)."""
 
-ROOT = Path(__file__).resolve().parent.parent
 _RATE = re.compile(r"(\d[\d,]*(?:\.\d+)?)\s*[a-z]*/s\b")
 _NUMBER = re.compile(r"\d[\d,]*(?:\.\d+)?")
 
 
+YARDSTICK = Path(__file__).resolve().parent / "yardstick.py"
+"""The yardstick, kept in the repository unchanged (a copy of the team's shared one)."""
+
+
 def yardstick_path() -> Path:
-    """``$SUSHIGO_YARDSTICK``, else ``shared/bench/yardstick.py`` beside the checkout."""
-    given = os.environ.get("SUSHIGO_YARDSTICK")
-    path = Path(given) if given else ROOT.parent / "shared" / "bench" / "yardstick.py"
-    if not path.is_file():
-        sys.exit(f"error: no yardstick at {path} (set SUSHIGO_YARDSTICK to shared/bench/yardstick.py)")
-    return path
+    """``benchmarks/yardstick.py``, beside this file."""
+    if not YARDSTICK.is_file():
+        sys.exit(f"error: no yardstick at {YARDSTICK}")
+    return YARDSTICK
 
 
 @dataclass(frozen=True)
