@@ -19,11 +19,11 @@ import sys
 import time
 
 from sushigo.bots.ismcts import ISMCTSBot
+from sushigo.engine.base.view import seat_view
 from sushigo.engine.editions import new_game
 from sushigo.engine.party.game import PartyGame
 from sushigo.engine.party.view import party_seat_view
 from sushigo.engine.rules import Rules
-from sushigo.engine.base.view import seat_view
 
 
 def positions(players: int, count: int, menu: str | None) -> list[object]:

@@ -41,11 +41,11 @@ import numpy as np
 import torch
 from torch import nn
 
-from sushigo.sim.batch import NUM_ACTIONS
 from sushigo.bots import make_bot, play_game
 from sushigo.bots.learned import FORMAT, INPUT_SIZE, LearnedBot, Policy
 from sushigo.engine.rules import Rules
 from sushigo.envs.vector import BatchEnv, network_inputs, random_policy
+from sushigo.sim.batch import NUM_ACTIONS
 
 LEARNER, POOL, RANDOM = 0, 1, 2
 

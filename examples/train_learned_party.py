@@ -54,16 +54,16 @@ import torch
 from torch import nn
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from train_learned import export, masked_logits  # noqa: E402  (the same file format and masking)
+from train_learned import export, masked_logits
 
-from sushigo.bots import make_bot, play_game  # noqa: E402
-from sushigo.bots.learned import FORMAT, PARTY_INPUT_SIZE, LearnedBot, Policy, greedy_prior  # noqa: E402
-from sushigo.engine.menus import OFFICIAL_MENUS, RESTRICTIONS, APPETIZERS, DESSERTS, ROLLS, SPECIALS  # noqa: E402
-from sushigo.engine.party.actions import PARTY_NUM_ACTIONS  # noqa: E402
-from sushigo.engine.party.game import PartyGame  # noqa: E402
-from sushigo.engine.party.view import party_seat_view  # noqa: E402
-from sushigo.engine.rules import Rules  # noqa: E402
-from sushigo.envs.party_vector import PartyBatch  # noqa: E402
+from sushigo.bots import make_bot, play_game
+from sushigo.bots.learned import FORMAT, PARTY_INPUT_SIZE, LearnedBot, Policy, greedy_prior
+from sushigo.engine.menus import APPETIZERS, DESSERTS, OFFICIAL_MENUS, RESTRICTIONS, ROLLS, SPECIALS
+from sushigo.engine.party.actions import PARTY_NUM_ACTIONS
+from sushigo.engine.party.game import PartyGame
+from sushigo.engine.party.view import party_seat_view
+from sushigo.engine.rules import Rules
+from sushigo.envs.party_vector import PartyBatch
 
 LEARNER, POOL, GREEDY, RANDOM = 0, 1, 2, 3
 SIZES = (2, 3, 4, 5, 6, 7, 8)

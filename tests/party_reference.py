@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from typing import Sequence
+from collections.abc import Sequence
 
 from sushigo.engine.party.cards import PartyCard
 
@@ -166,7 +166,7 @@ def onigiri_points(kinds: Sequence[int]) -> int:
     return total
 
 
-def score_round(cols: Sequence[Sequence["Entry"]], menu: Sequence[str], race: Sequence[int],
+def score_round(cols: Sequence[Sequence[Entry]], menu: Sequence[str], race: Sequence[int],
                 claimed: int, wasabi_colour: str = "nigiri") -> list[dict[str, int]]:
     """Every seat's breakdown of a finished round (collections as :class:`Entry`)."""
     n = len(cols)
@@ -264,7 +264,7 @@ class Entry:
     its ``turn``, whether it is a special order ``copy``, the wasabi entry a
     nigiri sits ``on`` and whether a wasabi is ``filled``."""
 
-    __slots__ = ("card", "kind", "turn", "copy", "on", "filled", "order")
+    __slots__ = ("card", "copy", "filled", "kind", "on", "order", "turn")
 
     def __init__(self, card: int, kind: int, turn: int, copy: bool, order: int) -> None:
         self.card, self.kind, self.turn, self.copy, self.order = card, kind, turn, copy, order
@@ -533,4 +533,4 @@ class Shadow:
         return winners(self.totals(), [len(k) for k in self.kept])
 
 
-__all__ = ["Entry", "Shadow", "box", "item_of", "score_round", "score_desserts", "winners"]
+__all__ = ["Entry", "Shadow", "box", "item_of", "score_desserts", "score_round", "winners"]

@@ -10,7 +10,8 @@ scorekeeper page's.
 from __future__ import annotations
 
 import random
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 from sushigo.engine.base.game import Game
 from sushigo.engine.menus import APPETIZERS, DESSERTS, OFFICIAL_MENUS, ROLLS, SPECIALS

@@ -20,14 +20,14 @@ are the public API of the engine.
 from sushigo import _moved
 from sushigo.engine.base.actions import NUM_ACTIONS, Action, action_name, decode, encode, parse_action
 from sushigo.engine.base.cards import Card, parse_card
-from sushigo.engine.editions import AnyGame, new_game
 from sushigo.engine.base.game import Game
+from sushigo.engine.base.scoring import Result
+from sushigo.engine.editions import AnyGame, new_game
 from sushigo.engine.errors import GameOverError, IllegalActionError
-from sushigo.engine.turns import Phase
 from sushigo.engine.party.cards import PartyCard
 from sushigo.engine.party.game import PartyGame
 from sushigo.engine.rules import Rules
-from sushigo.engine.base.scoring import Result
+from sushigo.engine.turns import Phase
 
 __version__ = "0.6.0"
 

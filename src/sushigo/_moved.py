@@ -23,7 +23,8 @@ import importlib.machinery
 import sys
 import types
 import warnings
-from typing import Final, Sequence
+from collections.abc import Sequence
+from typing import Final
 
 MOVED: Final[dict[str, str]] = {
     "sushigo.actions": "sushigo.engine.base.actions",

@@ -7,6 +7,7 @@ import dataclasses
 import random
 
 import pytest
+from tests.positions import late_round_position
 
 from sushigo import Card, Game, encode
 from sushigo.analysis import evaluate_decision
@@ -16,8 +17,6 @@ from sushigo.engine.party.game import PartyGame
 from sushigo.engine.party.view import party_seat_view, sample_party_world
 from sushigo.engine.rules import Rules
 from sushigo.engine.turns import Phase
-
-from tests.positions import late_round_position
 
 C = Card
 

@@ -4,14 +4,14 @@ from __future__ import annotations
 
 import dataclasses
 import random
-from typing import Sequence
+from collections.abc import Sequence
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from botspecs import fast_bot
 from sushigo import Card, Game, encode
-from sushigo.engine.base.actions import is_chopsticks_pair
 from sushigo.bots import (
     BOTS,
     Bot,
@@ -22,13 +22,12 @@ from sushigo.bots import (
     make_bot,
     play_game,
 )
-from sushigo.bots.estimates import completion_chance, race_value
-from sushigo.engine.base.scoring import maki_awards
 from sushigo.bots.base import view_for
+from sushigo.bots.estimates import completion_chance, race_value
+from sushigo.engine.base.actions import is_chopsticks_pair
+from sushigo.engine.base.scoring import maki_awards
 from sushigo.engine.base.view import SeatView, sample_world, seat_view
 from sushigo.engine.rules import Rules
-
-from botspecs import fast_bot
 
 C = Card
 
@@ -92,7 +91,7 @@ def test_bots_only_pick_legal_actions(
 
 
 def test_both_bots_use_chopsticks_in_real_games() -> None:
-    used = {name: 0 for name in BOTS}
+    used = dict.fromkeys(BOTS, 0)
     for seed in range(30):
         for name in BOTS:
             if name in ("ismcts", "flatmc") and seed % 3:

@@ -12,23 +12,24 @@ import os
 import shlex
 import sys
 import time
+from collections.abc import Iterator, Sequence
 from pathlib import Path
-from typing import Any, ClassVar, Iterator, Sequence
+from typing import Any, ClassVar
 
 import pytest
 
-from sushigo.engine.base.actions import Action, card_ids
 from sushigo.bots import Bot, RandomBot, make_bot, play_game
 from sushigo.bots.base import AnyView
 from sushigo.bots.external import PROTOCOL, ExternalBot, Incident
+from sushigo.engine.base.actions import Action, card_ids
 from sushigo.engine.base.cards import Card
 from sushigo.engine.base.game import Game
+from sushigo.engine.base.view import seat_view
 from sushigo.engine.party.actions import party_action_name
 from sushigo.engine.party.cards import PartyCard
 from sushigo.engine.party.game import PartyGame
 from sushigo.engine.party.view import party_seat_view
 from sushigo.engine.rules import Rules
-from sushigo.engine.base.view import seat_view
 
 HERE = Path(__file__).resolve().parents[1]
 ROOT = HERE.parent

@@ -17,21 +17,20 @@ import time
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from tests.botspecs import random_commits
+from tests.positions import late_round_position as _position
 
 from sushigo import Card, Game, encode
 from sushigo.bots import FlatMCBot, ISMCTSBot, make_bot, play_game
 from sushigo.bots.base import view_for
 from sushigo.bots.ismcts import Node, reward
 from sushigo.bots.policy import card_values, heuristic_pick, heuristic_playout
-from sushigo.engine.turns import Phase
-from sushigo.engine.party.game import PartyGame
+from sushigo.engine.base.view import determinize, sample_world, seat_view
 from sushigo.engine.menus import OFFICIAL_MENUS
+from sushigo.engine.party.game import PartyGame
 from sushigo.engine.party.view import determinize_party, party_seat_view, sample_party_world
 from sushigo.engine.rules import Rules
-from sushigo.engine.base.view import determinize, sample_world, seat_view
-from tests.botspecs import random_commits
-
-from tests.positions import late_round_position as _position
+from sushigo.engine.turns import Phase
 
 C = Card
 

@@ -24,9 +24,9 @@ from sushigo.bots.learned import (
     network_input,
     shipped_policy,
 )
+from sushigo.engine.base.view import seat_view
 from sushigo.engine.observation import features, observation_size, padded_positions
 from sushigo.engine.rules import Rules
-from sushigo.engine.base.view import seat_view
 
 ROOT = Path(__file__).resolve().parents[2]
 

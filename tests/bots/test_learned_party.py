@@ -9,22 +9,23 @@ import random
 from pathlib import Path
 
 import pytest
+from tests.sheet_samples import random_menu
 
 from sushigo.bots import LearnedBot, RandomBot, play_game
 from sushigo.bots.base import view_for
-from sushigo.bots.party_greedy import party_action_values
 from sushigo.bots.learned import (
+    FORMAT,
     PARTY_INPUT_SIZE,
     PARTY_MENU_AT,
     PARTY_OBSERVATION_SIZE,
     PARTY_SIZE_AT,
     PARTY_URAMAKI_AT,
-    FORMAT,
     Policy,
     menu_cards,
     party_network_input,
     shipped_policy,
 )
+from sushigo.bots.party_greedy import party_action_values
 from sushigo.engine.base.game import Game
 from sushigo.engine.base.view import seat_view
 from sushigo.engine.menus import OFFICIAL_MENUS, RESTRICTIONS
@@ -34,8 +35,6 @@ from sushigo.engine.party.cards import cards_of_item
 from sushigo.engine.party.game import PartyGame
 from sushigo.engine.party.view import PartySeatView, party_seat_view
 from sushigo.engine.rules import Rules
-
-from tests.sheet_samples import random_menu
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -132,9 +131,10 @@ def test_the_learned_bot_plays_its_party_network_on_party_views() -> None:
 
 
 def test_a_party_policy_file_is_played_by_learned_file(tmp_path: Path) -> None:
-    from sushigo.bots import make_bot
     import base64
     from array import array
+
+    from sushigo.bots import make_bot
 
     policy = _small_party_policy(9)
     doc = {"format": FORMAT, "layers": [

@@ -5,24 +5,23 @@ from __future__ import annotations
 import dataclasses
 import random
 from collections import Counter
-from typing import Sequence
+from collections.abc import Sequence
 
 import pytest
 
+from botspecs import fast_bot, random_commits
+from sheet_samples import random_menu
 from sushigo.bots import BOTS, Bot, GreedyBot, NoLegalActionError, PartyGreedyBot, RandomBot, make_bot, play_game
+from sushigo.bots.base import view_for
 from sushigo.bots.party_greedy import party_action_values
 from sushigo.engine.base.game import Game
-from sushigo.engine.turns import Phase
+from sushigo.engine.menus import OFFICIAL_MENUS, MenuError, check_menu, parse_menu
 from sushigo.engine.party.actions import PASS, copy_target, encode_copy, flip_position
 from sushigo.engine.party.cards import PartyCard as C
 from sushigo.engine.party.game import Decision, PartyGame
-from sushigo.engine.menus import OFFICIAL_MENUS, MenuError, check_menu, parse_menu
 from sushigo.engine.party.view import PartySeatView, PlayedCard, party_seat_view, sample_party_world
 from sushigo.engine.rules import Rules
-from sushigo.bots.base import view_for
-
-from botspecs import fast_bot, random_commits
-from sheet_samples import random_menu
+from sushigo.engine.turns import Phase
 
 
 def table_sizes(menu: str, sizes: Sequence[int] = (2, 3, 4, 5, 6, 7, 8)) -> list[int]:

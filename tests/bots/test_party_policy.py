@@ -13,6 +13,8 @@ from __future__ import annotations
 import random
 
 import pytest
+from tests.botspecs import random_commits
+from tests.sheet_samples import random_menu
 
 from sushigo.bots.party_policy import (
     SPOON_THRESHOLD,
@@ -27,8 +29,6 @@ from sushigo.engine.party.game import PartyGame, Played, _decision
 from sushigo.engine.party.view import sample_party_world
 from sushigo.engine.rules import Rules, RulesError
 from sushigo.engine.turns import Phase
-from tests.botspecs import random_commits
-from tests.sheet_samples import random_menu
 
 
 def _tables(count: int, rng: random.Random) -> list[Rules]:

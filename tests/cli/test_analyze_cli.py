@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from cli.test_party_cli import assert_one_line_error, run
 from sushigo.analysis.game import ANALYSIS_FORMAT, action_label, analyze_game
 from sushigo.bots import make_bot
 from sushigo.bots.base import play_game
@@ -14,8 +15,6 @@ from sushigo.engine.base.actions import parse_action
 from sushigo.engine.editions import AnyGame, to_record
 from sushigo.engine.party.actions import parse_party_action
 from sushigo.engine.rules import Rules
-
-from cli.test_party_cli import assert_one_line_error, run
 
 
 @pytest.fixture(scope="module")

@@ -12,11 +12,10 @@ from typing import Any
 
 import pytest
 
-from sushigo import Game
-from sushigo.engine.records import MAX_INPUT_BYTES
-from sushigo.engine.editions import to_record
-
 from piped import piped_env
+from sushigo import Game
+from sushigo.engine.editions import to_record
+from sushigo.engine.records import MAX_INPUT_BYTES
 
 SPEC_SHEET = {
     "players": 4,

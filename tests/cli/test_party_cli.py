@@ -12,11 +12,11 @@ from typing import Any
 
 import pytest
 
+from engine.party.test_party_record import SHEET_A, SHEET_B
+from piped import piped_env
 from sushigo.engine.party.game import PartyGame
 from sushigo.engine.party.record import to_party_record
 from sushigo.engine.rules import Rules
-from piped import piped_env
-from engine.party.test_party_record import SHEET_A, SHEET_B
 
 SCRIPT = Path(sys.executable).with_name("sushigo")
 COMMAND = [str(SCRIPT)] if SCRIPT.exists() else [sys.executable, "-m", "sushigo"]

@@ -7,7 +7,8 @@ from __future__ import annotations
 import copy
 import pickle
 import random
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 import pytest
 

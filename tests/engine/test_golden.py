@@ -16,8 +16,8 @@ from pathlib import Path
 import pytest
 
 from sushigo import Game, Rules
-from sushigo.engine.records import load_json
 from sushigo.engine.editions import replay, to_record
+from sushigo.engine.records import load_json
 
 GOLDEN_DIR = Path(__file__).resolve().parents[1] / "golden"
 

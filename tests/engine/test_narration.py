@@ -16,6 +16,7 @@ from sushigo.engine.party.actions import PASS, flip_position
 from sushigo.engine.party.cards import CHOPSTICKS_IDS, MENU_IDS, PARTY_LABELS, SPOON_IDS, TAKEOUT_IDS, PartyCard
 from sushigo.engine.rules import Rules, RulesError
 
+
 def _party_tables() -> list[Rules]:
     out = []
     for menu in OFFICIAL_MENUS:

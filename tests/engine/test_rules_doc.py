@@ -18,20 +18,20 @@ import dataclasses
 import importlib
 import re
 from collections import Counter
-from functools import lru_cache
+from functools import cache, lru_cache
 from pathlib import Path
 
 import pytest
 
+from engine.party.test_party_game import copy, dealt, kinds, play_turns
 from sushigo import Card, Game, Rules, encode
 from sushigo.engine.errors import IllegalActionError
-from sushigo.engine.turns import Phase
+from sushigo.engine.menus import OFFICIAL_MENUS, MenuError, check_menu, normalize_menu, parse_menu
 from sushigo.engine.party.actions import FLIP_BASE, PASS
 from sushigo.engine.party.cards import PartyCard, box_counts, parse_party_card
 from sushigo.engine.party.game import PartyGame
-from sushigo.engine.menus import OFFICIAL_MENUS, MenuError, check_menu, normalize_menu, parse_menu
 from sushigo.engine.rules import RulesError
-from engine.party.test_party_game import copy, dealt, kinds, play_turns
+from sushigo.engine.turns import Phase
 
 ROOT = Path(__file__).resolve().parents[2]
 DOC = ROOT / "docs" / "rules.md"
@@ -93,7 +93,7 @@ def table_rows(text: str) -> list[list[str]]:
     return rows
 
 
-@lru_cache(maxsize=None)
+@cache
 def _test_names(path: str) -> frozenset[str]:
     """``name`` and ``Class::method`` for every test function of a test file."""
     tree = ast.parse((ROOT / path).read_text(encoding="utf-8"), filename=path)

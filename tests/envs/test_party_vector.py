@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 
 import pytest
+from tests.sheet_samples import random_menu
 
 from sushigo.bots.learned import PARTY_INPUT_SIZE, party_network_input
 from sushigo.engine.menus import OFFICIAL_MENUS, RESTRICTIONS
@@ -12,7 +13,6 @@ from sushigo.engine.party.game import PartyGame
 from sushigo.engine.party.view import party_seat_view
 from sushigo.engine.rules import Rules
 from sushigo.envs.party_vector import PartyBatch, party_inputs
-from tests.sheet_samples import random_menu
 
 
 def _rules(rng: random.Random) -> Rules:

@@ -12,17 +12,19 @@ import pytest
 pytest.importorskip("pettingzoo")
 pytest.importorskip("gymnasium")
 
-import gymnasium  # noqa: E402
-from gymnasium.utils.env_checker import check_env  # noqa: E402
-from pettingzoo.test import api_test, parallel_api_test, parallel_seed_test, seed_test  # noqa: E402
+import gymnasium
+from gymnasium.utils.env_checker import check_env
+from pettingzoo.test import api_test, parallel_api_test, parallel_seed_test, seed_test
 
-import sushigo.envs.gym_env  # noqa: E402,F401  (registers SushiGo-v0)
-from sushigo.engine.editions import new_game  # noqa: E402
-from sushigo.envs import sushigo_v0  # noqa: E402
-from sushigo.envs.observation import encode, kinds  # noqa: E402
-from sushigo.envs.rewards import final_rewards  # noqa: E402
-from sushigo.engine.editions import replay
-from sushigo.engine.base.view import seat_view  # noqa: E402
+import sushigo.envs.gym_env  # noqa: F401  (registers SushiGo-v0)
+from sushigo.engine.base.view import seat_view
+from sushigo.engine.editions import (
+    new_game,
+    replay,
+)
+from sushigo.envs import sushigo_v0
+from sushigo.envs.observation import encode, kinds
+from sushigo.envs.rewards import final_rewards
 
 pytestmark = pytest.mark.filterwarnings("ignore::UserWarning")
 
@@ -47,7 +49,7 @@ def _play(env: Any, seed: int, rng: random.Random) -> tuple[list[tuple[int, int]
     """Random legal play through the parallel env; return (seat, action) in commit order."""
     obs, _ = env.reset(seed=seed)
     moves: list[tuple[int, int]] = []
-    total = {a: 0.0 for a in env.possible_agents}
+    total = dict.fromkeys(env.possible_agents, 0.0)
     infos: dict[str, Any] = {}
     while env.agents:
         acts = {}

@@ -15,13 +15,13 @@ pytest.importorskip("gymnasium")
 from gymnasium import spaces  # noqa: E402
 from gymnasium.vector import AutoresetMode  # noqa: E402
 
+from sushigo.engine.base.game import Game  # noqa: E402
+from sushigo.engine.base.view import seat_view  # noqa: E402
+from sushigo.engine.observation import observation_size, padded_positions  # noqa: E402
+from sushigo.engine.rules import Rules  # noqa: E402
 from sushigo.envs.observation import encode  # noqa: E402
 from sushigo.envs.rewards import final_rewards  # noqa: E402
 from sushigo.envs.vector import BatchEnv, SushiGoVectorEnv, batch_rewards, random_policy  # noqa: E402
-from sushigo.engine.base.game import Game  # noqa: E402
-from sushigo.engine.observation import observation_size, padded_positions  # noqa: E402
-from sushigo.engine.rules import Rules  # noqa: E402
-from sushigo.engine.base.view import seat_view  # noqa: E402
 
 Array = Any
 KINDS = ("margin", "win", "rank")
@@ -478,9 +478,9 @@ def test_learned_opponents_play_as_the_learned_bot(players: int, padded: bool) -
     action the ``learned`` bot picks from the engine's view (or, at a float32
     near-tie, one whose plain-Python score is within 1e-3 of the best)."""
     from sushigo.bots.learned import LearnedBot, network_input, shipped_policy
-    from sushigo.envs.vector import learned_policy
     from sushigo.engine.base.game import Game
     from sushigo.engine.base.view import seat_view
+    from sushigo.envs.vector import learned_policy
 
     env = BatchEnv(players, 16, padded=padded, seed=players)
     obs, mask = env.reset()

@@ -20,10 +20,10 @@ import random
 from pathlib import Path
 
 from sushigo import Game, Rules
+from sushigo.engine.editions import to_record
 from sushigo.engine.party.actions import PASS
 from sushigo.engine.party.game import PartyGame
 from sushigo.engine.records import dumps
-from sushigo.engine.editions import to_record
 
 HERE = Path(__file__).resolve().parent
 

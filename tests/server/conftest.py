@@ -13,19 +13,19 @@ import signal
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 import pytest
 
 pytest.importorskip("fastapi")
 
-from fastapi.testclient import TestClient  # noqa: E402
+from fastapi.testclient import TestClient
 
-from sushigo.server.app import create_app  # noqa: E402
-from sushigo.server.store import Store, metadata  # noqa: E402
-
-from optional_parts import CHROMIUM, pg_skip_reason, pg_url  # noqa: E402
+from optional_parts import CHROMIUM, pg_skip_reason, pg_url
+from sushigo.server.app import create_app
+from sushigo.server.store import Store, metadata
 
 PG_URL = pg_url()
 

@@ -11,10 +11,11 @@ from __future__ import annotations
 
 import json
 import random
-from decimal import ROUND_HALF_UP, Decimal
 import time
+from collections.abc import Callable, Iterator
+from decimal import ROUND_HALF_UP, Decimal
 from pathlib import Path
-from typing import Any, Callable, Iterator
+from typing import Any
 
 import pytest
 

@@ -27,18 +27,16 @@ import os
 import random
 import threading
 import time
-from typing import Any, Iterator
+from collections.abc import Iterator
+from typing import Any
 
 import pytest
-
-from sushigo.engine.editions import new_game
-from sushigo.engine.editions import replay, story_of
-from sushigo.engine.narration import lines_seen_by
-from sushigo.server.tables import view_payload
-
 from fastapi.testclient import TestClient
 
+from sushigo.engine.editions import new_game, replay, story_of
+from sushigo.engine.narration import lines_seen_by
 from sushigo.server.app import Limits
+from sushigo.server.tables import view_payload
 
 from .conftest import create, make_client, tokens
 
@@ -92,7 +90,7 @@ def _play(client: Any, body: dict[str, Any], seed: int) -> tuple[str, dict[int |
                         action = rng.choice(msg["view"]["legal_actions"])
                         ws.send_json({"v": 1, "type": "pick", "seq": msg["seq"], "action": action})
                         picked_on = msg if msg["view"].get("decision") is None else None  # a special's: in the open
-        except BaseException as e:  # noqa: BLE001 - reported by the test
+        except BaseException as e:
             errors.append(e)
 
     threads = [threading.Thread(target=run, args=(None, None), daemon=True)]

@@ -5,7 +5,8 @@ of every socket captured."""
 from __future__ import annotations
 
 import threading
-from typing import Any, Iterator
+from collections.abc import Iterator
+from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
@@ -52,7 +53,7 @@ def _play_seat(client: TestClient, tid: str, token: str, name: str, frames: list
                             sorted(msg["legal"]) == sorted(view["legal"]):
                         ws.send_json({"v": 1, "type": "pick", "seq": state["seq"], "action": msg["actions"][0]["action"]})
                         state = None
-    except BaseException as e:  # noqa: BLE001 - reported by the test
+    except BaseException as e:
         errors.append(e)
 
 

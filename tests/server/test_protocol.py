@@ -13,15 +13,15 @@ import json
 import random
 import time
 from collections import deque
-from typing import Any, Callable, Iterator
+from collections.abc import Callable, Iterator
+from typing import Any
 
 import anyio
 import pytest
-
-from sushigo.engine.base.cards import CARD_LABELS, parse_card
 from fastapi.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
+from sushigo.engine.base.cards import CARD_LABELS, parse_card
 from sushigo.engine.editions import replay
 from sushigo.engine.rules import Rules
 from sushigo.server.app import Limits
@@ -841,9 +841,8 @@ def test_connections_per_address(sqlite_url: str) -> None:
             with c.websocket_connect(path) as two:
                 hello(one)
                 hello(two)
-                with pytest.raises(WebSocketDisconnect) as e:
-                    with c.websocket_connect(path):
-                        pass
+                with pytest.raises(WebSocketDisconnect) as e, c.websocket_connect(path):
+                    pass
                 assert e.value.code == 1008
                 still_alive(one)
             # a closed socket frees its place

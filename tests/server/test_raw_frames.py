@@ -16,7 +16,8 @@ import os
 import socket
 import struct
 import time
-from typing import Any, Iterator
+from collections.abc import Iterator
+from typing import Any
 
 import httpx
 import pytest
@@ -100,7 +101,7 @@ def read_frames(sock: socket.socket, timeout: float = 5.0) -> list[Frame]:
             data += chunk
             if _has_close(data):
                 break
-    except (socket.timeout, ConnectionResetError):
+    except (TimeoutError, ConnectionResetError):
         pass
     sock.close()
     return _parse(data)
@@ -235,7 +236,7 @@ def test_http_errors_have_one_shape_and_never_a_5xx(server: ServerProcess) -> No
             s.sendall(raw)
             try:
                 answer = s.recv(4096)
-            except (socket.timeout, ConnectionResetError):
+            except (TimeoutError, ConnectionResetError):
                 answer = b""
             assert not answer.startswith(b"HTTP/1.1 5"), answer
     assert httpx.get(server.url + "/api/options").status_code == 200

@@ -11,19 +11,18 @@ from __future__ import annotations
 import json
 from typing import Any
 
+import httpx
 import pytest
+from playwright.sync_api import Browser, Page
+
+from sushigo.bots import make_bot
+from sushigo.bots.base import play_game
+from sushigo.engine.editions import to_record
+from sushigo.engine.rules import Rules
 
 # The helpers of the table's browser tests (importing them skips this module where Chromium,
 # Playwright or httpx is missing).
 from .test_browser import ENABLED, api_create, invites, join, play_to_end, shot, to_fixed, watch_errors
-
-import httpx  # noqa: E402
-from playwright.sync_api import Browser, Page  # noqa: E402
-
-from sushigo.bots import make_bot  # noqa: E402
-from sushigo.bots.base import play_game  # noqa: E402
-from sushigo.engine.editions import to_record  # noqa: E402
-from sushigo.engine.rules import Rules  # noqa: E402
 
 pytestmark = pytest.mark.e2e
 

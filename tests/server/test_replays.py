@@ -8,7 +8,8 @@ from __future__ import annotations
 import json
 import random
 import time
-from typing import Any, Iterator
+from collections.abc import Iterator
+from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient

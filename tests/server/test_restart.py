@@ -11,15 +11,15 @@ from __future__ import annotations
 
 import json
 import random
-from typing import Any, Iterator
+from collections.abc import Iterator
+from typing import Any
 
 import httpx
 import pytest
 from websockets.sync.client import ClientConnection, connect
 
-from sushigo.engine.editions import replay
-
 from optional_parts import pg_skip_reason
+from sushigo.engine.editions import replay
 
 from .conftest import PG_URL, ServerProcess, _reset
 

@@ -192,9 +192,9 @@ def test_records_of_old_party_tables_name_the_wasabi_colour_they_were_played_wit
     the record the server hands out names "own", so ``sushigo replay`` accepts it."""
     import random
 
+    from sushigo.engine.editions import replay, to_record
     from sushigo.engine.party.game import PartyGame
     from sushigo.engine.records import dumps
-    from sushigo.engine.editions import replay, to_record
     from sushigo.engine.rules import Rules
     from sushigo.server.tables import _with_old_options
 

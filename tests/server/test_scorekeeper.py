@@ -103,7 +103,7 @@ def test_errors_are_one_line_with_where_they_happen(lite_client: TestClient) -> 
                                               "rounds": [[["eel"], [], []]]})
     assert r.status_code == 400 and r.json()["where"] == {"round": 1, "seat": 0}
     assert "eel" in r.json()["error"]
-    for body in (b"", b"{", b"[" * 100000, "\"x\"".encode()):
+    for body in (b"", b"{", b"[" * 100000, b"\"x\""):
         r = lite_client.post("/api/score", content=body)
         assert r.status_code in (400, 413), body[:10]
         assert "\n" not in r.json()["error"]

@@ -10,25 +10,26 @@ import json
 import random
 import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 import pytest
+from playwright.sync_api import Browser, BrowserContext, Page
+
+import reference
+from sheet_samples import sheet_text
+from sushigo.engine.base.game import Game
+from sushigo.engine.party.game import PartyGame
+from sushigo.engine.rules import Rules
+from sushigo.engine.sheets import explain_sheet
+
+from .conftest import ROOT
 
 # The screenshots and error watch of the table's tests (importing them skips
 # this module where Chromium is missing).
-from .test_browser import shot as table_shot, watch_errors
-
-from playwright.sync_api import Browser, BrowserContext, Page  # noqa: E402
-
-import reference  # noqa: E402
-from sheet_samples import sheet_text  # noqa: E402
-from sushigo.engine.base.game import Game  # noqa: E402
-from sushigo.engine.party.game import PartyGame  # noqa: E402
-from sushigo.engine.rules import Rules  # noqa: E402
-from sushigo.engine.sheets import explain_sheet  # noqa: E402
-
-from .conftest import ROOT  # noqa: E402
+from .test_browser import shot as table_shot
+from .test_browser import watch_errors
 
 pytestmark = pytest.mark.e2e
 

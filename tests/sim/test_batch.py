@@ -9,12 +9,12 @@ import pytest
 
 np = pytest.importorskip("numpy")
 
-from sushigo.sim.batch import NUM_ACTIONS, BatchGame, maki_awards, pudding_awards  # noqa: E402
 from sushigo.engine.base.cards import DECK_COUNT_LIST, Card  # noqa: E402
 from sushigo.engine.base.game import Game  # noqa: E402
-from sushigo.engine.rules import Rules  # noqa: E402
 from sushigo.engine.base.scoring import maki_awards as maki_one  # noqa: E402
 from sushigo.engine.base.scoring import pudding_awards as pudding_one  # noqa: E402
+from sushigo.engine.rules import Rules  # noqa: E402
+from sushigo.sim.batch import NUM_ACTIONS, BatchGame, maki_awards, pudding_awards  # noqa: E402
 
 
 @pytest.mark.parametrize("players,pass_both_ways", [(2, False), (3, True), (4, False), (5, True)])
@@ -148,9 +148,9 @@ def test_batch_observations_equal_the_encoded_views(players: int, pass_both_ways
     """Every seat's observation at every turn of 300 games per table size (and
     after the last reveal) equals the engine's view encoded by the environments;
     the padded layout holds the same numbers at ``padded_positions``."""
-    from sushigo.envs.observation import encode
-    from sushigo.engine.observation import observation_size, padded_positions
     from sushigo.engine.base.view import seat_view
+    from sushigo.engine.observation import observation_size, padded_positions
+    from sushigo.envs.observation import encode
 
     rules = Rules(players, pass_both_ways=pass_both_ways)
     games = 300

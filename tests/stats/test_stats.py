@@ -19,6 +19,7 @@ from typing import Any
 import pytest
 import typer
 
+from sushigo.cli.stats import stats_command
 from sushigo.engine.editions import replay
 from sushigo.stats import (
     GameLine,
@@ -32,7 +33,6 @@ from sushigo.stats import (
     read_games,
     wilson_interval,
 )
-from sushigo.cli.stats import stats_command
 from sushigo.stats.tables import report_tables, to_markdown
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "stats"

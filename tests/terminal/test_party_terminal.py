@@ -8,26 +8,26 @@ import os
 import re
 import subprocess
 import sys
+from collections.abc import Iterable
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any
 
 import pytest
 from rich.console import Console
 
+from piped import piped_env
+from sushigo.engine.editions import replay
 from sushigo.engine.party.explain import explain_party_round
 from sushigo.engine.party.game import PartyGame
 from sushigo.engine.party.record import replay_party
+from sushigo.engine.records import RecordError, load_json
+from sushigo.terminal.base import EXIT_FINISHED, EXIT_INTERRUPTED, EXIT_STOPPED, EXIT_USAGE
 from sushigo.terminal.party import (
     PartyTerminalGame,
     collection_text,
     find_card,
     run_party_play,
 )
-from sushigo.engine.records import RecordError, load_json
-from sushigo.engine.editions import replay
-from sushigo.terminal.base import EXIT_FINISHED, EXIT_INTERRUPTED, EXIT_STOPPED, EXIT_USAGE
-
-from piped import piped_env
 
 SRC = Path(__file__).resolve().parents[2] / "src"
 EOF = object()

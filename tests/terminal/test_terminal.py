@@ -7,19 +7,22 @@ import json
 import re
 import subprocess
 import sys
+from collections.abc import Iterable
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any
 
 import pytest
 from rich.console import Console
 
 import sushigo.terminal.base as terminal
 import sushigo.terminal.session as session
+from piped import piped_env
 from sushigo import Card, Game
-from sushigo.engine.base.explain import explain_round
 from sushigo.bots import Bot, make_bot
-from sushigo.engine.records import RecordError, load_json
+from sushigo.engine.base.explain import explain_round
+from sushigo.engine.base.view import SeatView
 from sushigo.engine.editions import replay
+from sushigo.engine.records import RecordError, load_json
 from sushigo.terminal.base import (
     EXIT_FINISHED,
     EXIT_INTERRUPTED,
@@ -28,9 +31,6 @@ from sushigo.terminal.base import (
     collection_text,
     run_play,
 )
-from sushigo.engine.base.view import SeatView
-
-from piped import piped_env
 
 SRC = Path(__file__).resolve().parents[2] / "src"
 EOF = object()

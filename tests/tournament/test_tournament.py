@@ -14,6 +14,7 @@ from typing import Any
 
 import pytest
 
+from piped import piped_env
 from sushigo.bots import Bot
 from sushigo.engine.editions import replay
 from sushigo.engine.rules import Rules
@@ -22,17 +23,16 @@ from sushigo.tournament import (
     TournamentError,
     TournamentResult,
     derive_seed,
+    play,
     play_scheduled,
     read_games,
     run_tournament,
+    runner,
     save_results,
     schedule,
     scheduled_game,
     summarize,
 )
-from sushigo.tournament import play, runner
-
-from piped import piped_env
 
 ROOT = Path(__file__).resolve().parents[2]
 BOTS_DIR = Path(__file__).resolve().parents[1] / "bots"
@@ -260,7 +260,7 @@ class FakeExternal(Bot):
     """Stands in for ExternalBot: plays the first legal action, reports an incident per game."""
 
     name = "cmd"
-    made: list["FakeExternal"] = []
+    made: list[FakeExternal] = []
 
     def __init__(self, seed: int | None) -> None:
         super().__init__(seed)

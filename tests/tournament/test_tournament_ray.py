@@ -4,14 +4,14 @@ from __future__ import annotations
 
 import subprocess
 import sys
-from typing import Any, Iterator
+from collections.abc import Iterator
+from typing import Any
 
 import pytest
 
+from piped import piped_env
 from sushigo.engine.rules import Rules
 from sushigo.tournament import run_tournament
-
-from piped import piped_env
 
 ray = pytest.importorskip("ray")
 

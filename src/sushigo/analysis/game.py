@@ -28,18 +28,19 @@ True
 from __future__ import annotations
 
 import random
+from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from multiprocessing import get_context
-from typing import Any, Callable, Final, Sequence
+from typing import Any, Final
 
 from sushigo.analysis.evaluate import DEFAULT_SAMPLES, DecisionEvaluation, evaluate_decision
 from sushigo.analysis.walk import SeatDecision, seat_decisions
 from sushigo.bots.base import AnyView
 from sushigo.engine.base.actions import action_name
+from sushigo.engine.base.cards import Card
 from sushigo.engine.editions import AnyGame, action_words
 from sushigo.engine.party.actions import party_action_name
-from sushigo.engine.base.cards import Card
 from sushigo.engine.party.cards import PartyCard
 from sushigo.engine.party.game import PartyGame
 
@@ -313,11 +314,11 @@ __all__ = [
     "LABELS",
     "THRESHOLDS",
     "AnalysedDecision",
-    "action_label",
     "AnalysisPlan",
     "GameAnalysis",
     "SeatAnalysis",
     "Thresholds",
+    "action_label",
     "analyze_game",
     "decision_seed",
     "plan_analysis",

@@ -19,8 +19,8 @@ True
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Iterator
 
 from sushigo.bots.base import AnyView, legal_actions_of
 from sushigo.engine.base.game import Game

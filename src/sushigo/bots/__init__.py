@@ -127,8 +127,9 @@ def make_bot(spec: str, seed: int | None = None, *, timeout: float | None = None
 
 
 __all__ = [
-    "AnyView",
     "BOTS",
+    "EXTERNAL_PREFIX",
+    "AnyView",
     "Bot",
     "FlatMCBot",
     "GreedyBot",
@@ -141,7 +142,6 @@ __all__ = [
     "legal_actions_of",
     "make_bot",
     "parse_bot_spec",
-    "EXTERNAL_PREFIX",
     "play_game",
     "view_for",
 ]

@@ -26,14 +26,15 @@ from __future__ import annotations
 
 import abc
 import random
-from typing import Any, ClassVar, Protocol, Sequence, Union, overload, runtime_checkable
+from collections.abc import Sequence
+from typing import Any, ClassVar, Protocol, Union, overload, runtime_checkable
 
 from sushigo.engine.base.actions import Action
 from sushigo.engine.base.game import Game
+from sushigo.engine.base.view import SeatView, seat_view
 from sushigo.engine.party.game import PartyGame
 from sushigo.engine.party.view import PartySeatView, party_seat_view
 from sushigo.engine.rules import Rules
-from sushigo.engine.base.view import SeatView, seat_view
 
 AnyView = Union[SeatView, PartySeatView]
 """What a seat sees in either edition: the argument of :meth:`Player.choose`."""

@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import functools
 import random
-from typing import Callable, Final, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from typing import Final
 
 from sushigo.engine.base.actions import Action
 

@@ -37,12 +37,13 @@ import signal
 import subprocess
 import time
 import weakref
+from collections.abc import Mapping
 from dataclasses import dataclass
 from types import TracebackType
-from typing import IO, Any, ClassVar, Final, Literal, Mapping
+from typing import IO, Any, ClassVar, Final, Literal
 
-from sushigo.engine.base.actions import Action, card_ids
 from sushigo.bots.base import AnyView, Bot, legal_actions_of
+from sushigo.engine.base.actions import Action, card_ids
 from sushigo.engine.base.cards import Card
 from sushigo.engine.party.actions import party_action_name
 from sushigo.engine.party.cards import PartyCard

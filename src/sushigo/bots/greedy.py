@@ -36,14 +36,14 @@ True
 from __future__ import annotations
 
 import math
-from typing import Callable, ClassVar, Final, Sequence
+from collections.abc import Callable, Sequence
+from typing import ClassVar, Final
 
-from sushigo.engine.base.actions import Action, card_ids
 from sushigo.bots.base import AnyView, Bot, legal_actions_of
 from sushigo.bots.estimates import WASABI_BONUS, best_action, completion_chance, race_value
 from sushigo.bots.party_greedy import party_action_values
+from sushigo.engine.base.actions import Action, card_ids
 from sushigo.engine.base.cards import DECK_COUNTS, DECK_SIZE, MAKI_ICONS, NIGIRI, Card, count_cards
-from sushigo.engine.rules import HAND_SIZES, NUM_ROUNDS
 from sushigo.engine.base.scoring import (
     dumpling_points,
     maki_awards,
@@ -52,8 +52,9 @@ from sushigo.engine.base.scoring import (
     pudding_awards,
     wasabi_pairs,
 )
-from sushigo.engine.party.view import PartySeatView
 from sushigo.engine.base.view import SeatView
+from sushigo.engine.party.view import PartySeatView
+from sushigo.engine.rules import HAND_SIZES, NUM_ROUNDS
 
 _TEMPURA: Final = int(Card.TEMPURA)
 _SASHIMI: Final = int(Card.SASHIMI)

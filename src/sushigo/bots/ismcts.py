@@ -48,18 +48,19 @@ from __future__ import annotations
 import math
 import random
 import time
-from typing import Callable, ClassVar, Final
+from collections.abc import Callable
+from typing import ClassVar, Final
 
-from sushigo.engine.base.actions import Action
 from sushigo.bots.base import AnyView, Bot, legal_actions_of
 from sushigo.bots.party_policy import party_heuristic_action, party_heuristic_playout
 from sushigo.bots.policy import heuristic_pick
+from sushigo.engine.base.actions import Action
 from sushigo.engine.base.game import Game
-from sushigo.engine.turns import Phase
-from sushigo.engine.party.game import PartyResult
-from sushigo.engine.party.view import PartySeatView, determinize_party
 from sushigo.engine.base.scoring import Result
 from sushigo.engine.base.view import SeatView, determinize
+from sushigo.engine.party.game import PartyResult
+from sushigo.engine.party.view import PartySeatView, determinize_party
+from sushigo.engine.turns import Phase
 
 DEFAULT_ITERATIONS: Final = 1000
 MARGIN_SCALE: Final = 20.0
@@ -71,7 +72,7 @@ Policy = Callable[[Game, int, random.Random], int]
 class Node:
     """One information set of the searching seat: statistics per own action."""
 
-    __slots__ = ("visits", "wins", "avail", "children")
+    __slots__ = ("avail", "children", "visits", "wins")
 
     def __init__(self) -> None:
         self.visits: dict[int, int] = {}

@@ -39,18 +39,19 @@ import math
 import operator
 import sys
 from array import array
+from collections.abc import Sequence
 from importlib import resources
 from pathlib import Path
-from typing import Any, ClassVar, Final, Sequence
+from typing import Any, ClassVar, Final
 
-from sushigo.engine.base.actions import NUM_ACTIONS, Action
 from sushigo.bots.base import AnyView, Bot, legal_actions_of
 from sushigo.bots.party_greedy import party_action_values
+from sushigo.engine.base.actions import NUM_ACTIONS, Action
+from sushigo.engine.base.view import SeatView
 from sushigo.engine.observation import MAX_PLAYERS, block_start, features, observation_size, padded_positions
 from sushigo.engine.party.actions import PARTY_NUM_ACTIONS
 from sushigo.engine.party.cards import NUM_PARTY_IDS, cards_of_item
 from sushigo.engine.party.view import PartySeatView
-from sushigo.engine.base.view import SeatView
 
 FORMAT: Final = "sushigo-policy/1"
 """The ``format`` of a policy file."""

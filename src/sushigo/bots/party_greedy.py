@@ -49,13 +49,13 @@ from __future__ import annotations
 
 import math
 from collections import Counter
+from collections.abc import Callable, Iterable, Sequence
 from functools import lru_cache
-from typing import Callable, ClassVar, Final, Iterable, Sequence
+from typing import ClassVar, Final
 
-from sushigo.engine.base.actions import Action
 from sushigo.bots.base import AnyView, Bot, legal_actions_of
 from sushigo.bots.estimates import WASABI_BONUS, best_action, completion_chance, race_value
-from sushigo.engine.turns import Phase
+from sushigo.engine.base.actions import Action
 from sushigo.engine.party.actions import PASS, copy_target, flip_position
 from sushigo.engine.party.cards import (
     CHOPSTICKS_IDS,
@@ -77,19 +77,20 @@ from sushigo.engine.party.scoring import (
     NIGIRI_FACE,
     URAMAKI_PLACES,
     URAMAKI_TARGET,
+    colour_counts,
     eel_points,
     fruit_points,
     onigiri_points,
     party_maki_awards,
     party_pudding_awards,
-    colour_counts,
     tea_points,
     temaki_awards,
     tofu_points,
 )
 from sushigo.engine.party.view import PartySeatView
-from sushigo.engine.rules import NUM_ROUNDS, PARTY_HAND_SIZES
 from sushigo.engine.points import DUMPLING_POINTS
+from sushigo.engine.rules import NUM_ROUNDS, PARTY_HAND_SIZES
+from sushigo.engine.turns import Phase
 
 C = PartyCard
 
@@ -169,7 +170,7 @@ class Tableau:
     nigiri on each wasabi (-1: empty; -2: used by a nigiri since flipped).
     """
 
-    __slots__ = ("kinds", "turns", "tripled", "wasabi_on")
+    __slots__ = ("kinds", "tripled", "turns", "wasabi_on")
 
     def __init__(self, kinds: list[int], turns: list[int], tripled: list[int], wasabi_on: dict[int, int]) -> None:
         self.kinds = kinds
@@ -178,7 +179,7 @@ class Tableau:
         self.wasabi_on = wasabi_on
 
     @classmethod
-    def of(cls, played: Iterable[tuple[int, int, int, bool]]) -> "Tableau":
+    def of(cls, played: Iterable[tuple[int, int, int, bool]]) -> Tableau:
         """From a view's :class:`~sushigo.engine.party.view.PlayedCard` entries.
 
         A nigiri shown on a wasabi sits on the first face-up wasabi before it
@@ -201,14 +202,14 @@ class Tableau:
                     tripled[i] = NIGIRI_FACE[kind]
         return cls(kinds, turns, tripled, wasabi_on)
 
-    def copy(self) -> "Tableau":
+    def copy(self) -> Tableau:
         return Tableau(self.kinds[:], self.turns[:], self.tripled[:], dict(self.wasabi_on))
 
     @property
     def empty_wasabi(self) -> int:
         return sum(1 for n in self.wasabi_on.values() if n == -1)
 
-    def place(self, action: int, turn: int) -> "Tableau":
+    def place(self, action: int, turn: int) -> Tableau:
         """A copy with the card of ``action`` played (a special order as its copy)."""
         target = copy_target(action)
         if target is None:
@@ -229,7 +230,7 @@ class Tableau:
             t.wasabi_on[i] = -1
         return t
 
-    def without(self, kind: int) -> "Tableau":
+    def without(self, kind: int) -> Tableau:
         """A copy without the last card counting as ``kind`` (a used chopsticks or spoon)."""
         t = self.copy()
         if kind not in t.kinds:
@@ -239,7 +240,7 @@ class Tableau:
         t.wasabi_on = {(w - (w > i)): (n - (n > i) if n >= 0 else n) for w, n in t.wasabi_on.items() if w != i}
         return t
 
-    def flip(self, pos: int) -> "Tableau":
+    def flip(self, pos: int) -> Tableau:
         """A copy with position ``pos`` turned face down (takeout box)."""
         t = self.copy()
         kind = t.kinds[pos]

@@ -104,7 +104,7 @@ class Seat:
     ``left`` is the picks left this round, the one being made included.
     """
 
-    __slots__ = ("game", "seat", "left", "counts", "empty_wasabi", "size")
+    __slots__ = ("counts", "empty_wasabi", "game", "left", "seat", "size")
 
     def __init__(self, game: PartyGame, seat: int, left: int) -> None:
         self.game = game

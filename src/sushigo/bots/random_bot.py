@@ -20,8 +20,8 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from sushigo.engine.base.actions import Action
 from sushigo.bots.base import AnyView, Bot, legal_actions_of
+from sushigo.engine.base.actions import Action
 
 
 class RandomBot(Bot):

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import json
 import os
-from typing import Annotated, Optional
+from typing import Annotated
 
 import typer
 
@@ -37,7 +37,7 @@ def analyze_command(
     file: Annotated[str, typer.Argument(help="A finished game's record (JSON), or - for standard input.",
                                         metavar="RECORD")],
     seat: Annotated[
-        Optional[list[int]], typer.Option("--seat", "-s", help="A seat to analyse, from 0 (repeatable; "
+        list[int] | None, typer.Option("--seat", "-s", help="A seat to analyse, from 0 (repeatable; "
                                           "default: every seat).")
     ] = None,
     budget: Annotated[
@@ -45,7 +45,7 @@ def analyze_command(
     ] = DEFAULT_SAMPLES,
     seed: Annotated[int, typer.Option("--seed", help="The analysis seed: the same seed, the same numbers.")] = 0,
     jobs: Annotated[
-        Optional[int], typer.Option("--jobs", "-j", min=1, help="Processes (default: every core).")
+        int | None, typer.Option("--jobs", "-j", min=1, help="Processes (default: every core).")
     ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the sushigo-analysis/1 JSON document.")] = False,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")] = False,

@@ -11,8 +11,7 @@ import os
 import statistics
 import sys
 from enum import Enum
-from typing import Annotated, Any, Final, Optional
-
+from typing import Annotated, Any, Final
 
 import typer
 from rich.console import Console
@@ -20,10 +19,10 @@ from rich.text import Text
 
 from sushigo.cli.errors import EXIT_BAD_INPUT, EXIT_USAGE
 from sushigo.cli.errors import fail as _fail
+from sushigo.engine.base.scoring import Result
+from sushigo.engine.editions import replay, score_sheet
 from sushigo.engine.party.game import PartyResult
 from sushigo.engine.records import RecordError, load_json, seat_names
-from sushigo.engine.editions import replay, score_sheet
-from sushigo.engine.base.scoring import Result
 from sushigo.terminal.render import party_score_sheet_table, score_sheet_table, winners_line
 
 app = typer.Typer(
@@ -173,7 +172,7 @@ def bench_command(
         int, typer.Option("--players", "-p", min=2, max=8, help="Players per game (base 2-5, party 2-8).")
     ] = 4,
     games: Annotated[int, typer.Option("--games", "-g", min=1, help="Games to play.")] = 10_000,
-    seed: Annotated[Optional[int], typer.Option("--seed", "-s", help="Random seed.")] = 0,
+    seed: Annotated[int | None, typer.Option("--seed", "-s", help="Random seed.")] = 0,
     profile: Annotated[bool, typer.Option("--profile", help="Print a cProfile summary first.")] = False,
     api: Annotated[
         BenchApi, typer.Option("--api", help="step: legal_actions + play per turn; playout: Game.random_playout.")
@@ -185,7 +184,7 @@ def bench_command(
         BenchEdition, typer.Option("--edition", "-e", help="base (Sushi Go!) or party (Sushi Go Party!).")
     ] = BenchEdition.base,
     menu: Annotated[
-        Optional[str],
+        str | None,
         typer.Option("--menu", "-m", help="Party menu: an official name or 7 items separated by commas "
                      "(default: Sushi Go!)."),
     ] = None,
@@ -196,8 +195,8 @@ def bench_command(
     batch_size: Annotated[int, typer.Option("--batch-size", min=1, help="Games per lockstep batch (--engine numpy, and --engine batch without numba).")] = 10_000,
 ) -> None:
     """Play random legal games with the engine in one process; last line: games per second."""
-    from sushigo.sim.bench import profile_bench, run_bench
     from sushigo.engine.rules import MAX_PLAYERS, Rules, RulesError
+    from sushigo.sim.bench import profile_bench, run_bench
 
     if engine is not BenchEngine.python:
         _bench_batch(players, games, seed, batch_size, repeat, edition, compiled=engine is BenchEngine.batch)
@@ -228,7 +227,7 @@ def bench_command(
     print(f"{statistics.median(runs):.1f} games/s")
 
 
-def _bench_batch(players: int, games: int, seed: Optional[int], batch_size: int, repeat: int,
+def _bench_batch(players: int, games: int, seed: int | None, batch_size: int, repeat: int,
                  edition: BenchEdition, *, compiled: bool) -> None:
     import resource
     import time
@@ -292,12 +291,12 @@ def play_command(
         list[str], typer.Option("--bot", "-b", help="Bot for the other seats: greedy, random, ismcts[:time=S], flatmc, learned or cmd:COMMAND (repeat per seat).")
     ] = ["greedy"],
     name: Annotated[list[str], typer.Option("--name", "-n", help="Name of a human player (repeat).")] = [],
-    seed: Annotated[Optional[int], typer.Option("--seed", "-s", help="Seed for the shuffle and the bots.")] = None,
+    seed: Annotated[int | None, typer.Option("--seed", "-s", help="Seed for the shuffle and the bots.")] = None,
     edition: Annotated[
         str, typer.Option("--edition", "-e", help="base (Sushi Go!) or party (Sushi Go Party!).")
     ] = "base",
     menu: Annotated[
-        Optional[str],
+        str | None,
         typer.Option("--menu", "-m", help="Party menu: an official name (any case) or 7 items separated by "
                      "commas.  Default: My First Meal."),
     ] = None,
@@ -308,26 +307,26 @@ def play_command(
         bool, typer.Option("--reshuffle", help="House rule: reshuffle all non-pudding cards between rounds (base only).")
     ] = False,
     uramaki_split: Annotated[
-        Optional[str], typer.Option("--uramaki-split", help="Party: copies of 3/4/5-icon uramaki, "
+        str | None, typer.Option("--uramaki-split", help="Party: copies of 3/4/5-icon uramaki, "
                                     "4-4-4 (default), 3-5-4 or 4-5-3.")
     ] = None,
     menu_card_draw: Annotated[
-        Optional[int], typer.Option("--menu-card-draw", help="Party: cards a Menu card draws (default 4).")
+        int | None, typer.Option("--menu-card-draw", help="Party: cards a Menu card draws (default 4).")
     ] = None,
     two_player_pudding_penalty: Annotated[
         bool, typer.Option("--two-player-pudding-penalty",
                            help="Party: the fewest-pudding penalty applies with 2 players too.")
     ] = False,
     wasabi_colour: Annotated[
-        Optional[str], typer.Option("--wasabi-colour", help="Party: the wasabi card's colour for tea and soy "
+        str | None, typer.Option("--wasabi-colour", help="Party: the wasabi card's colour for tea and soy "
                                     "sauce, nigiri (default: the nigiri's) or own.")
     ] = None,
     save: Annotated[
-        Optional[str], typer.Option("--save", help="Where to save the game record (a file).")
+        str | None, typer.Option("--save", help="Where to save the game record (a file).")
     ] = None,
     no_save: Annotated[bool, typer.Option("--no-save", help="Do not save the game record.")] = False,
     time_limit: Annotated[
-        Optional[float], typer.Option("--time-limit", help="Seconds per decision for cmd: bots (default 10).")
+        float | None, typer.Option("--time-limit", help="Seconds per decision for cmd: bots (default 10).")
     ] = None,
 ) -> None:
     """Play a full game in the terminal against bots, or pass-and-play."""
@@ -398,20 +397,20 @@ def tournament_command(
     ],
     games: Annotated[int, typer.Option("--games", "-g", min=1, help="Games to play.")] = 100,
     seed: Annotated[
-        Optional[int], typer.Option("--seed", "-s", help="Tournament seed (default: random, and printed).")
+        int | None, typer.Option("--seed", "-s", help="Tournament seed (default: random, and printed).")
     ] = None,
     workers: Annotated[
-        Optional[int], typer.Option("--workers", "-w", min=1, help="Processes (default: all cores; 1: this one).")
+        int | None, typer.Option("--workers", "-w", min=1, help="Processes (default: all cores; 1: this one).")
     ] = None,
     backend: Annotated[str, typer.Option("--backend", help="local (processes) or ray.")] = "local",
     ray_address: Annotated[
-        Optional[str], typer.Option("--ray-address", help="Ray cluster to use with --backend ray.")
+        str | None, typer.Option("--ray-address", help="Ray cluster to use with --backend ray.")
     ] = None,
     edition: Annotated[
         str, typer.Option("--edition", "-e", help="base (Sushi Go!) or party (Sushi Go Party!).")
     ] = "base",
     menu: Annotated[
-        Optional[str], typer.Option("--menu", "-m", help="Party menu: an official name or 7 items separated "
+        str | None, typer.Option("--menu", "-m", help="Party menu: an official name or 7 items separated "
                                     "by commas (default: My First Meal).")
     ] = None,
     pass_both_ways: Annotated[
@@ -421,33 +420,33 @@ def tournament_command(
         bool, typer.Option("--reshuffle", help="House rule: reshuffle between rounds (base only).")
     ] = False,
     uramaki_split: Annotated[
-        Optional[str], typer.Option("--uramaki-split", help="Party: 4-4-4 (default), 3-5-4 or 4-5-3.")
+        str | None, typer.Option("--uramaki-split", help="Party: 4-4-4 (default), 3-5-4 or 4-5-3.")
     ] = None,
     menu_card_draw: Annotated[
-        Optional[int], typer.Option("--menu-card-draw", help="Party: cards a Menu card draws (default 4).")
+        int | None, typer.Option("--menu-card-draw", help="Party: cards a Menu card draws (default 4).")
     ] = None,
     two_player_pudding_penalty: Annotated[
         bool, typer.Option("--two-player-pudding-penalty", help="Party: pudding penalty with 2 players too.")
     ] = False,
     wasabi_colour: Annotated[
-        Optional[str], typer.Option("--wasabi-colour", help="Party: wasabi's colour for tea and soy sauce, "
+        str | None, typer.Option("--wasabi-colour", help="Party: wasabi's colour for tea and soy sauce, "
                                     "nigiri (default) or own.")
     ] = None,
     time_limit: Annotated[
-        Optional[float], typer.Option("--time-limit", help="Seconds per decision for cmd: bots.")
+        float | None, typer.Option("--time-limit", help="Seconds per decision for cmd: bots.")
     ] = None,
     no_duplicate: Annotated[
         bool, typer.Option("--no-duplicate", help="A fresh deal for every game (seats still rotate).")
     ] = False,
     json_output: Annotated[bool, typer.Option("--json", help="Print the summary as JSON.")] = False,
     out: Annotated[
-        Optional[str], typer.Option("--out", "-o", help="Folder to save games.jsonl and summary.json in.")
+        str | None, typer.Option("--out", "-o", help="Folder to save games.jsonl and summary.json in.")
     ] = None,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")] = False,
 ) -> None:
     """Play many games between bots (seats rotate, duplicate deals) and rate them."""
-    from sushigo.engine.flags import FlagError, rules_from_flags
     from sushigo.cli.tournament import run_command
+    from sushigo.engine.flags import FlagError, rules_from_flags
     from sushigo.tournament.schedule import TournamentError
 
     if len(bots) < 2:
@@ -495,14 +494,14 @@ def serve_command(
     port: Annotated[int, typer.Option(min=0, max=65535, help="TCP port (0: any free port).")] = 8000,
     db: Annotated[str, typer.Option(
         help="Database: a SQLite file path or a URL (sqlite:///x.db, postgresql://user:pw@host/db).")] = "sushigo.db",
-    allow_origin: Annotated[Optional[list[str]], typer.Option(
+    allow_origin: Annotated[list[str] | None, typer.Option(
         "--allow-origin", help="Another origin whose pages may open table sockets (repeatable).")] = None,
     shard: Annotated[str, typer.Option(
         help="Table-id prefix of this process when several share one database (docs/server.md).")] = "",
     tables_per_hour: Annotated[int, typer.Option(min=1, help="Tables one address may create per hour.")] = 30,
     connections_per_address: Annotated[int, typer.Option(
         min=1, help="WebSockets one address may hold open.")] = 50,
-    trust_proxy: Annotated[Optional[str], typer.Option(
+    trust_proxy: Annotated[str | None, typer.Option(
         help="Addresses of reverse proxies whose X-Forwarded-For names the client (comma-separated).")] = None,
     abandon_after: Annotated[float, typer.Option(
         min=0.001, help="Days without anything happening after which an unfinished table is abandoned.")] = 7.0,
@@ -545,7 +544,7 @@ def main(argv: list[str] | None = None) -> int:
         return 130
     except BrokenPipeError:
         return 1
-    except Exception as e:  # noqa: BLE001 - the last line of defence: never a traceback
+    except Exception as e:
         if type(e).__name__ == "NoArgsIsHelpError":  # plain `sushigo`: show the help
             try:
                 print(e.format_message())  # type: ignore[attr-defined]

@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 import sys
 from enum import Enum
-from typing import Annotated, NoReturn, Optional
+from typing import Annotated, NoReturn
 
 import typer
 
@@ -39,12 +39,12 @@ def stats_command(
         ),
     ],
     out: Annotated[
-        Optional[str],
+        str | None,
         typer.Option("--out", "-o", metavar="DIR", help="Also draw the plots into this folder (needs "
                      "matplotlib: pip install 'sushigo[plots]')."),
     ] = None,
     plot_format: Annotated[
-        Optional[PlotFormat], typer.Option("--format", "-f", help="Plot file format with --out (default png).")
+        PlotFormat | None, typer.Option("--format", "-f", help="Plot file format with --out (default png).")
     ] = None,
     markdown: Annotated[
         bool, typer.Option("--markdown", help="Print GitHub markdown tables (for pasting into docs).")

@@ -11,8 +11,7 @@ from __future__ import annotations
 
 import json
 import sys
-from typing import Callable, Iterator
-
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 
 from sushigo.engine.flags import rules_from_flags

@@ -12,8 +12,9 @@ frozen dataclass cannot be filled in after it is made, so the default
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import fields
-from typing import Any, Iterable
+from typing import Any
 
 
 def by_fields(obj: Any) -> tuple[Any, ...]:

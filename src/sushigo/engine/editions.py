@@ -28,18 +28,25 @@ True
 from __future__ import annotations
 
 import random
-from typing import Any, Mapping, Union
+from collections.abc import Mapping
+from typing import Any, Union
 
 from sushigo.engine.base.explain import explain_round
 from sushigo.engine.base.game import Game
 from sushigo.engine.base.narration import BaseNarrator
 from sushigo.engine.base.narration import action_words as base_action_words
-from sushigo.engine.base.record import UnknownCardInRecord, base_score_sheet, replay_base, score_collections, to_base_record
+from sushigo.engine.base.record import (
+    UnknownCardInRecord,
+    base_score_sheet,
+    replay_base,
+    score_collections,
+    to_base_record,
+)
 from sushigo.engine.base.scoring import Result
+from sushigo.engine.narration import Line, Narrator
 from sushigo.engine.party.cards import PartyCard
 from sushigo.engine.party.explain import explain_party_round
 from sushigo.engine.party.game import PartyGame, PartyResult
-from sushigo.engine.narration import Line, Narrator
 from sushigo.engine.party.narration import PartyNarrator
 from sushigo.engine.party.narration import action_words as party_action_words
 from sushigo.engine.party.record import party_score_sheet, replay_party, to_party_record
@@ -50,8 +57,8 @@ from sushigo.engine.turns import Phase
 
 __all__ = [
     "AnyGame",
-    "action_words",
     "RecordError",
+    "action_words",
     "dumps",
     "edition_of",
     "explain",

@@ -11,7 +11,8 @@ wrong.  Record and rule errors live with their modules:
 from __future__ import annotations
 
 import operator
-from typing import Sequence, SupportsIndex
+from collections.abc import Sequence
+from typing import SupportsIndex
 
 
 class IllegalActionError(ValueError):

@@ -41,7 +41,14 @@ from sushigo.engine.party.scoring import (
     temaki_awards,
     tofu_points,
 )
-from sushigo.engine.points import SASHIMI_SET_POINTS, TEMPURA_PAIR_POINTS, dumpling_figure, nigiri_figure, race_sentence, sets_figure
+from sushigo.engine.points import (
+    SASHIMI_SET_POINTS,
+    TEMPURA_PAIR_POINTS,
+    dumpling_figure,
+    nigiri_figure,
+    race_sentence,
+    sets_figure,
+)
 from sushigo.engine.rules import Rules
 
 C = PartyCard

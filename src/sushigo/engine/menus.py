@@ -22,7 +22,8 @@ from __future__ import annotations
 
 import difflib
 import re
-from typing import Final, Sequence
+from collections.abc import Sequence
+from typing import Final
 
 from sushigo.engine.names import did_you_mean
 

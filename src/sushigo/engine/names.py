@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import difflib
 import re
-from typing import Sequence
+from collections.abc import Sequence
 
 
 def suggest(text: str, names: Sequence[str]) -> list[str]:

@@ -29,8 +29,9 @@ picks one.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol, Sequence
+from typing import Any, Protocol
 
 _SEAT: re.Pattern[str] = re.compile(r"\{(\d+)\}")
 

@@ -45,13 +45,14 @@ layout of the largest table, so one network can read every table size.
 
 from __future__ import annotations
 
-from typing import Final, Iterable, Union
+from collections.abc import Iterable
+from typing import Final
 
 from sushigo.engine.base.cards import NUM_CARD_TYPES, Card
-from sushigo.engine.party.cards import FACE_DOWN, NUM_PARTY_IDS, PartyCard
-from sushigo.engine.party.view import PartySeatView
 from sushigo.engine.base.scoring import wasabi_pairs
 from sushigo.engine.base.view import SeatView
+from sushigo.engine.party.cards import FACE_DOWN, NUM_PARTY_IDS, PartyCard
+from sushigo.engine.party.view import PartySeatView
 
 _WASABI: Final = int(Card.WASABI)
 _P_WASABI: Final = int(PartyCard.WASABI)
@@ -133,7 +134,7 @@ def _counts(cards: Iterable[int], k: int) -> list[float]:
     return out
 
 
-def features(view: Union[SeatView, PartySeatView]) -> list[float]:
+def features(view: SeatView | PartySeatView) -> list[float]:
     """The observation of ``view`` (a seat's view; spectators have no observation)."""
     if view.seat is None:
         raise ValueError("a spectator's view has no observation")

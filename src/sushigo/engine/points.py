@@ -8,8 +8,9 @@ a round's score explained (:class:`Figure`, :class:`RoundStory`).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Final, Sequence
+from typing import Any, Final
 
 DUMPLING_POINTS: Final[tuple[int, ...]] = (0, 1, 3, 6, 10, 15)
 """Points for 0..5 dumplings; five or more score 15 (a lookup, not a running sum)."""

@@ -15,7 +15,8 @@ says what is wrong and where.  Each edition's own records are in
 from __future__ import annotations
 
 import json
-from typing import IO, Any, Callable, Final, Iterable, Mapping, Protocol
+from collections.abc import Callable, Iterable, Mapping
+from typing import IO, Any, Final, Protocol
 
 from sushigo.engine.errors import DealError
 from sushigo.engine.names import did_you_mean

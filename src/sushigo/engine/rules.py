@@ -14,8 +14,9 @@ every rule option in force.  The defaults are the official game.
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Final, Mapping, Sequence
+from typing import Any, Final
 
 from sushigo.engine.menus import MenuError, check_menu, normalize_menu, parse_menu
 
@@ -151,7 +152,7 @@ class Rules:
             )
 
     @classmethod
-    def party(cls, players: int, menu: str | Sequence[str], **options: Any) -> "Rules":
+    def party(cls, players: int, menu: str | Sequence[str], **options: Any) -> Rules:
         """Party rules for ``players`` with a menu by name or by items.
 
         >>> Rules.party(2, "dinner for two").menu[:2]
@@ -209,7 +210,7 @@ class Rules:
         *,
         edition: str = "base",
         menu: str | Sequence[str] | None = None,
-    ) -> "Rules":
+    ) -> Rules:
         """Build rules from a record's ``options`` object (missing keys mean the default)."""
         options = dict(options or {})
         names = PARTY_OPTION_NAMES if edition == "party" else OPTION_NAMES

@@ -27,8 +27,9 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Final, Sequence
+from typing import Any, Final
 
 from sushigo.engine.base.cards import Card
 from sushigo.engine.base.explain import explain_puddings, explain_round

@@ -22,7 +22,8 @@ ends the episode with ``illegal_reward``).
 
 from __future__ import annotations
 
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 import gymnasium
 import numpy as np
@@ -30,9 +31,9 @@ from gymnasium import spaces
 
 from sushigo.bots import make_bot
 from sushigo.bots.base import Player, view_for
+from sushigo.engine.editions import to_record
 from sushigo.envs.rewards import final_rewards
 from sushigo.envs.sushigo_v0 import raw_parallel_env
-from sushigo.engine.editions import to_record
 
 
 class SushiGoEnv(gymnasium.Env[Any, int]):

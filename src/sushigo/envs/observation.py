@@ -17,10 +17,10 @@ from typing import Any
 
 import numpy as np
 
-from sushigo.engine.observation import kinds, observation_size, padded_positions
-from sushigo.engine.observation import features as _features
-from sushigo.engine.party.view import PartySeatView
 from sushigo.engine.base.view import SeatView
+from sushigo.engine.observation import features as _features
+from sushigo.engine.observation import kinds, observation_size, padded_positions
+from sushigo.engine.party.view import PartySeatView
 
 
 def encode(view: SeatView | PartySeatView) -> np.ndarray[Any, np.dtype[np.float32]]:

@@ -65,16 +65,17 @@ from __future__ import annotations
 
 import json
 import random
-from typing import Any, Final, Sequence
+from collections.abc import Sequence
+from typing import Any, Final
 
 from sushigo.engine.base.actions import NUM_ACTIONS, action_name
 from sushigo.engine.base.cards import CARD_NAMES, NUM_CARD_TYPES, count_cards
-from sushigo.envs.rewards import check_reward, final_rewards
 from sushigo.engine.base.game import Game
-from sushigo.engine.turns import Phase
+from sushigo.engine.base.view import replay_hands, seat_view
 from sushigo.engine.observation import features, observation_size
 from sushigo.engine.rules import MAX_PLAYERS, MIN_PLAYERS, NUM_ROUNDS, Rules
-from sushigo.engine.base.view import replay_hands, seat_view
+from sushigo.engine.turns import Phase
+from sushigo.envs.rewards import check_reward, final_rewards
 
 try:
     import pyspiel

@@ -24,10 +24,15 @@ not know.
 
 from __future__ import annotations
 
-from typing import Final, Sequence
+from collections.abc import Sequence
+from typing import Final
 
 from sushigo.bots.learned import (
-    PARTY_INPUT_SIZE, PARTY_MENU_AT, PARTY_SIZE_AT, PARTY_URAMAKI_AT, menu_cards,
+    PARTY_INPUT_SIZE,
+    PARTY_MENU_AT,
+    PARTY_SIZE_AT,
+    PARTY_URAMAKI_AT,
+    menu_cards,
 )
 from sushigo.engine.observation import DECISIONS, MAX_PLAYERS, block_start
 from sushigo.engine.party.actions import PASS, played_card

@@ -8,7 +8,8 @@ are constant-sum: margin and rank sum to 0, win to 1.
 
 from __future__ import annotations
 
-from typing import Final, Sequence
+from collections.abc import Sequence
+from typing import Final
 
 REWARDS: Final = ("margin", "win", "rank")
 

@@ -46,17 +46,17 @@ from pettingzoo import ParallelEnv
 from pettingzoo.utils.conversions import parallel_to_aec
 
 from sushigo.engine.base.actions import NUM_ACTIONS
-from sushigo.engine.editions import AnyGame, new_game
-from sushigo.envs.observation import encode, observation_size
-from sushigo.envs.rewards import check_reward, final_rewards
-from sushigo.engine.flags import rules_from_flags
+from sushigo.engine.base.view import seat_view
+from sushigo.engine.editions import AnyGame, new_game, to_record
 from sushigo.engine.errors import IllegalActionError
+from sushigo.engine.flags import rules_from_flags
 from sushigo.engine.party.actions import PARTY_NUM_ACTIONS
 from sushigo.engine.party.game import PartyGame
 from sushigo.engine.party.view import party_seat_view
-from sushigo.engine.editions import to_record
 from sushigo.engine.rules import Rules
-from sushigo.engine.base.view import seat_view
+from sushigo.envs.observation import encode, observation_size
+from sushigo.envs.rewards import check_reward, final_rewards
+
 
 class raw_parallel_env(ParallelEnv[str, dict[str, Any], int]):  # type: ignore[misc]
     """The parallel environment (see the module docstring for its contract)."""
@@ -94,14 +94,14 @@ class raw_parallel_env(ParallelEnv[str, dict[str, Any], int]):  # type: ignore[m
         self.game: AnyGame | None = None
         self._seed: int | None = None
 
-    @functools.lru_cache(maxsize=None)
+    @functools.cache
     def observation_space(self, agent: str) -> spaces.Dict:
         return spaces.Dict({
             "observation": spaces.Box(-100.0, 100.0, shape=(self._obs_size,), dtype=np.float32),
             "action_mask": spaces.Box(0, 1, shape=(self._num_actions,), dtype=np.int8),
         })
 
-    @functools.lru_cache(maxsize=None)
+    @functools.cache
     def action_space(self, agent: str) -> spaces.Discrete:
         return spaces.Discrete(self._num_actions)
 
@@ -142,7 +142,7 @@ class raw_parallel_env(ParallelEnv[str, dict[str, Any], int]):  # type: ignore[m
         for seat in pending:
             game.commit(seat, int(actions[self.possible_agents[seat]]))
         over = game.is_over
-        rewards = {a: 0.0 for a in self.agents}
+        rewards = dict.fromkeys(self.agents, 0.0)
         infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
         if over:
             result = game.result()
@@ -151,8 +151,8 @@ class raw_parallel_env(ParallelEnv[str, dict[str, Any], int]):  # type: ignore[m
             for a in self.agents:
                 infos[a] = {"scores": list(result.totals), "winners": list(result.winners)}
         obs = {a: self._observe(i) for i, a in enumerate(self.possible_agents) if a in self.agents}
-        terms = {a: over for a in self.agents}
-        truncs = {a: False for a in self.agents}
+        terms = dict.fromkeys(self.agents, over)
+        truncs = dict.fromkeys(self.agents, False)
         if over:
             self.agents = []
         return obs, rewards, terms, truncs, infos
@@ -162,8 +162,8 @@ class raw_parallel_env(ParallelEnv[str, dict[str, Any], int]):  # type: ignore[m
         obs = {a: self._observe(i) for i, a in enumerate(self.possible_agents) if a in self.agents}
         rewards = {a: (self.illegal_reward if a in offenders else 0.0) for a in self.agents}
         infos: dict[str, dict[str, Any]] = {a: {"illegal_action": list(offenders)} for a in self.agents}
-        terms = {a: True for a in self.agents}
-        truncs = {a: False for a in self.agents}
+        terms = dict.fromkeys(self.agents, True)
+        truncs = dict.fromkeys(self.agents, False)
         self.agents = []
         return obs, rewards, terms, truncs, infos
 

@@ -35,17 +35,18 @@ Rewards come at the end only, as in :mod:`sushigo.envs.sushigo_v0`:
 
 from __future__ import annotations
 
-from typing import Any, Callable, Sequence, Union
+from collections.abc import Callable, Sequence
+from typing import Any
 
 import numpy as np
 from gymnasium import spaces
 from gymnasium.vector import AutoresetMode, VectorEnv
 
-from sushigo.sim.batch import NUM_ACTIONS, BatchGame
-from sushigo.envs.rewards import check_reward
 from sushigo.bots.learned import INPUT_SIZE, OPTIONS_AT, ROUND_TWO_AT, SIZE_AT, Policy, shipped_policy
 from sushigo.engine.observation import observation_size, padded_positions
 from sushigo.engine.rules import Rules
+from sushigo.envs.rewards import check_reward
+from sushigo.sim.batch import NUM_ACTIONS, BatchGame
 
 Array = np.ndarray[Any, Any]
 BatchPolicy = Callable[[Array, Array], Array]
@@ -207,7 +208,7 @@ class SushiGoVectorEnv(VectorEnv[Any, Any, Any]):
     metadata = {"autoreset_mode": AutoresetMode.SAME_STEP}
 
     def __init__(self, num_envs: int = 256, num_players: int = 4, *,
-                 opponents: Sequence[Union[str, BatchPolicy]] | None = None, seat: int = 0,
+                 opponents: Sequence[str | BatchPolicy] | None = None, seat: int = 0,
                  reward: str = "margin", padded: bool = False, rules: Rules | None = None) -> None:
         self._batch = BatchEnv(num_players, num_envs, reward=reward, padded=padded, rules=rules)
         n = self._batch.players

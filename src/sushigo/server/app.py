@@ -15,9 +15,10 @@ import json
 import logging
 import time
 from collections import defaultdict, deque
+from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from importlib import resources
-from typing import Any, AsyncIterator, Final
+from typing import Any, Final
 from urllib.parse import urlsplit
 
 from fastapi import FastAPI, Request, WebSocket
@@ -27,11 +28,12 @@ from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.websockets import WebSocketDisconnect, WebSocketState
 
+from sushigo.analysis.evaluate import DEFAULT_SAMPLES
 from sushigo.bots import BOTS
 from sushigo.engine.flags import DEFAULT_MENU
 from sushigo.engine.guide import card_words, demonstrations, dishes, how_to_play
-from sushigo.engine.menus import MENU_ITEMS
-from sushigo.engine.menus import OFFICIAL_MENUS
+from sushigo.engine.menus import MENU_ITEMS, OFFICIAL_MENUS
+from sushigo.server import scorekeeper
 from sushigo.server.protocol import (
     MAX_CHAT,
     MAX_NAME,
@@ -55,11 +57,9 @@ from sushigo.server.protocol import (
     parse_client,
     parse_create,
 )
-from sushigo.server import scorekeeper
 from sushigo.server.replays import ReplayService
 from sushigo.server.replies import fail, read_body
 from sushigo.server.store import Store, StoreError
-from sushigo.analysis.evaluate import DEFAULT_SAMPLES
 from sushigo.server.tables import HINT_SECONDS, LiveTable, TableError, TableService
 
 log = logging.getLogger("sushigo.server")
@@ -93,7 +93,7 @@ class Limits:
 
 
 class _Bucket:
-    __slots__ = ("rate", "burst", "tokens", "stamp")
+    __slots__ = ("burst", "rate", "stamp", "tokens")
 
     def __init__(self, rate: float, burst: int) -> None:
         self.rate, self.burst = rate, burst
@@ -486,7 +486,7 @@ def create_app(
             return seat
         return await _analysis(table_id, seat, start=True)
 
-    def _seat_of(seat: str | None) -> int | None | JSONResponse:
+    def _seat_of(seat: str | None) -> int | JSONResponse | None:
         """``?seat=N`` of a replay (absent or empty: the spectator's)."""
         if seat is None or seat == "":
             return None

@@ -17,7 +17,8 @@ from __future__ import annotations
 
 import json
 import unicodedata
-from typing import Annotated, Any, Callable, Final, Literal, Union
+from collections.abc import Callable
+from typing import Annotated, Any, Final, Literal, Union
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
@@ -227,7 +228,7 @@ def _compact_encoder() -> Callable[[Any], str]:
         sample = {"a": [1, 2.5, None, True, "\u00e9\"x"], "b": {"c": -0.125}, "d": "s", "e": 1e300}
         if encode(sample) != plain.encode(sample) or encode("x") != '"x"' or encode(3.0) != "3.0":
             return plain.encode
-    except Exception:  # noqa: BLE001 - another Python's C encoder
+    except Exception:
         return plain.encode
     return encode
 

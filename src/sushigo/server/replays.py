@@ -33,7 +33,8 @@ import hashlib
 import json
 import time
 from collections import OrderedDict
-from typing import Any, Awaitable, Callable, Final, Iterator, Sequence
+from collections.abc import Awaitable, Callable, Iterator, Sequence
+from typing import Any, Final
 
 from sushigo.engine.base.game import Game
 from sushigo.engine.editions import AnyGame, action_words, narrator, replay

@@ -16,7 +16,8 @@ import hmac
 import json
 import secrets
 import time
-from typing import Any, Callable, Final
+from collections.abc import Callable
+from typing import Any, Final
 
 from fastapi import FastAPI, Request
 from fastapi.responses import JSONResponse

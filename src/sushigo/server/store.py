@@ -33,11 +33,13 @@ import asyncio
 import contextlib
 import json
 import threading
+from collections.abc import Iterable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from typing import Any, Iterable, Iterator, Sequence, Union
+from typing import Any, Union
 
 from sqlalchemy import (
+    BigInteger,
     Column,
     Float,
     Integer,
@@ -46,10 +48,9 @@ from sqlalchemy import (
     String,
     Table,
     Text,
-    BigInteger,
     create_engine,
-    func,
     event,
+    func,
     select,
     update,
 )
@@ -577,7 +578,7 @@ class Writer:
             try:
                 if ops:
                     await loop.run_in_executor(self._thread, self.store.write, ops)
-            except Exception:  # noqa: BLE001 - retried one by one to find the culprit
+            except Exception:
                 for i in todo:
                     op = batch[i][0]
                     assert op is not None
@@ -586,7 +587,7 @@ class Writer:
                         continue
                     try:
                         await loop.run_in_executor(self._thread, self.store.write, [op])
-                    except Exception as e:  # noqa: BLE001 - reported to the caller
+                    except Exception as e:
                         self._failed.add(_table_of(op))
                         results[i] = StoreError(f"could not store the change: {_one_line(e)}")
             self.batches += 1

@@ -24,33 +24,34 @@ import random
 import re
 import secrets
 import time
+from collections.abc import Awaitable, Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from functools import partial
 from multiprocessing import get_context
-from typing import Any, Awaitable, Callable, Final, Protocol, Sequence
+from typing import Any, Final, Protocol
 
 from sushigo.analysis.evaluate import DEFAULT_SAMPLES, DecisionEvaluation, evaluate_decision
 from sushigo.analysis.game import action_label, plan_analysis
-from sushigo.engine.base.actions import action_name
 from sushigo.bots import make_bot, parse_bot_spec
 from sushigo.bots.base import Bot, view_for
 from sushigo.bots.greedy import GreedyBot
-from sushigo.engine.editions import AnyGame, action_words, explain, new_game, replay
+from sushigo.engine.base.actions import action_name
+from sushigo.engine.base.cards import CARD_NAMES
+from sushigo.engine.base.scoring import wasabi_pairs
+from sushigo.engine.base.view import knows_hand, round_hands, seat_view, spectator_view
+from sushigo.engine.editions import AnyGame, action_words, explain, new_game, replay, to_record
 from sushigo.engine.editions import narrator as narrator_for
-from sushigo.engine.narration import Line, Narrator, lines_seen_by
 from sushigo.engine.flags import FlagError, rules_from_flags
+from sushigo.engine.menus import menu_name
+from sushigo.engine.narration import Line, Narrator, lines_seen_by
 from sushigo.engine.party.actions import party_action_name
 from sushigo.engine.party.game import PartyGame
-from sushigo.engine.menus import menu_name
 from sushigo.engine.party.view import party_seat_view, party_spectator_view, played_cards
 from sushigo.engine.records import dumps as record_dumps
-from sushigo.engine.editions import to_record
 from sushigo.engine.rules import Rules, RulesError
-from sushigo.engine.base.scoring import wasabi_pairs
-from sushigo.server.protocol import REACTIONS, clean_chat
+from sushigo.server.protocol import REACTIONS, clean_chat, dump
 from sushigo.server.protocol import CreateTable as CreateRequest
-from sushigo.server.protocol import dump
 from sushigo.server.protocol import encode as _encode
 from sushigo.server.store import (
     OPEN_STATUSES,
@@ -69,8 +70,6 @@ from sushigo.server.store import (
     TableRow,
     Writer,
 )
-from sushigo.engine.base.cards import CARD_NAMES
-from sushigo.engine.base.view import knows_hand, round_hands, seat_view, spectator_view
 
 log = logging.getLogger("sushigo.server")
 

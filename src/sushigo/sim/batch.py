@@ -26,11 +26,10 @@ from typing import Any, Final
 import numpy as np
 
 from sushigo.engine.base.cards import DECK_COUNT_LIST, MAKI_ICONS, NIGIRI_POINTS, NUM_CARD_TYPES, Card
-from sushigo.engine.observation import observation_size, padded_positions
-from sushigo.engine.rules import NUM_ROUNDS, Rules
-from sushigo.engine.points import DUMPLING_POINTS
 from sushigo.engine.base.scoring import MAKI_POINTS, PUDDING_POINTS
-from sushigo.engine.points import SASHIMI_SET_POINTS, TEMPURA_PAIR_POINTS, WASABI_FACTOR
+from sushigo.engine.observation import observation_size, padded_positions
+from sushigo.engine.points import DUMPLING_POINTS, SASHIMI_SET_POINTS, TEMPURA_PAIR_POINTS, WASABI_FACTOR
+from sushigo.engine.rules import NUM_ROUNDS, Rules
 
 C: Final = NUM_CARD_TYPES
 NUM_ACTIONS: Final = C + C * C

@@ -22,8 +22,7 @@ import numpy as np
 from sushigo.engine.base.cards import DECK_COUNT_LIST, DECK_SIZE, MAKI_ICONS, NIGIRI_POINTS, NUM_CARD_TYPES, Card
 from sushigo.engine.base.game import TYPE_SETS
 from sushigo.engine.base.scoring import MAKI_POINTS, PUDDING_POINTS
-from sushigo.engine.points import SASHIMI_SET_POINTS, TEMPURA_PAIR_POINTS, WASABI_FACTOR
-from sushigo.engine.points import DUMPLING_POINTS
+from sushigo.engine.points import DUMPLING_POINTS, SASHIMI_SET_POINTS, TEMPURA_PAIR_POINTS, WASABI_FACTOR
 from sushigo.engine.rules import HAND_SIZES, NUM_ROUNDS
 
 # The engine's numbers, as plain ints the compiler folds into the code.

@@ -23,8 +23,9 @@ import math
 import os
 import re
 import statistics
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Final, Iterable, Mapping, NamedTuple, Sequence
+from typing import Any, Final, NamedTuple
 
 from sushigo.engine.base.cards import CARD_NAMES
 from sushigo.engine.party.cards import PartyCard
@@ -216,8 +217,8 @@ def _result_with_breakdown(record: Mapping[str, Any]) -> Mapping[str, Any]:
     result = record.get("result")
     if isinstance(result, dict) and "breakdown" in result:
         return result
-    from sushigo.engine.records import RecordError
     from sushigo.engine.editions import replay
+    from sushigo.engine.records import RecordError
 
     try:
         return replay(record).result().to_json()
@@ -656,14 +657,14 @@ def compute(games: Sequence[GameLine]) -> Report:
 
 __all__ = [
     "BUDGET_KINDS",
+    "CARD_ORDER",
+    "GAMES_FILE",
+    "BotScoreRow",
     "Budget",
     "BudgetRow",
-    "BotScoreRow",
-    "CARD_ORDER",
     "CategoryRow",
     "FirstPick",
     "FirstPickRow",
-    "GAMES_FILE",
     "GameLine",
     "PlayerCountRow",
     "Report",

@@ -15,7 +15,8 @@
 
 from __future__ import annotations
 
-from typing import NamedTuple, Sequence
+from collections.abc import Sequence
+from typing import NamedTuple
 
 from sushigo.stats import Report, card_rank
 

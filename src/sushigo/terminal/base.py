@@ -22,7 +22,8 @@ True
 from __future__ import annotations
 
 import re
-from typing import Final, Sequence
+from collections.abc import Sequence
+from typing import Final
 
 from rich import box
 from rich.console import Console
@@ -31,14 +32,17 @@ from rich.rule import Rule
 from rich.table import Table
 from rich.text import Text
 
-from sushigo.engine.base.actions import Action, card_ids, encode
 from sushigo.bots.base import view_for
+from sushigo.engine.base.actions import Action, card_ids, encode
 from sushigo.engine.base.cards import CARD_NAMES, MAKI_ICONS, NIGIRI, Card, parse_card
-from sushigo.engine.errors import UnknownCardError
-from sushigo.engine.names import did_you_mean
 from sushigo.engine.base.explain import explain_round
 from sushigo.engine.base.game import Game
-from sushigo.engine.errors import IllegalActionError
+from sushigo.engine.base.scoring import maki_icons, wasabi_pairs
+from sushigo.engine.errors import IllegalActionError, UnknownCardError
+from sushigo.engine.names import did_you_mean
+from sushigo.engine.rules import NUM_ROUNDS, Rules
+from sushigo.terminal.labels import base_label, base_style
+from sushigo.terminal.render import score_sheet_table, winners_line
 from sushigo.terminal.session import (
     EXIT_FINISHED,
     EXIT_INTERRUPTED,
@@ -50,10 +54,6 @@ from sushigo.terminal.session import (
     default_console,
     prepare_table,
 )
-from sushigo.terminal.labels import base_label, base_style
-from sushigo.terminal.render import score_sheet_table, winners_line
-from sushigo.engine.rules import NUM_ROUNDS, Rules
-from sushigo.engine.base.scoring import maki_icons, wasabi_pairs
 
 CARD_SHORT: Final[dict[Card, str]] = {c: base_label(c) for c in Card}
 """Short labels used on screen (maki with its roll icons)."""

@@ -28,7 +28,8 @@ True
 from __future__ import annotations
 
 import re
-from typing import Any, Final, Mapping, Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any, Final
 
 from rich import box
 from rich.console import Console
@@ -40,19 +41,27 @@ from rich.text import Text
 from sushigo.bots import Bot
 from sushigo.bots.base import view_for
 from sushigo.engine.errors import UnknownCardError
-from sushigo.engine.names import did_you_mean
-from sushigo.engine.turns import Phase
-from sushigo.engine.party.actions import PASS, copy_target, flip_position, played_card
-from sushigo.engine.party.cards import CHOPSTICKS_IDS, DESSERT_IDS, FACE_DOWN, MAKI_ICONS, SPOON_IDS, URAMAKI_ICONS, PartyCard, parse_party_card
-from sushigo.engine.menus import MENU_ITEMS
 from sushigo.engine.guide import dishes
-from sushigo.engine.party.explain import explain_desserts, explain_party_round
+from sushigo.engine.menus import MENU_ITEMS, menu_name
+from sushigo.engine.names import did_you_mean
 from sushigo.engine.narration import Line
-from sushigo.engine.party.narration import PartyNarrator
+from sushigo.engine.party.actions import PASS, copy_target, flip_position, played_card
+from sushigo.engine.party.cards import (
+    CHOPSTICKS_IDS,
+    DESSERT_IDS,
+    FACE_DOWN,
+    MAKI_ICONS,
+    SPOON_IDS,
+    URAMAKI_ICONS,
+    PartyCard,
+    parse_party_card,
+)
+from sushigo.engine.party.explain import explain_desserts, explain_party_round
 from sushigo.engine.party.game import Decision, Move, PartyGame
-from sushigo.engine.menus import menu_name
+from sushigo.engine.party.narration import PartyNarrator
 from sushigo.engine.party.view import PlayedCard, party_seat_view
 from sushigo.engine.rules import NUM_ROUNDS, Rules
+from sushigo.engine.turns import Phase
 from sushigo.terminal.labels import CARD_SHORT, ITEM_STYLE, style_of
 from sushigo.terminal.session import (
     MAX_NAME,

@@ -2,15 +2,15 @@
 
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
 
 from rich import box
 from rich.table import Table
 from rich.text import Text
 
 from sushigo.engine.base.cards import ROUND_CATEGORIES
-from sushigo.engine.party.game import PartyResult
 from sushigo.engine.base.scoring import Result
+from sushigo.engine.party.game import PartyResult
 
 CATEGORY_LABELS = {
     "tempura": "tempura",

@@ -15,7 +15,8 @@ import random
 import re
 import sys
 from collections import Counter
-from typing import Any, Callable, Final, Generic, Sequence, TypeVar
+from collections.abc import Callable, Sequence
+from typing import Any, Final, Generic, TypeVar
 
 from rich import box
 from rich.console import Console, RenderableType

@@ -17,8 +17,8 @@ line; ``docs/tournaments.md`` the guide.
 ([3, 3, 3], 3.0)
 """
 
-from sushigo.tournament.ratings import Rating, rank_seats, wilson_interval
 from sushigo.tournament.play import close_external_bots, play_scheduled
+from sushigo.tournament.ratings import Rating, rank_seats, wilson_interval
 from sushigo.tournament.results import BotSummary, GameResult, TournamentResult, TournamentSummary, summarize
 from sushigo.tournament.runner import BACKENDS, run_tournament
 from sushigo.tournament.schedule import ScheduledGame, TournamentError, derive_seed, schedule, scheduled_game

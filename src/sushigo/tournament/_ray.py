@@ -11,7 +11,8 @@ the workers import it to play.
 from __future__ import annotations
 
 import logging
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from sushigo.engine.rules import Rules
 from sushigo.tournament.play import ChunkOutcome, play_chunk
@@ -52,7 +53,7 @@ def run_ray(
                 ray.init(address=address, **quiet)
             else:
                 ray.init(num_cpus=workers, **quiet)
-        except Exception as e:  # noqa: BLE001 - Ray's errors are many and long
+        except Exception as e:
             where = f" at {address!r}" if address is not None else ""
             raise TournamentError(
                 f"could not start or reach Ray{where}: {' '.join(str(e).split())}", usage=False

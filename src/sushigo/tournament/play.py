@@ -10,8 +10,9 @@ from __future__ import annotations
 
 import atexit
 import dataclasses
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Sequence, cast
+from typing import Any, cast
 
 from sushigo.bots import EXTERNAL_PREFIX, Bot, Player, make_bot, play_game
 from sushigo.engine.editions import to_record
@@ -57,7 +58,7 @@ def close_external_bots() -> None:
         _, bot = _EXTERNAL_BOTS.popitem()
         try:
             bot.close()
-        except Exception:  # noqa: BLE001 - closing must not stop the others
+        except Exception:
             pass
 
 
@@ -146,7 +147,7 @@ def play_chunk(
     for game in games:
         try:
             results.append(play_scheduled(game, rules, time_limit=time_limit, keep_record=keep_records))
-        except Exception as e:  # noqa: BLE001 - reported to the caller as one line
+        except Exception as e:
             message = " ".join(str(e).split()) or type(e).__name__
             return ChunkOutcome(results, f"game {game.game} ({', '.join(game.seats)}): {message}")
     return ChunkOutcome(results)

@@ -16,8 +16,9 @@ from __future__ import annotations
 
 import math
 import statistics
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Final, Sequence
+from typing import Final
 
 Z95: Final = 1.959963984540054
 """The two-sided 95% quantile of the normal distribution."""

@@ -19,9 +19,10 @@ from __future__ import annotations
 import os
 import random
 import time
+from collections.abc import Callable, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
-from typing import Callable, Final, Sequence
+from typing import Final
 
 from sushigo.bots import make_bot
 from sushigo.engine.rules import Rules, RulesError
@@ -29,7 +30,6 @@ from sushigo.tournament._ray import run_ray
 from sushigo.tournament.play import ChunkOutcome, close_external_bots, play_chunk
 from sushigo.tournament.results import GameResult, TournamentResult
 from sushigo.tournament.schedule import ScheduledGame, TournamentError, schedule
-
 
 BACKENDS: Final = ("local", "ray")
 """The ways to run the games: ``local`` processes or a ``ray`` cluster."""

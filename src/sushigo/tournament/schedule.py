@@ -28,8 +28,9 @@ True
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Final, Sequence
+from typing import Final
 
 SEED_PREFIX: Final = "sushigo-tournament"
 """First part of every key :func:`derive_seed` hashes."""

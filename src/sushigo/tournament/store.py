@@ -25,7 +25,8 @@ from __future__ import annotations
 import json
 import os
 import tempfile
-from typing import IO, TYPE_CHECKING, Any, Final, Iterator
+from collections.abc import Iterator
+from typing import IO, TYPE_CHECKING, Any, Final
 
 from sushigo.engine.records import write_atomically
 from sushigo.tournament.schedule import TournamentError

@@ -17,7 +17,6 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-
 from sushigo.tournament.results import BotSummary, TournamentResult, TournamentSummary, plain_number, summarize
 
 if TYPE_CHECKING:

@@ -4,10 +4,17 @@ from __future__ import annotations
 
 import pytest
 
-from sushigo.engine.base.actions import NUM_ACTIONS, action_name, card_ids, decode, encode, is_chopsticks_pair, parse_action
-from sushigo.engine.errors import InvalidActionError
+from sushigo.engine.base.actions import (
+    NUM_ACTIONS,
+    action_name,
+    card_ids,
+    decode,
+    encode,
+    is_chopsticks_pair,
+    parse_action,
+)
 from sushigo.engine.base.cards import CARD_NAMES, Card
-from sushigo.engine.errors import UnknownCardError
+from sushigo.engine.errors import InvalidActionError, UnknownCardError
 
 
 def test_action_space_size():

@@ -4,7 +4,21 @@ from __future__ import annotations
 
 import pytest
 
-from sushigo.engine.base.cards import CARD_NAMES, DECK_COUNTS, DECK_COUNT_LIST, DECK_SIZE, MAKI, MAKI_ICONS, NIGIRI, NIGIRI_POINTS, NUM_CARD_TYPES, Card, count_cards, full_deck, parse_card
+from sushigo.engine.base.cards import (
+    CARD_NAMES,
+    DECK_COUNT_LIST,
+    DECK_COUNTS,
+    DECK_SIZE,
+    MAKI,
+    MAKI_ICONS,
+    NIGIRI,
+    NIGIRI_POINTS,
+    NUM_CARD_TYPES,
+    Card,
+    count_cards,
+    full_deck,
+    parse_card,
+)
 from sushigo.engine.errors import UnknownCardError
 
 # docs/rules.md §1.1, typed in again here (not copied from the engine) as the oracle.

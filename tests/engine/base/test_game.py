@@ -14,11 +14,10 @@ import pytest
 from policies import random_actions
 from sushigo import Card, Game, GameOverError, IllegalActionError, Phase, Rules, encode
 from sushigo.engine.base.actions import NUM_ACTIONS, decode
-from sushigo.engine.errors import InvalidActionError
 from sushigo.engine.base.cards import DECK_COUNT_LIST, count_cards
-from sushigo.engine.errors import DealError
 from sushigo.engine.base.game import total_cards
 from sushigo.engine.editions import to_record
+from sushigo.engine.errors import DealError, InvalidActionError
 
 T, SA, D = Card.TEMPURA, Card.SASHIMI, Card.DUMPLING
 M1, M2, M3 = Card.MAKI1, Card.MAKI2, Card.MAKI3

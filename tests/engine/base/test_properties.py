@@ -20,9 +20,9 @@ from sushigo import Card, Game, Rules
 from sushigo.engine.base.actions import NUM_ACTIONS, card_ids
 from sushigo.engine.base.cards import DECK_COUNT_LIST, full_deck
 from sushigo.engine.base.game import total_cards
-from sushigo.engine.editions import replay, to_record
 from sushigo.engine.base.scoring import maki_awards, maki_icons, pudding_awards, score_collection, winners
 from sushigo.engine.base.view import seat_view, spectator_view
+from sushigo.engine.editions import replay, to_record
 
 CH = int(Card.CHOPSTICKS)
 P = int(Card.PUDDING)

@@ -13,9 +13,9 @@ import pytest
 from policies import random_actions
 from sushigo import Card, Game, Rules
 from sushigo.engine.base.cards import CARD_NAMES
-from sushigo.engine.turns import Phase
-from sushigo.engine.records import MAX_INPUT_BYTES, RECORD_FORMAT, RecordError, dumps, load_json
 from sushigo.engine.editions import replay, save_record, score_sheet, to_record
+from sushigo.engine.records import MAX_INPUT_BYTES, RECORD_FORMAT, RecordError, dumps, load_json
+from sushigo.engine.turns import Phase
 
 
 def play_random(rules: Rules, seed: int, chop: float = 0.7) -> Game:

@@ -15,9 +15,9 @@ from hypothesis import strategies as st
 from sheet_samples import random_sheet
 from sushigo import Game
 from sushigo.engine.base.cards import CARD_NAMES
-from sushigo.engine.sheets import explain_sheet, setup
-from sushigo.engine.records import RecordError, load_json
 from sushigo.engine.editions import replay, score_sheet, to_record
+from sushigo.engine.records import RecordError, load_json
+from sushigo.engine.sheets import explain_sheet, setup
 
 json_values = st.recursive(
     st.none()

@@ -8,8 +8,8 @@ import random
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from reference import check_game
 from policies import random_actions
+from reference import check_game
 from sushigo import Game, Rules
 
 

@@ -13,8 +13,19 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from sushigo.engine.base.cards import Card as C
+from sushigo.engine.base.scoring import (
+    Result,
+    dumpling_points,
+    maki_awards,
+    maki_icons,
+    nigiri_points,
+    pudding_awards,
+    score_collection,
+    score_round,
+    wasabi_pairs,
+    winners,
+)
 from sushigo.engine.points import DUMPLING_POINTS
-from sushigo.engine.base.scoring import Result, dumpling_points, maki_awards, maki_icons, nigiri_points, pudding_awards, score_collection, score_round, wasabi_pairs, winners
 
 T, SA, D = C.TEMPURA, C.SASHIMI, C.DUMPLING
 M1, M2, M3 = C.MAKI1, C.MAKI2, C.MAKI3

@@ -13,8 +13,8 @@ from sushigo import Card, Game, Phase, Rules
 from sushigo.engine.base.actions import card_ids
 from sushigo.engine.base.cards import DECK_COUNT_LIST
 from sushigo.engine.base.game import total_cards
-from sushigo.engine.editions import replay, to_record
 from sushigo.engine.base.view import round_hands, sample_world, seat_view, spectator_view
+from sushigo.engine.editions import replay, to_record
 
 CH = int(Card.CHOPSTICKS)
 

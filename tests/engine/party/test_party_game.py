@@ -16,14 +16,13 @@ from collections import Counter
 
 import pytest
 
-from sushigo.engine.errors import InvalidActionError
-from sushigo.engine.errors import DealError, GameOverError, IllegalActionError
-from sushigo.engine.turns import Phase
+from sushigo.engine.errors import DealError, GameOverError, IllegalActionError, InvalidActionError
 from sushigo.engine.party.actions import FLIP_BASE, PASS, encode_copy
 from sushigo.engine.party.cards import FACE_DOWN
 from sushigo.engine.party.cards import PartyCard as C
 from sushigo.engine.party.game import PartyGame
 from sushigo.engine.rules import Rules
+from sushigo.engine.turns import Phase
 
 E, SL, SQ = C.EGG, C.SALMON, C.SQUID
 M1, M2, M3 = C.MAKI1, C.MAKI2, C.MAKI3

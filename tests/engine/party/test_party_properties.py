@@ -35,12 +35,12 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from party_reference import PASS, Shadow, box, item_of
-from sushigo.engine.turns import Phase
-from sushigo.engine.party.game import PartyGame
-from sushigo.engine.menus import OFFICIAL_MENUS, RESTRICTIONS
 from sushigo.engine.editions import replay as replay_record
 from sushigo.engine.editions import to_record
+from sushigo.engine.menus import OFFICIAL_MENUS, RESTRICTIONS
+from sushigo.engine.party.game import PartyGame
 from sushigo.engine.rules import Rules
+from sushigo.engine.turns import Phase
 
 SETTINGS = dict(deadline=None,
                 suppress_health_check=[HealthCheck.too_slow, HealthCheck.large_base_example])

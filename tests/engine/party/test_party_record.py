@@ -4,10 +4,10 @@ section "Sushi Go Party! records")."""
 from __future__ import annotations
 
 import copy
-from collections import Counter
 import json
 import random
 import re
+from collections import Counter
 from pathlib import Path
 from typing import Any
 
@@ -15,15 +15,15 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from sheet_samples import allowed, random_menu, sheet_text
+from sushigo.engine.editions import replay, save_record, score_sheet, to_record
+from sushigo.engine.menus import OFFICIAL_MENUS, RESTRICTIONS
 from sushigo.engine.party.actions import PASS
 from sushigo.engine.party.cards import PartyCard
 from sushigo.engine.party.game import PartyGame
-from sushigo.engine.menus import OFFICIAL_MENUS, RESTRICTIONS
 from sushigo.engine.party.record import party_score_sheet, replay_party, to_party_record
 from sushigo.engine.records import RECORD_FORMAT, RecordError, dumps
-from sushigo.engine.editions import replay, save_record, score_sheet, to_record
 from sushigo.engine.rules import Rules, RulesError
-from sheet_samples import allowed, random_menu, sheet_text
 
 C = PartyCard
 DOCS = Path(__file__).resolve().parents[3] / "docs" / "spec" / "game-record.md"
@@ -154,7 +154,7 @@ def test_record_of_an_unfinished_game() -> None:
             game.commit(s, rng.choice(game.legal_actions(s)))
     rec = to_party_record(game)
     assert "result" not in rec and len(rec["rounds"]) == 2
-    assert "round 2: the record stops early, after turn 3 of 9" == error_of(rec)
+    assert error_of(rec) == "round 2: the record stops early, after turn 3 of 9"
     partial = replay_party(rec, partial=True)
     assert (partial.round, partial.turn) == (2, 4)
     assert partial.history() == game.history()

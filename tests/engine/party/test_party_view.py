@@ -8,11 +8,10 @@ from collections import Counter
 
 import pytest
 
-from sushigo.engine.turns import Phase
+from sushigo.engine.menus import OFFICIAL_MENUS
 from sushigo.engine.party.actions import PASS
 from sushigo.engine.party.cards import DESSERT_IDS, PartyCard
 from sushigo.engine.party.game import PartyGame
-from sushigo.engine.menus import OFFICIAL_MENUS
 from sushigo.engine.party.view import (
     known_hand_cards,
     party_seat_view,
@@ -20,6 +19,7 @@ from sushigo.engine.party.view import (
     sample_party_world,
 )
 from sushigo.engine.rules import Rules, RulesError
+from sushigo.engine.turns import Phase
 
 
 def official_tables():
@@ -171,7 +171,7 @@ def test_view_depends_only_on_what_the_seat_knows(rules: Rules) -> None:
     game = PartyGame(rules, seed=3)
     checked = 0
     while not game.is_over:
-        if rng.random() < 0.3 and game.phase is not Phase.PICK or not any(
+        if (rng.random() < 0.3 and game.phase is not Phase.PICK) or not any(
             game.has_committed(s) for s in range(game.players)
         ):
             v = rng.randrange(game.players)
@@ -307,8 +307,8 @@ def test_other_seats_menu_draws_are_not_in_a_sampled_history() -> None:
 def test_a_game_dealt_by_hand_samples_worlds_that_deal_themselves() -> None:
     """A replayed game (``auto_deal=False``) samples a world that deals its own future; one
     waiting for cards from the deck can't be sampled."""
-    from sushigo.engine.party.record import replay_party
     from sushigo.engine.editions import to_record
+    from sushigo.engine.party.record import replay_party
 
     game = PartyGame(Rules.party(3, "Sushi Go!"), seed=1)
     rng = random.Random(0)

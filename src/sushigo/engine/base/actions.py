@@ -28,7 +28,8 @@ are still two distinct, equally legal actions.
 
 from __future__ import annotations
 
-from typing import Final, Sequence
+from collections.abc import Sequence
+from typing import Final
 
 from sushigo.engine.base.cards import NUM_CARD_TYPES, Card, parse_card
 from sushigo.engine.errors import InvalidActionError

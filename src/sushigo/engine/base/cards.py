@@ -16,7 +16,8 @@ True
 from __future__ import annotations
 
 import enum
-from typing import Final, Iterable
+from collections.abc import Iterable
+from typing import Final
 
 from sushigo.engine.errors import UnknownCardError
 from sushigo.engine.names import did_you_mean

@@ -20,7 +20,7 @@ for game.
 
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
 
 from sushigo.engine.base.cards import NIGIRI_POINTS, Card
 from sushigo.engine.base.scoring import maki_awards, maki_icons, pudding_awards, wasabi_pairs
@@ -35,6 +35,7 @@ from sushigo.engine.points import (
     race_sentence,
     sets_figure,
 )
+
 
 def _nigiri(cards: Sequence[int]) -> Figure | None:
     pairs = wasabi_pairs(cards)

@@ -23,16 +23,23 @@ from __future__ import annotations
 
 import operator
 import random
-from typing import Any, Final, Sequence, SupportsIndex
+from collections.abc import Sequence
+from typing import Any, Final, SupportsIndex
 
 from sushigo.engine.base.actions import NUM_ACTIONS, Action, card_ids
-from sushigo.engine.copies import by_slots
-from sushigo.engine.errors import InvalidActionError, as_action, as_actions
 from sushigo.engine.base.cards import NUM_CARD_TYPES, Card, count_cards, full_deck
-from sushigo.engine.rules import NUM_ROUNDS, Rules
 from sushigo.engine.base.scoring import Result, score_round
-from sushigo.engine.errors import DealError, GameOverError, IllegalActionError
+from sushigo.engine.copies import by_slots
+from sushigo.engine.errors import (
+    DealError,
+    GameOverError,
+    IllegalActionError,
+    InvalidActionError,
+    as_action,
+    as_actions,
+)
 from sushigo.engine.points import Breakdown
+from sushigo.engine.rules import NUM_ROUNDS, Rules
 from sushigo.engine.turns import Phase, shuffle
 
 _CHOPSTICKS: Final = int(Card.CHOPSTICKS)
@@ -535,7 +542,7 @@ class Game:
 
     # ----------------------------------------------------------------- misc
 
-    def clone(self) -> "Game":
+    def clone(self) -> Game:
         """An independent copy (its random generator too)."""
         g = Game(self.rules, _shell=True)
         g.seed = self.seed

@@ -23,6 +23,7 @@ from sushigo.engine.base.game import Game
 from sushigo.engine.base.scoring import wasabi_pairs
 from sushigo.engine.narration import Line, join_words, scores_line, winners_line
 
+
 def _labels(cards: list[int], start: int, on_wasabi: dict[int, int]) -> list[str]:
     return [CARD_LABELS[c] + (" on a wasabi" if start + i in on_wasabi else "") for i, c in enumerate(cards)]
 

@@ -21,7 +21,8 @@ True
 
 from __future__ import annotations
 
-from typing import Any, Mapping, Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 from sushigo.engine.base.actions import card_ids, encode
 from sushigo.engine.base.cards import DECK_COUNT_LIST, NUM_CARD_TYPES, Card, parse_card

@@ -14,14 +14,14 @@ the engine reports can be recomputed and explained.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 import operator
-from typing import Any, Final, Iterable, Sequence, SupportsIndex
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any, Final, SupportsIndex
 
+from sushigo.engine.base.cards import MAKI_ICONS, NIGIRI_POINTS, ROUND_CATEGORIES, Card
 from sushigo.engine.copies import by_fields
 from sushigo.engine.points import DUMPLING_POINTS, SASHIMI_SET_POINTS, TEMPURA_PAIR_POINTS, WASABI_FACTOR, Breakdown
-from sushigo.engine.base.cards import MAKI_ICONS, NIGIRI_POINTS, ROUND_CATEGORIES, Card
-
 
 _TEMPURA: Final = int(Card.TEMPURA)
 _SASHIMI: Final = int(Card.SASHIMI)
@@ -240,7 +240,7 @@ class Result:
         puddings: Sequence[int],
         *,
         final: bool,
-    ) -> "Result":
+    ) -> Result:
         """Assemble a result; the pudding adjustment applies when ``final``."""
         n = len(puddings)
         rounds = tuple(tuple(sum(line.values()) for line in rnd) for rnd in breakdown)
@@ -268,9 +268,9 @@ class Result:
 
 
 __all__ = [
-    "Breakdown",
     "DUMPLING_POINTS",
     "ROUND_CATEGORIES",
+    "Breakdown",
     "Result",
     "dumpling_points",
     "maki_awards",

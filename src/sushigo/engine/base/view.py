@@ -22,16 +22,17 @@ True
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any, Sequence
+from typing import Any
 
-from sushigo.engine.copies import by_fields
 from sushigo.engine.base.actions import Action, card_ids
 from sushigo.engine.base.cards import DECK_COUNT_LIST, NUM_CARD_TYPES, Card, count_cards
 from sushigo.engine.base.game import Game
-from sushigo.engine.turns import Phase
-from sushigo.engine.rules import Rules
 from sushigo.engine.base.scoring import Result
+from sushigo.engine.copies import by_fields
+from sushigo.engine.rules import Rules
+from sushigo.engine.turns import Phase
 
 _CHOPSTICKS = int(Card.CHOPSTICKS)
 

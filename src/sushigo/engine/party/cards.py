@@ -29,8 +29,8 @@ import enum
 from typing import Final
 
 from sushigo.engine.errors import UnknownCardError
-from sushigo.engine.names import did_you_mean
 from sushigo.engine.menus import DESSERTS, MENU_ITEMS
+from sushigo.engine.names import did_you_mean
 from sushigo.engine.rules import URAMAKI_SPLITS
 
 

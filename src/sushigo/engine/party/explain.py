@@ -22,7 +22,7 @@ so its figure reports the points the game recorded.
 from __future__ import annotations
 
 from collections import Counter
-from typing import Mapping, Sequence
+from collections.abc import Mapping, Sequence
 
 from sushigo.engine.party.cards import FACE_DOWN, MAKI_ICONS, ONIGIRI_IDS, URAMAKI_ICONS, PartyCard
 from sushigo.engine.party.game import PartyGame, Played, on_face_up_wasabi
@@ -34,9 +34,9 @@ from sushigo.engine.party.scoring import (
     fruit_icons,
     fruit_type_points,
     green_tea_points,
-    party_pudding_awards,
     onigiri_points,
     party_maki_awards,
+    party_pudding_awards,
     soy_sauce_awards,
     tea_points,
     temaki_awards,

@@ -36,13 +36,19 @@ from __future__ import annotations
 import functools
 import operator
 import random
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Final, NamedTuple, Sequence, SupportsIndex
+from typing import Any, Final, NamedTuple, SupportsIndex
 
 from sushigo.engine.copies import by_fields, by_slots
-from sushigo.engine.errors import InvalidActionError, as_action, as_actions
-from sushigo.engine.errors import DealError, GameOverError, IllegalActionError
-from sushigo.engine.turns import Phase, distinct, shuffle
+from sushigo.engine.errors import (
+    DealError,
+    GameOverError,
+    IllegalActionError,
+    InvalidActionError,
+    as_action,
+    as_actions,
+)
 from sushigo.engine.party.actions import (
     COPY_BASE,
     COPY_FACE_DOWN,
@@ -76,8 +82,9 @@ from sushigo.engine.party.scoring import (
     score_party_round,
     uramaki_race,
 )
-from sushigo.engine.rules import NUM_ROUNDS, PARTY_MAX_PLAYERS, Rules
 from sushigo.engine.points import Breakdown
+from sushigo.engine.rules import NUM_ROUNDS, PARTY_MAX_PLAYERS, Rules
+from sushigo.engine.turns import Phase, distinct, shuffle
 
 _SO: Final = int(PartyCard.SPECIAL_ORDER)
 _WASABI: Final = int(PartyCard.WASABI)
@@ -112,7 +119,7 @@ class Played:
     whether a wasabi holds a nigiri.
     """
 
-    __slots__ = ("card", "kind", "turn", "uid", "on", "filled", "copy")
+    __slots__ = ("card", "copy", "filled", "kind", "on", "turn", "uid")
 
     def __init__(self, card: int, kind: int, turn: int, uid: int, copy: bool = False) -> None:
         self.card = card
@@ -123,7 +130,7 @@ class Played:
         self.filled = False
         self.copy = copy
 
-    def clone(self) -> "Played":
+    def clone(self) -> Played:
         return _played(self.card, self.kind, self.turn, self.uid, self.copy, self.on, self.filled)
 
     def __reduce__(self) -> tuple[Any, ...]:
@@ -925,7 +932,7 @@ class PartyGame:
         """Per round: the hands dealt and every turn's moves in the order made."""
         return [([tuple(h) for h in dealt], [list(t) for t in turns]) for dealt, turns in self._history]
 
-    def clone(self) -> "PartyGame":
+    def clone(self) -> PartyGame:
         """An independent copy (its random generator too)."""
         g = PartyGame(self.rules, _shell=True)
         g.seed = self.seed

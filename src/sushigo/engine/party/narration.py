@@ -19,7 +19,7 @@ ended up (on a wasabi, discarded, flipped), never worked out again here.
 
 from __future__ import annotations
 
-from typing import Callable, Sequence
+from collections.abc import Callable, Sequence
 
 from sushigo.engine.narration import Line, join_words, scores_line, seats_words, winners_line
 from sushigo.engine.party.actions import PASS, copy_target, flip_position, played_card

@@ -31,20 +31,19 @@ from __future__ import annotations
 import json
 import re
 from collections import deque
-from typing import Any, Final, Mapping, NamedTuple, Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any, Final, NamedTuple
 
-from sushigo.engine.errors import InvalidActionError
-from sushigo.engine.errors import UnknownCardError
+from sushigo.engine.errors import DealError, GameOverError, IllegalActionError, InvalidActionError, UnknownCardError
+from sushigo.engine.menus import Menu, MenuError, check_menu, parse_menu
 from sushigo.engine.names import did_you_mean
-from sushigo.engine.errors import DealError, GameOverError, IllegalActionError
-from sushigo.engine.turns import Phase
 from sushigo.engine.party.actions import (
     FLIP_BASE,
     MAX_FLIP,
     PASS,
     copy_target,
-    party_action_name,
     parse_party_action,
+    party_action_name,
     played_card,
 )
 from sushigo.engine.party.cards import (
@@ -57,7 +56,6 @@ from sushigo.engine.party.cards import (
     cards_of_item,
 )
 from sushigo.engine.party.game import Decision, Move, PartyGame, PartyResult, Played
-from sushigo.engine.menus import MenuError, Menu, check_menu, parse_menu
 from sushigo.engine.party.scoring import (
     URAMAKI_PLACES,
     URAMAKI_TARGET,
@@ -65,6 +63,7 @@ from sushigo.engine.party.scoring import (
     score_desserts,
     score_party_round,
 )
+from sushigo.engine.points import Breakdown
 from sushigo.engine.records import (
     RECORD_FORMAT,
     RecordError,
@@ -84,7 +83,7 @@ from sushigo.engine.rules import (
     Rules,
     RulesError,
 )
-from sushigo.engine.points import Breakdown
+from sushigo.engine.turns import Phase
 
 EDITION: Final = "party"
 
@@ -491,7 +490,7 @@ def _sheet_card(text: Any, where: str, rules: Rules) -> _SheetCard:
     """A score sheet entry: a card, ``special_order>CARD[+wasabi]``, ``face_down``,
     ``face_down+wasabi`` (a flipped card that sat on a wasabi) or ``NIGIRI+face_down``
     (a nigiri whose wasabi a takeout box flipped)."""
-    if text in ("face_down", "face_down+wasabi") or isinstance(text, str) and text.endswith("+face_down"):
+    if text in ("face_down", "face_down+wasabi") or (isinstance(text, str) and text.endswith("+face_down")):
         if "takeout_box" not in rules.menu:
             raise RecordError(f"{where}: face_down cards come from a takeout box, which is not on this menu")
         if text in ("face_down", "face_down+wasabi"):
@@ -506,7 +505,7 @@ def _sheet_card(text: Any, where: str, rules: Rules) -> _SheetCard:
             raise RecordError(f"{where}: unknown card {text!r}{near}")
     action = _play_action(text, where, rules)
     target = copy_target(action)
-    if target is not None and target[0] in _RESOLVED or target is None and action in _RESOLVED:
+    if (target is not None and target[0] in _RESOLVED) or (target is None and action in _RESOLVED):
         what = PartyCard(target[0] if target is not None else action).item
         brought = ("the card it brought is listed instead" if what == "menu"
                    else "the cards it flipped are listed as face_down")
@@ -555,7 +554,7 @@ def _tripled(entries: Sequence[_SheetCard], texts: Sequence[Any], where: str) ->
                                   "on: the nigiri would have gone on that wasabi")
             del slots[j]
             pairs[i] = where_slot.pop(j)
-        elif e.on == "wasabi" or e.kind in _NIGIRI_VALUE and e.card != _SO:
+        elif e.on == "wasabi" or (e.kind in _NIGIRI_VALUE and e.card != _SO):
             if "wasabi" in slots:
                 j = slots.index("wasabi")
                 del slots[j]

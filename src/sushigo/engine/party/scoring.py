@@ -17,11 +17,21 @@ or pudding award gives the *full* points to each tied seat.
 from __future__ import annotations
 
 from collections import Counter
-from typing import Final, Iterable, Sequence
+from collections.abc import Iterable, Sequence
+from typing import Final
 
-from sushigo.engine.party.cards import FACE_DOWN, FRUIT_ICONS, MAKI_ICONS, NUM_PARTY_IDS, ONIGIRI_IDS, URAMAKI_ICONS, PartyCard, colour_of
-from sushigo.engine.rules import WASABI_COLOURS
+from sushigo.engine.party.cards import (
+    FACE_DOWN,
+    FRUIT_ICONS,
+    MAKI_ICONS,
+    NUM_PARTY_IDS,
+    ONIGIRI_IDS,
+    URAMAKI_ICONS,
+    PartyCard,
+    colour_of,
+)
 from sushigo.engine.points import DUMPLING_POINTS, SASHIMI_SET_POINTS, TEMPURA_PAIR_POINTS, WASABI_FACTOR, Breakdown
+from sushigo.engine.rules import WASABI_COLOURS
 
 C = PartyCard
 
@@ -464,8 +474,6 @@ def party_winners(totals: Sequence[int], dessert_cards: Sequence[int]) -> list[i
 
 __all__ = [
     "FRUIT_POINTS",
-    "fruit_icons",
-    "fruit_type_points",
     "MAKI_PLACES_LARGE",
     "MAKI_PLACES_SMALL",
     "NIGIRI_FACE",
@@ -475,7 +483,9 @@ __all__ = [
     "colour_counts",
     "edamame_awards",
     "eel_points",
+    "fruit_icons",
     "fruit_points",
+    "fruit_type_points",
     "green_tea_points",
     "onigiri_points",
     "party_maki_awards",

@@ -24,15 +24,16 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any, NamedTuple, Sequence
+from typing import Any, NamedTuple
 
 from sushigo.engine.copies import by_fields
-from sushigo.engine.turns import Phase
 from sushigo.engine.party.actions import PASS, party_action_name, played_card
 from sushigo.engine.party.cards import CHOPSTICKS_IDS, DESSERT_IDS, FACE_DOWN, PartyCard
-from sushigo.engine.rules import Rules
 from sushigo.engine.party.game import Decision, PartyGame, PartyResult, Played, on_face_up_wasabi
+from sushigo.engine.rules import Rules
+from sushigo.engine.turns import Phase
 
 
 class PlayedCard(NamedTuple):
