@@ -1,4 +1,4 @@
-"""Speed as a ratio: a benchmark command and the shared yardstick, run in turn on one core.
+"""Speed as a ratio: a benchmark command and the yardstick, run in turn on one core.
 
 A figure measured on one machine says nothing on another; the same figure
 divided by the yardstick (``benchmarks/yardstick.py``: a fixed pure-Python
