@@ -42,7 +42,8 @@ def main(argv: list[str]) -> None:
     thresholds = THRESHOLDS[edition]
     print(f"{edition}: {games} four-player games a bot (seat 0, against three greedy), {samples} samples an action; "
           f"thresholds {thresholds.to_json()}")
-    print("bot                decisions  mean loss   q50   q75   q90   q95   q99   " + "  ".join(f"{x:>10}" for x in LABELS))
+    print("bot                decisions  mean loss   q50   q75   q90   q95   q99   "
+          + "  ".join(f"{x:>10}" for x in LABELS))
     for bot in bots:
         losses: list[float] = []
         labels = dict.fromkeys(LABELS, 0)

@@ -76,7 +76,8 @@ def main(argv: list[str]) -> None:
     if searches:
         print(f"search: {iterations / searches:.0f} iterations per searched decision ({searches} decisions)")
     print(
-        f"{spec} vs {players - 1} x {opponent}, {players} players{f', {menu}' if menu else ''}{', passing both ways' if both_ways else ''}, {n} games: "
+        f"{spec} vs {players - 1} x {opponent}, {players} players{f', {menu}' if menu else ''}"
+        f"{', passing both ways' if both_ways else ''}, {n} games: "
         f"win rate {wins / n:.3f} (95% CI {lo:.3f}-{hi:.3f}; fair share {1 / players:.3f}), "
         f"mean score {scores / n:.1f} vs {opp / n:.1f}, {time.perf_counter() - start:.0f} s"
     )

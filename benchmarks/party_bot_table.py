@@ -18,8 +18,9 @@ Results are kept per game in FILE (default ``party_bot_table.jsonl``), so
 an interrupted run picks up where it stopped; delete the file to start
 over.  ``--table`` plays nothing and prints the table of every game in
 FILE, whatever its count per bot (so cheap bots can have more games than
-search bots: run the script once per group of bots, then ``--table``).  Every game is seeded: with iteration-limited bots a rerun gives the
-same table, with time-limited ones it depends on the machine's speed.
+search bots: run the script once per group of bots, then ``--table``).
+Every game is seeded: with iteration-limited bots a rerun gives the same
+table, with time-limited ones it depends on the machine's speed.
 """
 
 from __future__ import annotations
@@ -79,7 +80,8 @@ def one_game(job: tuple[str, str, str, int]) -> dict[str, Any]:
 
 
 def table(rows: list[dict[str, Any]], bots: list[str], opponents: list[str]) -> str:
-    head = "| menu | bot | " + " | ".join(f"vs {o}: win (95% CI) | score vs {o}" for o in opponents) + " | ms/decision |"
+    head = ("| menu | bot | " + " | ".join(f"vs {o}: win (95% CI) | score vs {o}" for o in opponents)
+            + " | ms/decision |")
     lines = [head, "|" + "---|" * (3 + 2 * len(opponents))]
     for menu in OFFICIAL_MENUS:
         for spec in bots:

@@ -218,7 +218,8 @@ def main() -> None:
           f"think {args.think:g} s, {elapsed:.1f} s")
     print(f"picks {stats.picks} ({stats.picks / elapsed:.0f}/s), turns measured {len(lat)}")
     print(f"last pick -> every client sees the reveal: p50 {pct(0.50):.1f} ms, p99 {pct(0.99):.1f} ms, "
-          f"max {1000 * lat[-1] if lat else float('nan'):.1f} ms, mean {1000 * statistics.fmean(lat) if lat else float('nan'):.1f} ms")
+          f"max {1000 * lat[-1] if lat else float('nan'):.1f} ms, "
+          f"mean {1000 * statistics.fmean(lat) if lat else float('nan'):.1f} ms")
     batches = max(1, server["write_batches"])
     print(f"server ({server['database']}): {server['decisions']} decisions stored in "
           f"{server['write_batches']} transactions ({server['writes'] / batches:.1f} writes per commit)")

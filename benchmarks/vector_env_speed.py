@@ -31,7 +31,7 @@ def main(argv: list[str]) -> None:
         obs, mask = env.reset()
         done = False
         while not done:
-            obs, mask, rewards, done, info = env.step(env.game.random_actions(rng))
+            obs, mask, _rewards, done, _info = env.step(env.game.random_actions(rng))
             steps += 1
     elapsed = time.perf_counter() - start
     games = episodes * num_envs

@@ -58,7 +58,7 @@ def new_name(old: str) -> str | None:
     """
     if old in MOVED:
         return MOVED[old]
-    package, _, rest = old.rpartition(".")
+    package, _, _rest = old.rpartition(".")
     while package:
         if package in MOVED:
             return f"{MOVED[package]}.{old[len(package) + 1:]}"

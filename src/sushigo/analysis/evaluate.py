@@ -193,4 +193,6 @@ def _contenders(active: list[int], margins: list[list[float]]) -> list[int]:
     return keep
 
 
-__all__ = ["DEFAULT_SAMPLES", "EPSILON", "PRUNE_AT", "PRUNE_MARGIN", "ActionValue", "DecisionEvaluation", "evaluate_decision"]
+__all__ = [
+    "DEFAULT_SAMPLES", "EPSILON", "PRUNE_AT", "PRUNE_MARGIN", "ActionValue", "DecisionEvaluation", "evaluate_decision",
+]

@@ -27,7 +27,7 @@ from __future__ import annotations
 import abc
 import random
 from collections.abc import Sequence
-from typing import Any, ClassVar, Protocol, Union, overload, runtime_checkable
+from typing import Any, ClassVar, Protocol, overload, runtime_checkable
 
 from sushigo.engine.base.actions import Action
 from sushigo.engine.base.game import Game
@@ -36,7 +36,7 @@ from sushigo.engine.party.game import PartyGame
 from sushigo.engine.party.view import PartySeatView, party_seat_view
 from sushigo.engine.rules import Rules
 
-AnyView = Union[SeatView, PartySeatView]
+AnyView = SeatView | PartySeatView
 """What a seat sees in either edition: the argument of :meth:`Player.choose`."""
 
 
@@ -101,17 +101,17 @@ class Bot(abc.ABC):
         has already picked, or the game is not waiting for picks).
         """
 
-    def start_game(self, game_id: str, seat: int, rules: Rules) -> None:
+    def start_game(self, game_id: str, seat: int, rules: Rules) -> None:  # noqa: B027  optional no-op hook
         """Called before a game in which this bot takes seat ``seat`` (default: nothing).
 
         Drivers that run many games (:func:`play_game`, tournaments) call it;
         an external program learns of a new game this way.
         """
 
-    def end_game(self, game_id: str, result: dict[str, Any]) -> None:
+    def end_game(self, game_id: str, result: dict[str, Any]) -> None:  # noqa: B027  optional no-op hook
         """Called once a game is over, with its result as JSON (default: nothing)."""
 
-    def close(self) -> None:
+    def close(self) -> None:  # noqa: B027  optional no-op hook
         """Release what the bot holds (a subprocess, say); default: nothing."""
 
     def __repr__(self) -> str:

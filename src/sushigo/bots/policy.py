@@ -102,7 +102,7 @@ def _filled_wasabi(collection: list[int]) -> int:
     for c in collection:
         if c == _WASABI:
             empty += 1
-        elif empty and (c == _EGG or c == _SALMON or c == _SQUID):
+        elif empty and c in (_EGG, _SALMON, _SQUID):
             empty -= 1
             filled += 1
     return filled

@@ -192,7 +192,10 @@ def bench_command(
         BenchEngine, typer.Option("--engine", help="python (the engine); batch (whole games compiled with numba "
                                   "on every core, or numpy lockstep without numba); numpy (lockstep, B games).")
     ] = BenchEngine.python,
-    batch_size: Annotated[int, typer.Option("--batch-size", min=1, help="Games per lockstep batch (--engine numpy, and --engine batch without numba).")] = 10_000,
+    batch_size: Annotated[
+        int, typer.Option("--batch-size", min=1, help="Games per lockstep batch (--engine numpy, and --engine batch "
+                          "without numba).")
+    ] = 10_000,
 ) -> None:
     """Play random legal games with the engine in one process; last line: games per second."""
     from sushigo.engine.rules import MAX_PLAYERS, Rules, RulesError
@@ -288,9 +291,12 @@ def play_command(
         int, typer.Option("--humans", "-H", min=0, max=8, help="Human seats (pass-and-play when more than one).")
     ] = 1,
     bot: Annotated[
-        list[str], typer.Option("--bot", "-b", help="Bot for the other seats: greedy, random, ismcts[:time=S], flatmc, learned or cmd:COMMAND (repeat per seat).")
-    ] = ["greedy"],
-    name: Annotated[list[str], typer.Option("--name", "-n", help="Name of a human player (repeat).")] = [],
+        list[str], typer.Option("--bot", "-b", help="Bot for the other seats: greedy, random, ismcts[:time=S], "
+                                "flatmc, learned or cmd:COMMAND (repeat per seat).")
+    ] = ["greedy"],  # noqa: B006  typer's default; the command copies it, never mutates it
+    name: Annotated[
+        list[str], typer.Option("--name", "-n", help="Name of a human player (repeat).")
+    ] = [],  # noqa: B006  typer's default; the command copies it, never mutates it
     seed: Annotated[int | None, typer.Option("--seed", "-s", help="Seed for the shuffle and the bots.")] = None,
     edition: Annotated[
         str, typer.Option("--edition", "-e", help="base (Sushi Go!) or party (Sushi Go Party!).")
@@ -304,7 +310,8 @@ def play_command(
         bool, typer.Option("--pass-both-ways", help="Official variant: round 2 passes right (base only).")
     ] = False,
     reshuffle: Annotated[
-        bool, typer.Option("--reshuffle", help="House rule: reshuffle all non-pudding cards between rounds (base only).")
+        bool, typer.Option("--reshuffle", help="House rule: reshuffle all non-pudding cards between rounds "
+                           "(base only).")
     ] = False,
     uramaki_split: Annotated[
         str | None, typer.Option("--uramaki-split", help="Party: copies of 3/4/5-icon uramaki, "

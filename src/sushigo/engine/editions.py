@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping
-from typing import Any, Union
+from typing import Any
 
 from sushigo.engine.base.explain import explain_round
 from sushigo.engine.base.game import Game
@@ -74,7 +74,7 @@ __all__ = [
     "write_atomically",
 ]
 
-AnyGame = Union[Game, PartyGame]
+AnyGame = Game | PartyGame
 """A game of either edition."""
 
 

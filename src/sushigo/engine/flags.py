@@ -8,10 +8,11 @@ the flag at fault.
 {'pass_both_ways': False, 'reshuffle': False}
 >>> rules_from_flags(6, edition="party", menu="big banquet").menu[1]
 'maki'
->>> rules_from_flags(6, label="6 bots")
+>>> rules_from_flags(6, label="6 bots")  # doctest: +NORMALIZE_WHITESPACE
 Traceback (most recent call last):
     ...
-sushigo.engine.flags.FlagError: 6 bots: the base game is for 2-5 players (Sushi Go Party! seats 2-8: add --edition party)
+sushigo.engine.flags.FlagError: 6 bots: the base game is for 2-5 players
+(Sushi Go Party! seats 2-8: add --edition party)
 """
 
 from __future__ import annotations

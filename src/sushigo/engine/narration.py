@@ -22,8 +22,10 @@ picks one.
 'Ana used chopsticks to play Wasabi, then Squid nigiri on it.'
 >>> secret = Line("menu", 1, 4, "{1} used Menu 7: drew 4 cards and played Eel.", seat=1,
 ...               private="{1} used Menu 7: drew Eel, Tofu, Tea and Egg nigiri and played Eel.")
->>> [d["text"] for d in lines_seen_by([secret], 0)], [d["text"] for d in lines_seen_by([secret], 1)]
-(['{1} used Menu 7: drew 4 cards and played Eel.'], ['{1} used Menu 7: drew Eel, Tofu, Tea and Egg nigiri and played Eel.'])
+>>> [d["text"] for d in lines_seen_by([secret], 0)]
+['{1} used Menu 7: drew 4 cards and played Eel.']
+>>> [d["text"] for d in lines_seen_by([secret], 1)]
+['{1} used Menu 7: drew Eel, Tofu, Tea and Egg nigiri and played Eel.']
 """
 
 from __future__ import annotations

@@ -186,10 +186,11 @@ def edition_of(data: Mapping[str, Any]) -> str:
 
     >>> edition_of({"edition": "party"}), edition_of({})
     ('party', 'base')
-    >>> edition_of({"edition": "Party"})
+    >>> edition_of({"edition": "Party"})  # doctest: +NORMALIZE_WHITESPACE
     Traceback (most recent call last):
     ...
-    sushigo.engine.records.RecordError: edition: this version knows 'base' and 'party', not "Party" (did you mean 'party'?)
+    sushigo.engine.records.RecordError: edition: this version knows 'base' and 'party', not "Party"
+    (did you mean 'party'?)
     """
     value = data.get("edition", "base")
     if isinstance(value, str) and value in EDITIONS:

@@ -169,7 +169,8 @@ def palette(rules: Rules) -> list[Entry]:
             out[-1] = _entry(["wasabi"], "wasabi")
     if "special_order" in menu:
         # played with nothing to copy, or copying one that copied nothing
-        copies[:0] = [_entry(["special_order"], "special_order"), _entry(["special_order>special_order"], "special_order")]
+        copies[:0] = [_entry(["special_order"], "special_order"),
+                      _entry(["special_order>special_order"], "special_order")]
         if "wasabi" in menu:
             on = list(_NIGIRI) + [f"special_order>{n}+wasabi" for n in _NIGIRI]
             copies += [_entry([slot, n], "special_order") for slot in ("wasabi", "special_order>wasabi") for n in on

@@ -36,7 +36,6 @@ environment (PettingZoo's ``parallel_to_aec``).  Agents are ``player_0`` ..
 
 from __future__ import annotations
 
-import functools
 import random
 from typing import Any
 
@@ -93,17 +92,27 @@ class raw_parallel_env(ParallelEnv[str, dict[str, Any], int]):  # type: ignore[m
         self._obs_size = observation_size(n, self._edition)
         self.game: AnyGame | None = None
         self._seed: int | None = None
+        # each agent's spaces, built on first use and then the same objects (as PettingZoo asks);
+        # kept on the env so that they go with it (functools.cache on the methods would keep every env alive)
+        self._observation_space_of: dict[str, spaces.Dict] = {}
+        self._action_space_of: dict[str, spaces.Discrete] = {}
 
-    @functools.cache
     def observation_space(self, agent: str) -> spaces.Dict:
-        return spaces.Dict({
-            "observation": spaces.Box(-100.0, 100.0, shape=(self._obs_size,), dtype=np.float32),
-            "action_mask": spaces.Box(0, 1, shape=(self._num_actions,), dtype=np.int8),
-        })
+        space = self._observation_space_of.get(agent)
+        if space is None:
+            space = spaces.Dict({
+                "observation": spaces.Box(-100.0, 100.0, shape=(self._obs_size,), dtype=np.float32),
+                "action_mask": spaces.Box(0, 1, shape=(self._num_actions,), dtype=np.int8),
+            })
+            self._observation_space_of[agent] = space
+        return space
 
-    @functools.cache
     def action_space(self, agent: str) -> spaces.Discrete:
-        return spaces.Discrete(self._num_actions)
+        space = self._action_space_of.get(agent)
+        if space is None:
+            space = spaces.Discrete(self._num_actions)
+            self._action_space_of[agent] = space
+        return space
 
     def _observe(self, seat: int) -> dict[str, Any]:
         game = self.game

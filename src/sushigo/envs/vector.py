@@ -15,8 +15,9 @@ layout of :mod:`sushigo.engine.observation`) and the actions the engine's 156 id
   of the learner, say).  It resets every game in the step that ends them
   (``autoreset_mode`` ``SAME_STEP``: the last observations are in
   ``info["final_obs"]``, the scores and winners in ``info["final_info"]``
-  as gymnasium's own vector envs put them, and at the top level too).  The other built-in bots play seat by seat on the engine:
-  train against them with :class:`sushigo.envs.gym_env.SushiGoEnv` under
+  as gymnasium's own vector envs put them, and at the top level too).
+  The other built-in bots play seat by seat on the engine: train against
+  them with :class:`sushigo.envs.gym_env.SushiGoEnv` under
   ``gymnasium.vector.AsyncVectorEnv``.
 
 Rewards come at the end only, as in :mod:`sushigo.envs.sushigo_v0`:

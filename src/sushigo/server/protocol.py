@@ -18,7 +18,7 @@ from __future__ import annotations
 import json
 import unicodedata
 from collections.abc import Callable
-from typing import Annotated, Any, Final, Literal, Union
+from typing import Annotated, Any, Final, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
@@ -133,7 +133,7 @@ class Rematch(BaseModel):
     type: Literal["rematch"]
 
 
-AnyClientMessage = Union[Hello, Pick, Rename, Ping, Withdraw, Chat, React, Mute, HandOver, Rematch]
+AnyClientMessage = Hello | Pick | Rename | Ping | Withdraw | Chat | React | Mute | HandOver | Rematch
 ClientMessage = Annotated[AnyClientMessage, Field(discriminator="type")]
 _CLIENT: TypeAdapter[AnyClientMessage] = TypeAdapter(ClientMessage)
 _TYPES: Final = ("hello", "pick", "name", "ping", "withdraw", "chat", "react", "mute", "hand_over", "rematch")

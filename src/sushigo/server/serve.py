@@ -109,9 +109,9 @@ def serve(
         app, log_level="warning", ws_max_size=65536, ws_ping_interval=20, ws_ping_timeout=20,
         ws="websockets-sansio",  # pinned: the tests send it raw frames (tests/server/test_raw_frames.py)
         lifespan="on", timeout_graceful_shutdown=3, access_log=False,
-        ws_per_message_deflate=False,
+        ws_per_message_deflate=False,  # compressing ~3 KB frames costs more CPU than it saves on a LAN
         # the per-address limits use the peer's address; X-Forwarded-For only from a proxy named here
-        proxy_headers=trust_proxy is not None, forwarded_allow_ips=trust_proxy or "",  # compressing ~3 KB frames costs more CPU than it saves on a LAN
+        proxy_headers=trust_proxy is not None, forwarded_allow_ips=trust_proxy or "",
     )
     server = uvicorn.Server(config)
     tune_gc()

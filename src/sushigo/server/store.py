@@ -36,7 +36,7 @@ import threading
 from collections.abc import Iterable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from typing import Any, Union
+from typing import Any
 
 from sqlalchemy import (
     BigInteger,
@@ -264,7 +264,7 @@ class AddHappening:
     happening: HappeningRow
 
 
-Op = Union[CreateTable, AppendEvent, SetName, SetStatus, SetToken, AddHappening]
+Op = CreateTable | AppendEvent | SetName | SetStatus | SetToken | AddHappening
 """One write; a batch of them is one transaction."""
 
 
@@ -277,7 +277,7 @@ def normalize_url(url: str) -> str:
     """
     if "://" not in url:
         return f"sqlite:///{url}"
-    if url.startswith("postgresql://") or url.startswith("postgres://"):
+    if url.startswith(("postgresql://", "postgres://")):
         return "postgresql+psycopg://" + url.split("://", 1)[1]
     return url
 

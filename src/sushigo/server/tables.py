@@ -609,7 +609,8 @@ def _bot_spec(entry: str, seat: int) -> str:
     for key, most in BOT_LIMITS.items():
         value = settings.get(key)
         if value is not None and not 0 < value <= most:
-            raise TableError("bad_request", f"seat {seat}: {key}={value:g} (on the server: more than 0, at most {most:g})")
+            raise TableError("bad_request",
+                             f"seat {seat}: {key}={value:g} (on the server: more than 0, at most {most:g})")
     return spec
 
 
@@ -880,7 +881,7 @@ class TableService:
         async with table.rematch_lock:
             if table.rematch is None:
                 req = self._rematch_request(table)
-                new, _, creator = await self.create(req, rematch_of=table)
+                new, _, _creator = await self.create(req, rematch_of=table)
                 try:
                     await self._happening(table, "rematch", seat, {"table": new.id})[1]
                 except StoreError:
@@ -1229,10 +1230,11 @@ class TableService:
             text = dump({"type": "progress", "seq": table.seq,
                          "picked": [game.has_committed(s) for s in range(game.players)]})
             frames = StateFrames(table)
-            own = {seat: frames.text(seat) for seat in table.refresh}
+            # keyed by seat like conn.seat, which is None for a watcher without a seat
+            own: dict[int | None, str] = {seat: frames.text(seat) for seat in table.refresh}
             table.refresh.clear()
             for conn in table.connections:
-                conn.send(own[conn.seat] if conn.seat in own else text)
+                conn.send(own.get(conn.seat, text))
 
     # ------------------------------------------------------------------ decisions
 
@@ -1250,7 +1252,8 @@ class TableService:
         before = set(game.pending_seats)
         if by == "timer":
             words = action_words(game, action)
-            table.log.append(Line("timer", game.round, game.turn, f"Time ran out for {{{seat}}}: greedy decided for them.",
+            table.log.append(Line("timer", game.round, game.turn,
+                                  f"Time ran out for {{{seat}}}: greedy decided for them.",
                                   seat=seat, private=f"Time ran out: greedy chose {words} for you."))
         moved = game.commit(seat, action)
         table.log += table.narrator.update()
@@ -1271,7 +1274,8 @@ class TableService:
         if table.status == WAITING:
             raise TableError("not_started", "the game starts once every seat is filled")
         if table.status != PLAYING:
-            raise TableError("game_over", "the game is over" if table.status == FINISHED else f"the table was {table.status}")
+            raise TableError("game_over",
+                             "the game is over" if table.status == FINISHED else f"the table was {table.status}")
         game = table.game
         if seq > table.seq:
             raise TableError("stale", f"seq {seq} is ahead of the game ({table.seq})")

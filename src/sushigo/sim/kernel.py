@@ -161,7 +161,8 @@ def _compile() -> Any:
                     for c in range(C):
                         icons[s] += icons_of[c] * cols[s, c]
                     top = max(top, icons[s])
-                    score[s] += (cols[s, _TEMPURA] // 2 * TEMPURA_PAIR_POINTS + cols[s, _SASHIMI] // 3 * SASHIMI_SET_POINTS
+                    score[s] += (cols[s, _TEMPURA] // 2 * TEMPURA_PAIR_POINTS
+                                 + cols[s, _SASHIMI] // 3 * SASHIMI_SET_POINTS
                                  + dumplings[min(cols[s, _DUMPLING], _MAX_DUMPLINGS)] + nig[s])
                     pudd[s] += cols[s, _PUDDING]
                 if top > 0:

@@ -199,7 +199,8 @@ def collection_text(played: Sequence[Any], times: str = "\u00d7") -> Text:
             label += f"{times}{n}"
         parts.append((_order(kind, on), card_text(kind, label)))
     if empty:
-        parts.append((_order(int(C.WASABI)), card_text(int(C.WASABI), "Wasabi" + (f"{times}{empty}" if empty > 1 else ""))))
+        label = "Wasabi" + (f"{times}{empty}" if empty > 1 else "")
+        parts.append((_order(int(C.WASABI)), card_text(int(C.WASABI), label)))
     parts.sort(key=lambda part: part[0])
     if not parts:
         return Text("-", style="dim")
@@ -533,7 +534,7 @@ class PartyTerminalGame(TableSession[PartyGame]):
             played = [PlayedCard(p.card, p.kind, p.turn, p.on in face_up) for p in cols[s]]
             collections.add_row(self.name_text(s), collection_text(played, self.times))
         self.say(collections)
-        keys = [k for k in lines[0]] if lines else []
+        keys = list(lines[0]) if lines else []
         table = Table(box=box.SIMPLE_HEAD, pad_edge=False, title=f"Round {number} points")
         table.add_column("Player", no_wrap=True, max_width=MAX_NAME, overflow="ellipsis")
         for key in keys:

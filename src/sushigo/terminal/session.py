@@ -301,7 +301,7 @@ def _seat_names(humans: int, specs: list[str], names: Sequence[str] | None) -> l
         label = "Bot" if kind == "cmd" else kind.capitalize()
         out.append(f"{label} {humans + i + 1}")
     seen: set[str] = set()
-    for s, name in enumerate(out):
+    for name in out:
         if name.lower() in seen:
             raise _Setup(f"two players are called {name!r}")
         seen.add(name.lower())

@@ -121,7 +121,8 @@ class PartialGames:
         self.rules = rules
         self.count = 0
         try:
-            self._file: IO[str] | None = open(self.path, "x", encoding="utf-8")
+            # open across add() calls, closed by close() or remove()
+            self._file: IO[str] | None = open(self.path, "x", encoding="utf-8")  # noqa: SIM115
         except OSError as e:
             raise TournamentError(f"--out {folder}: can't write there: {e.strerror or e}", usage=False) from None
 

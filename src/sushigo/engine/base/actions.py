@@ -90,5 +90,5 @@ def action_name(action: Action) -> str:
 
 def parse_action(text: str) -> Action:
     """Parse the text form of :func:`action_name` (``'squid'``, ``'wasabi+egg'``)."""
-    parts = [p for p in text.replace(",", "+").split("+")]
+    parts = text.replace(",", "+").split("+")
     return encode([parse_card(p) for p in parts])

@@ -76,7 +76,7 @@ def _ranks(icons: Sequence[int], awards: Sequence[int]) -> list[str]:
     second = max((n for n in icons if 0 < n < top), default=0)
     seconds = sum(1 for n in icons if n == second)
     out = []
-    for n, award in zip(icons, awards):
+    for n, _award in zip(icons, awards):
         if n == top:
             out.append("the most" if firsts == 1 else f"tied for the most with {number_word(firsts - 1)} other"
                        + ("s" if firsts > 2 else ""))

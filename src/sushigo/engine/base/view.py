@@ -268,7 +268,7 @@ def known_cards(game: Game, viewer: int | None, seat: int) -> list[int]:
         return []
     if viewer is not None and knows_hand(game, viewer, seat):
         return list(game.hands[seat])
-    dealt, turns = game._history[-1]
+    _dealt, turns = game._history[-1]
     n = game.players
     step = game.pass_step
     pile = (seat - step * len(turns)) % n

@@ -201,8 +201,11 @@ def explain_desserts(game: PartyGame) -> list[Figure]:
     >>> from sushigo.engine.rules import Rules
     >>> game = PartyGame(Rules.party(3, "Party Sampler"), seed=2)
     >>> game.random_playout(random.Random(2))
-    >>> [f.text for f in explain_desserts(game)]
-    ['4 green tea ice cream: one set of four, 12', '3 green tea ice cream: no set of four, 0', '1 green tea ice cream: no set of four, 0']
+    >>> for f in explain_desserts(game):
+    ...     print(f.text)
+    4 green tea ice cream: one set of four, 12
+    3 green tea ice cream: no set of four, 0
+    1 green tea ice cream: no set of four, 0
     """
     if not game.is_over:
         raise ValueError("desserts are scored at the end of the game")
@@ -235,5 +238,6 @@ def dessert_figures(desserts: Sequence[Sequence[int]], item: str, two_player_pen
             icons, points = fruit_icons(d), fruit_type_points(d)
             parts = ", ".join(f"{fruit} {n} ({p:+d})" if p else f"{fruit} {n} (0)"
                               for fruit, n, p in zip(FRUITS, icons, points))
-            figures.append(Figure(item, len(d), sum(points), f"{_plural(len(d), 'fruit card')}: {parts}, {sum(points)}"))
+            figures.append(Figure(item, len(d), sum(points),
+                                  f"{_plural(len(d), 'fruit card')}: {parts}, {sum(points)}"))
     return figures

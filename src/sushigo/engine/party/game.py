@@ -669,9 +669,9 @@ class PartyGame:
         ids = CHOPSTICKS_IDS if kind == "chopsticks" else SPOON_IDS
         best = None
         for p in self.collections[seat]:
-            if p.turn < self.turn and p.kind in ids and _NUMBER[p.kind] == number:
-                if best is None or (best.copy and not p.copy):
-                    best = p
+            if (p.turn < self.turn and p.kind in ids and _NUMBER[p.kind] == number
+                    and (best is None or (best.copy and not p.copy))):
+                best = p
         return best
 
     def _start_menu(self, drawn: tuple[int, ...]) -> None:

@@ -753,4 +753,6 @@ def _party_result(
     )
 
 
-__all__ = ["PartySheet", "party_score_sheet", "party_sheet_rules", "read_party_sheet", "replay_party", "to_party_record"]
+__all__ = [
+    "PartySheet", "party_score_sheet", "party_sheet_rules", "read_party_sheet", "replay_party", "to_party_record",
+]

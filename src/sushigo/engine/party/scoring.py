@@ -10,8 +10,9 @@ or pudding award gives the *full* points to each tied seat.
 >>> score_party_round(
 ...     [[C.WASABI, C.SQUID, C.TEMPURA, C.TEMPURA, C.MAKI3], [C.EGG, C.MAKI1]], [3, 0],
 ...     ("nigiri", "maki", "tempura", "sashimi", "dumpling", "chopsticks", "wasabi", "pudding"),
-...     [0, 0], 0)
-[{'nigiri': 9, 'maki': 6, 'tempura': 5, 'sashimi': 0, 'dumpling': 0}, {'nigiri': 1, 'maki': 3, 'tempura': 0, 'sashimi': 0, 'dumpling': 0}]
+...     [0, 0], 0)  # doctest: +NORMALIZE_WHITESPACE
+[{'nigiri': 9, 'maki': 6, 'tempura': 5, 'sashimi': 0, 'dumpling': 0},
+ {'nigiri': 1, 'maki': 3, 'tempura': 0, 'sashimi': 0, 'dumpling': 0}]
 """
 
 from __future__ import annotations

@@ -344,7 +344,7 @@ def _rewrite_history(world: PartyGame, viewer: int) -> None:
     seat, follow the copy's cards and never the real ones.  Other seats'
     menu draws, which the viewer never saw, are dropped from the history.
     """
-    dealt, turns = world._history[-1]
+    _dealt, turns = world._history[-1]
     hands = [list(h) for h in world.hands]
     in_progress = world.phase in (Phase.RESOLVE, Phase.DRAW)
     for i in range(len(turns) - 1, -1, -1):
