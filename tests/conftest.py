@@ -56,6 +56,15 @@ def pytest_configure(config: pytest.Config) -> None:
         )
 
 
+@pytest.hookimpl(tryfirst=True)
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """A test that drives a browser is ``e2e`` whether or not its module says so,
+    so that ``-m "not e2e"`` (the fast tier, CONTRIBUTING.md) never starts one."""
+    for item in items:
+        if "browser" in getattr(item, "fixturenames", ()) and item.get_closest_marker("e2e") is None:
+            item.add_marker(pytest.mark.e2e)
+
+
 def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
     """One line for each optional part (chromium, PostgreSQL) whose tests were
     skipped because it is missing, saying what to install; nothing otherwise.

@@ -13,6 +13,8 @@ import pytest
 pytest.importorskip("torch")
 pytest.importorskip("matplotlib")
 
+pytestmark = pytest.mark.slow  # a short training run
+
 from sushigo.bots import make_bot, play_game
 from sushigo.bots.learned import Policy
 

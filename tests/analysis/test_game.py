@@ -79,6 +79,7 @@ def test_reproducible_and_the_same_whichever_seats_or_processes(base_game: Game)
     assert progress[-1][0] == progress[-1][1] == len(progress)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("which,seed", [("base", 1), ("base", 2), ("party", 3), ("party", 4)])
 def test_records_that_look_the_same_to_the_seat_evaluate_its_decisions_the_same(which: str, seed: int) -> None:
     """Two games that differ only in what seat 1 could not see (the other hands, the deck) up to

@@ -74,6 +74,7 @@ def _play_checked(game: Game, bots: Sequence[Bot]) -> int:
     return pairs
 
 
+@pytest.mark.slow
 @settings(max_examples=40, deadline=None)
 @given(
     seed=st.integers(0, 2**32 - 1),
@@ -90,6 +91,7 @@ def test_bots_only_pick_legal_actions(
     assert game.is_over
 
 
+@pytest.mark.slow
 def test_both_bots_use_chopsticks_in_real_games() -> None:
     used = dict.fromkeys(BOTS, 0)
     for seed in range(30):

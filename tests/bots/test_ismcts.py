@@ -177,6 +177,7 @@ def test_search_bots_refuse_views_without_a_world() -> None:
 # ---------------------------------------------------------- legality
 
 
+@pytest.mark.slow
 @settings(max_examples=15, deadline=None)
 @given(seed=st.integers(0, 2**32 - 1), players=st.integers(2, 5), flat=st.booleans(),
        policy=st.sampled_from(["heuristic", "random"]))
@@ -192,6 +193,7 @@ def test_search_bots_play_whole_base_games_legally(seed: int, players: int, flat
             game.commit(s, action)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("menu", list(OFFICIAL_MENUS))
 def test_ismcts_plays_whole_party_games_legally(menu: str) -> None:
     players = 2 if "Dinner" in menu else 5

@@ -251,10 +251,11 @@ def test_the_bot_decides_the_same_before_and_after_others_commit() -> None:
                 game.commit(s, LearnedBot(seed=0).choose(view))
 
 
+@pytest.mark.slow
 def test_the_shipped_policy_beats_random_players() -> None:
     """80 four-player games, the learned bot at each seat in turn against 3
     random bots: it wins far more than the fair 25% (the training run measured
-    its win rates on 400+ games: README and docs/rl.md)."""
+    its win rates on 400+ games: docs/bots.md and docs/rl.md)."""
     wins = 0.0
     games = 80
     for g in range(games):

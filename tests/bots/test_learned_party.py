@@ -210,6 +210,7 @@ def test_the_shipped_party_policy_plays_every_official_menu_legally(menu: str) -
         assert len(game.result().rounds) == 3
 
 
+@pytest.mark.slow
 def test_the_shipped_party_policy_plays_custom_menus_legally_and_deterministically() -> None:
     rng = random.Random(11)
     for g in range(12):
@@ -230,6 +231,7 @@ def test_the_shipped_party_policy_says_how_it_was_trained() -> None:
     assert doc["prior"]["values"] == "greedy" and shipped_policy("party").prior_scale == doc["prior"]["scale"] > 0
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("opponent, menu, floor", [
     ("random", "Master Menu", 0.6),
     ("greedy", "Cutthroat Combo", 0.45),  # its weakest menu before the greedy prior: 0%

@@ -122,6 +122,7 @@ def test_party_greedy_bot_is_greedy_on_party_views() -> None:
 # ---------------------------------------------------- greedy vs random
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("menu", ["My First Meal", "Master Menu", "Cutthroat Combo", "Dinner for Two"])
 def test_greedy_clearly_beats_random(menu: str) -> None:
     players, games, wins = 4, 40, 0.0
@@ -138,6 +139,7 @@ def test_greedy_clearly_beats_random(menu: str) -> None:
 # --------------------------------------------------- hidden information
 
 
+@pytest.mark.slow
 def test_bots_decide_from_the_view_alone() -> None:
     """A game and a world that differs from it only in what a seat cannot see
     give that seat the same view, and a seeded bot the same choice, on the

@@ -23,6 +23,7 @@ def _rules(rng: random.Random) -> Rules:
             return Rules.party(players, menu)
 
 
+@pytest.mark.slow
 def test_fast_inputs_equal_the_inputs_of_the_seat_views() -> None:
     """Every menu kind, every table size, every phase: the same list as the view's, for every waiting seat
     and for seats the game does not wait for."""

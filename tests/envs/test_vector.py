@@ -472,6 +472,7 @@ def test_vector_env_same_seed_same_trajectories() -> None:
     assert not (then_a[0] == trajectory(SushiGoVectorEnv(num_envs=16, num_players=2), 7)[0]).all()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("players,padded", [(2, False), (4, True), (5, False)])
 def test_learned_opponents_play_as_the_learned_bot(players: int, padded: bool) -> None:
     """``learned_policy`` picks, for every seat of 16 games at every turn, the

@@ -23,7 +23,7 @@ pytest.importorskip("fastapi")
 
 from fastapi.testclient import TestClient
 
-from optional_parts import CHROMIUM, pg_skip_reason, pg_url
+from optional_parts import CHROMIUM, PG_URL_VAR, pg_skip_reason, pg_url
 from sushigo.server.app import create_app
 from sushigo.server.store import Store, metadata
 
@@ -38,15 +38,45 @@ def _reset(url: str) -> None:
     store.close()
 
 
-@pytest.fixture(params=["sqlite", pytest.param("postgresql", marks=pytest.mark.pg)])
-def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
-    """A fresh database: a SQLite file, or the test PostgreSQL emptied."""
-    if request.param == "sqlite":
-        return f"sqlite:///{tmp_path / 'games.db'}"
+def worker_database(base_url: str) -> str:
+    """This test process's own PostgreSQL database beside ``base_url``'s, made
+    when missing: ``sushigo_test_gw0`` for pytest-xdist's worker gw0,
+    ``sushigo_test_main`` without workers.  Parallel workers never share one."""
+    import psycopg
+
+    worker = os.environ.get("PYTEST_XDIST_WORKER", "main")
+    name = f"{base_url.rsplit('/', 1)[1].split('?')[0]}_{worker}"
+    if not re.fullmatch(r"[a-z0-9_]+", name):
+        raise pytest.UsageError(f"{PG_URL_VAR} names a database that is not lower case letters, digits and _")
+    with psycopg.connect(base_url, autocommit=True) as conn:
+        if conn.execute("SELECT 1 FROM pg_database WHERE datname = %s", (name,)).fetchone() is None:
+            conn.execute(f'CREATE DATABASE "{name}"')
+    return _with_database(base_url, name)
+
+
+def _with_database(url: str, name: str) -> str:
+    """``url`` with its database name replaced by ``name``."""
+    head, _, tail = url.rpartition("/")
+    query = tail.partition("?")[1] + tail.partition("?")[2]
+    return f"{head}/{name}{query}"
+
+
+@pytest.fixture(scope="session")
+def pg_database() -> str:
+    """This worker's PostgreSQL database (skips where there is none)."""
     if not PG_URL:
         pytest.skip(pg_skip_reason())
-    _reset(PG_URL)
-    return PG_URL
+    return worker_database(PG_URL)
+
+
+@pytest.fixture(params=["sqlite", pytest.param("postgresql", marks=pytest.mark.pg)])
+def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """A fresh database: a SQLite file, or this worker's PostgreSQL database emptied."""
+    if request.param == "sqlite":
+        return f"sqlite:///{tmp_path / 'games.db'}"
+    url: str = request.getfixturevalue("pg_database")
+    _reset(url)
+    return url
 
 
 @pytest.fixture
@@ -147,8 +177,9 @@ class ServerProcess:
 def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """A real server process on a free port with a fresh SQLite file; yields its base URL."""
     db = tmp_path_factory.mktemp("live") / "games.db"
-    # every browser test creates tables from this one address; the limit itself is tested in test_protocol
-    server = ServerProcess(f"sqlite:///{db}", "--tables-per-hour", "1000")
+    # every browser test creates tables from this one address; the limit itself is tested in test_protocol;
+    # the pages show whatever the server's analysis says, so a coarse one (16 playouts per action) does
+    server = ServerProcess(f"sqlite:///{db}", "--tables-per-hour", "1000", "--analysis-samples", "16")
     try:
         yield server.url
     finally:
@@ -159,15 +190,31 @@ BROWSER_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-r
                 "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 
 
+class StillBrowser:
+    """A Playwright browser whose new contexts prefer reduced motion unless a test
+    asks otherwise (``reduced_motion="no-preference"``): a card that slides in is
+    not clicked until it stops, and only the tests of motion need it to move."""
+
+    def __init__(self, browser: Any) -> None:
+        self._browser = browser
+
+    def new_context(self, **options: Any) -> Any:
+        options.setdefault("reduced_motion", "reduce")
+        return self._browser.new_context(**options)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._browser, name)
+
+
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
     """Debian's Chromium by path, headless, for a module's browser tests (which
-    skip themselves where it or Playwright is missing)."""
+    skip themselves where it or Playwright is missing); see :class:`StillBrowser`."""
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as p:
         b = p.chromium.launch(executable_path=str(CHROMIUM), headless=True, args=BROWSER_ARGS)
         try:
-            yield b
+            yield StillBrowser(b)
         finally:
             b.close()

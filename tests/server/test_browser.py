@@ -491,9 +491,14 @@ def test_errors_are_shown(live_server: str, context: BrowserContext) -> None:
     assert "Menu" in (message.text_content() or "")
     assert page.locator('[data-testid="created"]').is_hidden()
     created = api_create(live_server, edition="base", players=2, seats=["human", "bot:random"])
+    sockets: list[str] = []
+    page.on("websocket", lambda ws: sockets.append(ws.url))
+    page.clock.install()
     page.goto(f"{live_server}/t/{created['id']}#seat=not-a-real-token")
     page.wait_for_selector('[data-testid="error"]:has-text("not valid")')
-    page.wait_for_timeout(1500)  # no reconnect loop
+    # no reconnect loop: a minute of the page's timers (a retry waits at most 10.3 s) opens no socket
+    page.clock.run_for(60_000)
+    assert len(sockets) == 1, sockets
     assert page.locator('[data-testid="connection"]').get_attribute("data-state") == "closed"
     assert page.locator('[data-testid="name-form"]').is_hidden()
     assert errors == []
@@ -619,9 +624,12 @@ def test_every_turn_is_told_and_every_round_end_kept(live_server: str, browser: 
         chooser = prefer_specials
     created = api_create(live_server, **body)
     context = browser.new_context(viewport=viewport, has_touch=viewport["width"] < 500)
+    # the spectator in a browser window of its own: a background tab of the player's would
+    # draw only now and then, and every click waits for the page to draw
+    watching = browser.new_context(viewport=viewport)
     try:
         page = context.new_page()
-        watcher = context.new_page()
+        watcher = watching.new_page()
         errors = watch_errors(page)
         join(page, invites(live_server, created)[0], "Ana")
         watcher.goto(f"{live_server}/t/{created['id']}")
@@ -692,6 +700,7 @@ def test_every_turn_is_told_and_every_round_end_kept(live_server: str, browser: 
         assert errors == []
     finally:
         context.close()
+        watching.close()
 
 
 def record_on_wasabi(game: Any, number: int, col: Any) -> list[bool]:
@@ -844,7 +853,7 @@ new MutationObserver(() => {
 
 
 def test_a_passed_hand_slides_in_from_where_it_came(live_server: str, browser: Browser) -> None:
-    ctx = browser.new_context(viewport={"width": 1000, "height": 800})
+    ctx = browser.new_context(viewport={"width": 1000, "height": 800}, reduced_motion="no-preference")
     try:
         ctx.add_init_script(PASS_WATCH)
         page = ctx.new_page()
@@ -1022,7 +1031,9 @@ def test_change_your_pick_take_it_back_and_chat(live_server: str, browser: Brows
         ana.fill('[data-testid="chat-input"]', "muted words")
         ana.click('[data-testid="chat-send"]')
         ana.locator('[data-testid="chat-message"]:has-text("muted words")').wait_for()
-        bo.wait_for_timeout(300)
+        bo.fill('[data-testid="chat-input"]', "sent later")  # after Ana's, so it arrives after hers
+        bo.click('[data-testid="chat-send"]')
+        bo.locator('[data-testid="chat-message"]:has-text("sent later")').wait_for()
         assert bo.locator('[data-testid="chat-message"]:has-text("muted words")').count() == 0
         assert bo.locator('[data-testid="chat-message"][data-seat="0"]').count() == 0  # muted: hidden too
         shot(bo, f"chat-{tag}")
@@ -1140,6 +1151,7 @@ def test_hints_show_your_estimates_and_nobody_elses(live_server: str, browser: B
         body["menu"] = "Master Menu"
     created = api_create(live_server, **body)
     ctx = browser.new_context(viewport=viewport, has_touch=viewport["width"] < 500)
+    watching = browser.new_context(viewport=viewport)
     try:
         lobby = ctx.new_page()
         lobby.goto(live_server + "/")
@@ -1149,7 +1161,8 @@ def test_hints_show_your_estimates_and_nobody_elses(live_server: str, browser: B
         page = ctx.new_page()
         errors = watch_errors(page)
         join(page, invites(live_server, created)[0], "Hinted")
-        spectator = ctx.new_page()
+        lobby.close()  # the player's page in front: a background tab draws only now and then
+        spectator = watching.new_page()
         spectator.goto(live_server + created["spectate"])
         for turn in (1, 2, 3):
             page.wait_for_selector('[data-testid="hints"] [data-testid="hint-row"]', timeout=30_000)
@@ -1170,6 +1183,7 @@ def test_hints_show_your_estimates_and_nobody_elses(live_server: str, browser: B
         assert errors == []
     finally:
         ctx.close()
+        watching.close()
 
 
 @pytest.mark.parametrize("edition, viewport", [

@@ -788,9 +788,25 @@ def test_rate_limit_refuses_then_recovers(sqlite_url: str) -> None:
             assert kinds.count("rate_limited") >= 4, kinds
             assert set(kinds) <= {"rate_limited", "hello_first"}, kinds
             assert kinds[:3] == ["hello_first"] * 3, kinds
-            time.sleep(0.6)  # refilled: the connection works again
-            hello(ws)
-            still_alive(ws)
+            # refilled at 4 a second: the connection works again
+            once_refilled(ws, "welcome", type="hello", token=None, name=None, last_seq=None)
+            until(ws, "state")
+            once_refilled(ws, "pong", type="ping")
+
+
+def once_refilled(ws: Any, answer: str, **message: Any) -> Msg:
+    """Send ``message`` until the rate limit lets it through (polled, with a
+    deadline) and return its ``answer`` frame (other frames are skipped)."""
+    deadline = time.monotonic() + 10
+    while True:
+        send(ws, **message)
+        while (m := recv(ws))["type"] not in (answer, "error"):
+            pass
+        if m["type"] == answer:
+            return m
+        assert m["code"] == "rate_limited", m
+        assert time.monotonic() < deadline, "the rate limit never let a message through"
+        time.sleep(0.05)
 
 
 def test_flooding_connection_is_closed(sqlite_url: str) -> None:
@@ -1017,6 +1033,7 @@ def test_missing_and_unfinished_tables(client: TestClient) -> None:
 # --------------------------------------------------------------------------- 8. move timer
 
 
+@pytest.mark.slow
 def test_move_timer_decides_for_an_idle_human(client: TestClient) -> None:
     created = create(client, players=2, seats=["human", "bot:greedy"], seed=9, timer=TIMER_RANGE[0])
     tid = created["id"]

@@ -225,12 +225,13 @@ def test_upload_a_record_replay_and_analyse_it(live_server: str, browser: Browse
             assert page.locator('[data-testid="step-value"][data-played="true"]').get_attribute("data-action") == d["played"]
             if k == 0:
                 shot(page, f"replay-analysed-{rules.edition}-{viewport['width']}")
+        mistakes = [at[(d["round"], d["turn"], d["index"])] for d in labelled]
         page.keyboard.press("Home")
-        page.keyboard.press("]")  # the next mistake from the start: the first
-        check_step(page, doc, at[(labelled[0]["round"], labelled[0]["turn"], labelled[0]["index"])])
+        page.keyboard.press("]")  # the next mistake after the first step
+        check_step(page, doc, next(n for n in mistakes if n > 0))
         page.keyboard.press("End")
-        page.keyboard.press("[")
-        check_step(page, doc, at[(labelled[-1]["round"], labelled[-1]["turn"], labelled[-1]["index"])])
+        page.keyboard.press("[")  # the last mistake
+        check_step(page, doc, mistakes[-1])
         point = page.locator('[data-testid="eval-point"]').nth(len(decisions) // 2)
         point.click()
         d = decisions[len(decisions) // 2]

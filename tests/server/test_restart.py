@@ -18,10 +18,9 @@ import httpx
 import pytest
 from websockets.sync.client import ClientConnection, connect
 
-from optional_parts import pg_skip_reason
 from sushigo.engine.editions import replay
 
-from .conftest import PG_URL, ServerProcess, _reset
+from .conftest import ServerProcess, _reset
 
 
 class Seat:
@@ -83,10 +82,9 @@ def database(request: pytest.FixtureRequest, tmp_path: Any) -> Iterator[str]:
     if request.param == "sqlite":
         yield f"sqlite:///{tmp_path / 'games.db'}"
         return
-    if not PG_URL:
-        pytest.skip(pg_skip_reason())
-    _reset(PG_URL)
-    yield PG_URL
+    url: str = request.getfixturevalue("pg_database")
+    _reset(url)
+    yield url
 
 
 TABLES = [
@@ -116,6 +114,7 @@ def _play_until_middle(seats: list[Seat], rng: random.Random, decisions: int) ->
     second.until(lambda m: m["type"] == "progress" or m["type"] == "state")
 
 
+@pytest.mark.slow
 def test_sigkill_mid_game_loses_nothing(database: str) -> None:
     server = ServerProcess(database)
     rng = random.Random(3)
@@ -164,6 +163,7 @@ def test_sigkill_mid_game_loses_nothing(database: str) -> None:
         server.stop()
 
 
+@pytest.mark.slow
 def test_two_processes_share_one_database_by_shard(database: str) -> None:
     """Two server processes on one database, each with its own shard: each
     creates and runs its own tables, both list every table and serve every
@@ -204,6 +204,7 @@ def test_two_processes_share_one_database_by_shard(database: str) -> None:
         two.stop()
 
 
+@pytest.mark.slow
 def test_sigkill_keeps_changed_picks_chat_mutes_hand_overs_and_the_timer(database: str) -> None:
     """Each new kind of event is acknowledged, then the server is killed: after
     the restart Ana's changed pick, her chat line, Bo's mute, Cy's hand-over to
@@ -262,6 +263,7 @@ def test_sigkill_keeps_changed_picks_chat_mutes_hand_overs_and_the_timer(databas
         server.stop()
 
 
+@pytest.mark.slow
 def test_sigkill_after_play_again_keeps_the_new_table_and_its_seat(database: str) -> None:
     """"Play again" is acknowledged (the seat's token arrives), then the server is
     killed: after the restart the new table, its link to the old one, the seat's

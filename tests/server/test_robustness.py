@@ -84,9 +84,11 @@ def test_the_timer_never_decides_after_the_seat_did(lite_client: TestClient) -> 
         async def race() -> None:
             opened = table.opened[0]
             pick = asyncio.ensure_future(service.pick(table, 0, m["seq"], m["view"]["legal_actions"][0]))
+            before = set(service._tasks)
             service._on_timeout(table, 0, opened)  # the timer fires in the same iteration
+            (timer,) = set(service._tasks) - before
             await pick
-            await asyncio.sleep(0.1)
+            await timer  # the timer's task has run to its end: whatever it did is done
             await service.writer.barrier()
 
         lite_client.portal.call(race)  # type: ignore[union-attr]

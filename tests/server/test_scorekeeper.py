@@ -11,8 +11,10 @@ import sys
 from pathlib import Path
 from typing import Any
 
+import pytest
+from click.testing import CliRunner
 from fastapi.testclient import TestClient
-from typer.testing import CliRunner
+from typer.main import get_command
 
 from sheet_samples import random_sheet
 from sushigo.cli.app import app as cli
@@ -21,14 +23,17 @@ from sushigo.engine.sheets import explain_sheet
 from .conftest import ROOT, ServerProcess
 
 RUNNER = CliRunner()
+COMMAND = get_command(cli)
+"""The command line as click runs it, built once (typer builds it again for every call)."""
 
 
 def cli_score(sheet: Any) -> tuple[int, str, str]:
     """``sushigo score -`` on this sheet, in process: exit code, stdout, stderr."""
-    r = RUNNER.invoke(cli, ["score", "-"], input=json.dumps(sheet))
+    r = RUNNER.invoke(COMMAND, ["score", "-"], input=json.dumps(sheet))
     return r.exit_code, r.stdout, r.stderr
 
 
+@pytest.mark.slow
 def test_route_and_cli_give_identical_results_on_random_sheets(lite_client: TestClient) -> None:
     rng = random.Random(17)
     editions = {"base": 0, "party": 0}
@@ -162,6 +167,7 @@ def test_a_kept_sheet_survives_a_restart(tmp_path: Path) -> None:
         server.stop()
 
 
+@pytest.mark.slow
 def test_the_real_command_and_the_real_server_agree(tmp_path: Path) -> None:
     import httpx
 

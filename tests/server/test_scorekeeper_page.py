@@ -65,12 +65,9 @@ def start(page: Page, url: str, names: list[str], *, menu: str | None = None) ->
 
 
 def settled(page: Page) -> None:
-    """The last change is scored and saved."""
-    page.wait_for_function("document.querySelector('[data-testid=sync]').dataset.state === 'open'"
-                           " && !document.querySelector('[data-testid=figures] .muted:only-child')"
-                           " || document.querySelector('[data-testid=seat-error]') !== null", timeout=10000)
-    page.wait_for_timeout(350)
-    page.wait_for_function("document.querySelector('[data-testid=sync]').dataset.state !== 'saving'", timeout=10000)
+    """The last change is scored and saved: the page says "Saving…" from a change
+    until the server has scored it and keeps the sheet as it is after it."""
+    page.wait_for_function("document.querySelector('[data-testid=sync]').dataset.state === 'open'", timeout=10000)
 
 
 def enter(page: Page, seat: int, counts: dict[str, int], race: int | None = None) -> None:

@@ -241,9 +241,8 @@ def test_idle_tables_are_abandoned_not_resumed_and_keep_their_partial_record(sql
             until(a, "ack")
     # a day later (as the server sees it): both are abandoned at start, none is resumed
     with make_client(sqlite_url, idle_limit=0.2) as client:
-        time.sleep(0.3)
         service = client.app.state.service  # type: ignore[attr-defined]
-        ended = client.portal.call(service.sweep)
+        ended = client.portal.call(service.sweep, time.time() + 1.0)  # the janitor's next round, a second on
         assert set(ended) == {created["id"], waiting["id"]} or service.tables == {}
         assert client.get("/api/stats").json()["tables_in_memory"] == 0
         for tid in (created["id"], waiting["id"]):
@@ -432,6 +431,7 @@ def test_a_hand_over_waits_for_the_away_time(lite_client: TestClient) -> None:
         assert err["code"] == "not_allowed" and "wait" in err["message"]
 
 
+@pytest.mark.slow
 def test_the_timer_hands_an_away_seat_to_the_bot(sqlite_url: str) -> None:
     with make_client(sqlite_url) as client:
         created, (ta, tb) = start_two(client, timer=5)

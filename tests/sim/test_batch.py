@@ -17,6 +17,7 @@ from sushigo.engine.rules import Rules  # noqa: E402
 from sushigo.sim.batch import NUM_ACTIONS, BatchGame, maki_awards, pudding_awards  # noqa: E402
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("players,pass_both_ways", [(2, False), (3, True), (4, False), (5, True)])
 def test_ten_thousand_batch_games_equal_the_engines(players: int, pass_both_ways: bool) -> None:
     """2,500 games per table size (10,000 in all): every legal mask, every total
@@ -91,6 +92,7 @@ def test_an_illegal_action_is_refused_with_game_and_seat() -> None:
         batch.step(actions)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("engine,what", [("numpy", "lockstep"), ("batch", "compiled")])
 def test_bench_command_prints_games_per_second_last(engine: str, what: str) -> None:
     if engine == "batch":
@@ -102,6 +104,7 @@ def test_bench_command_prints_games_per_second_last(engine: str, what: str) -> N
     assert "3000 games" in out.stdout and "MiB" in out.stdout and what in out.stdout
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("players,pass_both_ways", [(2, False), (3, True), (4, False), (5, True)])
 def test_compiled_random_games_equal_the_engines(players: int, pass_both_ways: bool) -> None:
     """The numba kernel's games, replayed through the engine from their recorded
@@ -143,6 +146,7 @@ def test_compiled_random_games_are_the_same_games_as_before() -> None:
     assert digest.hexdigest() == "abd225cfdfbc2144491c7bf1d3a766588f313edf5174a77711707497f01f665a"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("players,pass_both_ways", [(2, False), (3, True), (4, False), (5, True)])
 def test_batch_observations_equal_the_encoded_views(players: int, pass_both_ways: bool) -> None:
     """Every seat's observation at every turn of 300 games per table size (and

@@ -402,6 +402,7 @@ def test_command_json_matches_the_saved_games(tmp_path: Path) -> None:
     assert not (out / "games.partial.jsonl").exists()  # replaced by the complete results
 
 
+@pytest.mark.slow
 def test_an_interrupted_tournament_keeps_the_games_it_finished(tmp_path: Path) -> None:
     """Ctrl-C in the middle of a run: every finished game is on disk, and replays."""
     import signal

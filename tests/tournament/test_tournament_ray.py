@@ -15,6 +15,8 @@ from sushigo.tournament import run_tournament
 
 ray = pytest.importorskip("ray")
 
+pytestmark = pytest.mark.slow  # a local Ray cluster starts in seconds
+
 
 def test_command_on_ray_prints_what_local_prints() -> None:
     """``--backend ray`` starts its own local Ray (this test runs before the fixture's)."""

@@ -17,6 +17,7 @@ import typer
 from rich.console import Console
 from rich.text import Text
 
+from sushigo.analysis.evaluate import DEFAULT_SAMPLES
 from sushigo.cli.errors import EXIT_BAD_INPUT, EXIT_USAGE
 from sushigo.cli.errors import fail as _fail
 from sushigo.engine.base.scoring import Result
@@ -515,6 +516,9 @@ def serve_command(
     away_after: Annotated[float, typer.Option(
         min=0, help="Seconds a player must be gone, while the table waits on them, before others may "
                     "hand their seat to a bot.")] = 60.0,
+    analysis_samples: Annotated[int, typer.Option(
+        min=1, help="Playouts per legal action when the server analyses a game (Analyse my game, "
+                    "uploaded replays): fewer is faster and coarser.")] = DEFAULT_SAMPLES,
 ) -> None:
     """Run the online game server: lobby, browser tables, live play over WebSockets."""
     try:
@@ -526,7 +530,8 @@ def serve_command(
     try:
         serve(host, port, db, allow_origins=tuple(allow_origin or ()), shard=shard,
               tables_per_hour=tables_per_hour, connections_per_address=connections_per_address,
-              trust_proxy=trust_proxy, idle_limit=abandon_after * 86400.0, away_after=away_after)
+              trust_proxy=trust_proxy, idle_limit=abandon_after * 86400.0, away_after=away_after,
+              analysis_samples=analysis_samples)
     except ServeError as e:
         _fail(str(e))
 

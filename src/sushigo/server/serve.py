@@ -13,6 +13,7 @@ import socket
 import sys
 from typing import Final, TextIO
 
+from sushigo.analysis.evaluate import DEFAULT_SAMPLES
 from sushigo.server.store import Store, StoreError
 
 
@@ -78,6 +79,7 @@ def serve(
     trust_proxy: str | None = None,
     idle_limit: float = 7 * 86400.0,
     away_after: float = 60.0,
+    analysis_samples: int = DEFAULT_SAMPLES,
     out: TextIO = sys.stdout,
 ) -> None:
     """Start the server and block until it is stopped (Ctrl-C or SIGTERM).
@@ -104,7 +106,8 @@ def serve(
     address = f"http://{shown}:{real_port}"
     limits = Limits(tables_per_hour=tables_per_hour, connections_per_address=connections_per_address)
     app = create_app(db, allow_origins=(address, *extra_origins), prefix=shard, store=store, limits=limits,
-                     idle_limit=idle_limit, away_after=away_after, janitor_every=min(300.0, idle_limit / 4))
+                     idle_limit=idle_limit, away_after=away_after, janitor_every=min(300.0, idle_limit / 4),
+                     analysis_samples=analysis_samples)
     config = uvicorn.Config(
         app, log_level="warning", ws_max_size=65536, ws_ping_interval=20, ws_ping_timeout=20,
         ws="websockets-sansio",  # pinned: the tests send it raw frames (tests/server/test_raw_frames.py)

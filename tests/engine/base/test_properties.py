@@ -12,6 +12,7 @@ import json
 import random
 from collections import Counter
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -117,6 +118,7 @@ def simulate(players, pbw, reshuffle, deal_seed, policy_seed, on_turn=None):
     return game, round_cols, puddings
 
 
+@pytest.mark.slow
 @settings(max_examples=1500, **SETTINGS)
 @given(GAMES)
 def test_invariants_and_scores(params):
@@ -145,6 +147,7 @@ def test_invariants_and_scores(params):
     assert all(h == [] for h in game.hands)
 
 
+@pytest.mark.slow
 @settings(max_examples=800, **SETTINGS)
 @given(GAMES)
 def test_record_round_trip_and_replay(params):
@@ -165,6 +168,7 @@ def test_record_round_trip_and_replay(params):
     assert record["result"]["totals"] == list(game.result().totals)
 
 
+@pytest.mark.slow
 @settings(max_examples=500, **SETTINGS)
 @given(GAMES)
 def test_views_never_show_unseen_cards(params):
@@ -203,6 +207,7 @@ def test_views_never_show_unseen_cards(params):
     simulate(*params, on_turn=on_turn)
 
 
+@pytest.mark.slow
 @settings(max_examples=200, **SETTINGS)
 @given(GAMES)
 def test_legal_actions_agree_with_mask_and_check(params):

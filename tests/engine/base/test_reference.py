@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import random
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -27,6 +28,7 @@ def play_random(game: Game, rng: random.Random) -> None:
                 game.commit(s, actions[s])
 
 
+@pytest.mark.slow
 @settings(max_examples=2000, deadline=None)
 @given(
     st.integers(2, 5), st.booleans(), st.booleans(), st.integers(0, 2**32 - 1), st.integers(0, 2**32 - 1)

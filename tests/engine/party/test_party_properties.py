@@ -242,6 +242,7 @@ def same_game(a: PartyGame, b: PartyGame) -> None:
 
 # ------------------------------------------------------------------ official menus
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("menu", "players"), OFFICIAL_CASES,
                          ids=[f"{m.replace(' ', '_')}-{n}p" for m, n in OFFICIAL_CASES])
 @settings(max_examples=40, **SETTINGS)
@@ -271,6 +272,7 @@ def custom_rules(draw) -> Rules:
     )
 
 
+@pytest.mark.slow
 @settings(max_examples=900, **SETTINGS)
 @given(rules=custom_rules(), seed=st.integers(0, 2**32 - 1), policy=st.integers(0, 2**32 - 1))
 def test_custom_menus_random_games(rules, seed, policy):

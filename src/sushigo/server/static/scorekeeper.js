@@ -112,9 +112,11 @@ function setSync(text, state) {
 var pending = null;
 function changed() {
   S.dirty = true;
+  S.changes = (S.changes || 0) + 1;
   keepLocal();
   render();
   clearTimeout(pending);
+  if (!S.readonly) setSync("Saving…", "saving");  // from the change on, not only once the request leaves
   pending = setTimeout(flush, 250);
 }
 
@@ -134,12 +136,14 @@ function score() {
 function flush() {
   if (S.readonly) return Promise.resolve();
   var sheet = sheetOf(S.doc);
+  var changes = S.changes;
   setSync("Saving…", "saving");
   return score().then(function () {
     return post("/api/sheets/" + encodeURIComponent(S.id), { token: S.token, sheet: sheet }, "PUT");
   }).then(function (r) {
     if (!r.ok) { setSync(r.body.error || "Not saved", "closed"); return; }
     S.version = r.body.version;
+    if (S.changes !== changes) return;  // changed meanwhile: that change's own save says "Saved"
     S.dirty = false;
     keepLocal();
     setSync("Saved", "open");
