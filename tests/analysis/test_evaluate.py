@@ -90,6 +90,7 @@ def test_two_games_that_look_the_same_to_the_seat_are_evaluated_the_same(seed: i
     assert a == b
 
 
+@pytest.mark.slow
 def test_party_picks_and_decisions_after_the_reveal_are_evaluated_from_the_view_alone() -> None:
     """Random Party games (3-6 players, every official menu but Dinner for Two): at some picks and
     at every decision after the reveal, the legal actions are valued, and a world that looks the

@@ -113,6 +113,7 @@ def test_no_legal_action_raises_a_clear_error() -> None:
             make_bot(name, 0).choose(view)
 
 
+@pytest.mark.slow
 def test_seeded_bots_are_reproducible() -> None:
     for name in BOTS:
         a = play_game([fast_bot(name, 10 + s) for s in range(4)], seed=99)

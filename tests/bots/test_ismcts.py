@@ -129,6 +129,7 @@ def test_views_carry_no_world_unless_asked_and_the_world_is_not_compared() -> No
 # ------------------------------------------------- deciding from the view
 
 
+@pytest.mark.slow
 @settings(max_examples=20, deadline=None)
 @given(seed=st.integers(0, 2**32 - 1), players=st.integers(2, 5), turns=st.integers(0, 20))
 def test_search_is_the_same_in_games_that_look_the_same(seed: int, players: int, turns: int) -> None:
@@ -143,6 +144,7 @@ def test_search_is_the_same_in_games_that_look_the_same(seed: int, players: int,
         assert ax == ay and x.last_visits == y.last_visits
 
 
+@pytest.mark.slow
 def test_party_search_is_the_same_in_games_that_look_the_same() -> None:
     rng = random.Random(11)
     menus = list(OFFICIAL_MENUS)

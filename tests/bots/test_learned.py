@@ -228,6 +228,7 @@ def test_the_learned_bot_is_registered_with_a_temperature_setting() -> None:
         make_bot("learned:depth=2", 1)
 
 
+@pytest.mark.slow
 def test_best_action_play_is_deterministic_and_legal_and_sampling_follows_the_seed() -> None:
     for players in (2, 3, 4, 5):
         first = play_game([LearnedBot(seed=s) for s in range(players)], seed=7)
@@ -238,6 +239,7 @@ def test_best_action_play_is_deterministic_and_legal_and_sampling_follows_the_se
         assert warm[0] == warm[1]
 
 
+@pytest.mark.slow
 def test_the_bot_decides_the_same_before_and_after_others_commit() -> None:
     """Seats that commit one at a time (terminal, server) show ``picked`` flags;
     the network was trained on simultaneous picks and does not read them."""

@@ -87,6 +87,7 @@ def test_party_network_input_is_the_padded_observation_the_table_size_the_menu_a
         assert x[PARTY_URAMAKI_AT] == view.uramaki_claimed / 3
 
 
+@pytest.mark.slow
 def test_the_input_does_not_change_when_other_seats_commit() -> None:
     """The network was trained on simultaneous picks; the ``picked`` flags of
     seats committing one at a time (terminal, server) are not read."""

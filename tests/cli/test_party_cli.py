@@ -175,6 +175,7 @@ def test_impossible_party_sheets_are_refused_with_the_reason(menu: Any, collecti
     assert_one_line_error(run("score", "-", stdin=json.dumps(sheet)), 1, needle)
 
 
+@pytest.mark.slow
 def test_a_flipped_nigiri_keeps_its_wasabi_used() -> None:
     """A wasabi whose nigiri a takeout box flipped later is written before
     'face_down+wasabi': the next nigiri is not tripled (3 points, not 9); a nigiri

@@ -127,6 +127,7 @@ def test_compiled_random_games_equal_the_engines(players: int, pass_both_ways: b
     assert (again["totals"] == out["totals"]).all()  # seeded: the same games again
 
 
+@pytest.mark.slow
 def test_compiled_random_games_are_the_same_games_as_before() -> None:
     """A golden digest of 320,000 kernel games (every table size, both passing
     rules, two seeds): a changed kernel must play game for game the games this

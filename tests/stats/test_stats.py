@@ -409,6 +409,7 @@ def test_png_plots(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert err.splitlines() == [f"wrote {out / n}.png" for n in NAMES[:3]]
 
 
+@pytest.mark.slow
 def test_svg_plots_are_deterministic(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     pytest.importorskip("matplotlib")
     runs = []

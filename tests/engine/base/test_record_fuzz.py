@@ -9,6 +9,7 @@ import json
 import random
 from typing import Any
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -54,6 +55,7 @@ def _check_reader(fn: Any, data: Any) -> None:
         assert message and "\n" not in message
 
 
+@pytest.mark.slow
 @settings(max_examples=400, deadline=None)
 @given(json_values)
 def test_arbitrary_json_never_crashes_the_readers(data: Any) -> None:
@@ -86,6 +88,7 @@ def _replaced(obj: Any, pick: int, value: Any) -> Any:
     return obj
 
 
+@pytest.mark.slow
 @settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.integers(0, len(BASE_RECORDS) - 1), st.integers(0, 10**9), json_values)
 def test_mutated_records_never_crash_replay(which: int, pick: int, value: Any) -> None:
@@ -95,6 +98,7 @@ def test_mutated_records_never_crash_replay(which: int, pick: int, value: Any) -
 SHEETS = [random_sheet(random.Random(s)) for s in range(8)]
 
 
+@pytest.mark.slow
 @settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.integers(0, len(SHEETS) - 1), st.integers(0, 10**9), json_values)
 def test_mutated_sheets_never_crash_the_scorekeeper(which: int, pick: int, value: Any) -> None:
