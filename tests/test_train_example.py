@@ -15,8 +15,8 @@ pytest.importorskip("matplotlib")
 
 pytestmark = pytest.mark.slow  # a short training run
 
-from sushigo.bots import make_bot, play_game
-from sushigo.bots.learned import Policy
+from sushigo.bots import make_bot, play_game  # noqa: E402
+from sushigo.bots.learned import Policy  # noqa: E402
 
 SCRIPT = Path(__file__).resolve().parent.parent / "examples" / "train_learned.py"
 SMALL = ["--envs", "16", "--hidden", "16", "--eval-every", "2", "--eval-games", "4", "--threads", "1"]

@@ -19,7 +19,7 @@ def main() -> None:
     parser.add_argument("--upper", action="store_true")
     parser.add_argument("--log")
     args = parser.parse_args()
-    log = open(args.log, "a", encoding="utf-8") if args.log else None
+    log = open(args.log, "a", encoding="utf-8") if args.log else None  # noqa: SIM115 - open for the whole life of the bot
 
     for line in sys.stdin:
         msg = json.loads(line)

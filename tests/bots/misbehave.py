@@ -80,7 +80,7 @@ def main() -> None:
     parser.add_argument("--log")
     parser.add_argument("--sleep", type=float, default=5.0)
     args = parser.parse_args()
-    log = open(args.log, "a", encoding="utf-8") if args.log else None
+    log = open(args.log, "a", encoding="utf-8") if args.log else None  # noqa: SIM115 - open for the whole life of the bot
     count = 0
     for line in sys.stdin:
         msg = json.loads(line)

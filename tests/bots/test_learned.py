@@ -216,7 +216,7 @@ def test_the_shipped_policy_says_how_it_was_trained() -> None:
     assert doc["format"] == FORMAT
     trained = doc["trained"]
     assert trained["games"] > 0 and trained["script"] == "examples/train_learned.py"
-    assert [layer["shape"][1] for layer in doc["layers"]][0] == INPUT_SIZE
+    assert next(layer["shape"][1] for layer in doc["layers"]) == INPUT_SIZE
 
 
 def test_the_learned_bot_is_registered_with_a_temperature_setting() -> None:
@@ -293,7 +293,7 @@ def test_the_bot_plays_a_policy_file_named_in_its_spec(tmp_path: Path) -> None:
             make_bot(spec, 1)
         assert "\n" not in str(info.value)
     (tmp_path / "binary.json").write_bytes(b"\xff\xfe\x00garbage")
-    with pytest.raises(ValueError, match="binary.json is not text"):
+    with pytest.raises(ValueError, match=r"binary.json is not text"):
         make_bot(f"learned:file={tmp_path / 'binary.json'}", 1)
     # a file trained again is read again (the cache follows the file)
     doc = json.loads(mine.read_text())

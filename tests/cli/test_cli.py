@@ -84,7 +84,7 @@ def test_replay_reads_standard_input(record_file: tuple[Path, Game]) -> None:
 
 
 def test_replay_table_shows_breakdown_and_winner(record_file: tuple[Path, Game]) -> None:
-    path, game = record_file
+    path, _game = record_file
     proc = run("replay", str(path), "--format", "table")
     assert proc.returncode == 0
     for word in ("tempura", "sashimi", "dumplings", "nigiri+wasabi", "maki award", "Round 3", "Pudding", "Total"):

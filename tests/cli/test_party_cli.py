@@ -210,7 +210,8 @@ def test_a_flipped_nigiri_keeps_its_wasabi_used() -> None:
 
 
 @pytest.mark.parametrize(("menu", "needle"), [
-    ("maki,tempora,sashimi,dumpling,chopsticks,wasabi,pudding", "unknown menu item 'tempora' (did you mean 'tempura'?)"),
+    ("maki,tempora,sashimi,dumpling,chopsticks,wasabi,pudding",
+     "unknown menu item 'tempora' (did you mean 'tempura'?)"),
     ("master menue", "unknown menu 'master menue' (did you mean 'Master Menu'?)"),
 ])
 def test_play_suggests_nearly_right_menu_names(menu: str, needle: str) -> None:

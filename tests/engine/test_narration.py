@@ -67,8 +67,8 @@ def test_every_turn_is_told_as_the_record_has_it(rules: Rules) -> None:
                     assert line.text.startswith(f"{{{line.seat}}} ")
             ends = [line for line in lines if line.round == number and line.turn is None]
             totals = [sum(b.values()) for b in game.round_breakdowns[number - 1]]
-            assert ends[0].text == "Round %d scored: %s." % (number, ", ".join(
-                f"{{{s}}} {p}" for s, p in enumerate(totals)))
+            scored = ", ".join(f"{{{s}}} {p}" for s, p in enumerate(totals))
+            assert ends[0].text == f"Round {number} scored: {scored}."
         result = game.result()
         last = lines[-1]
         assert last.kind == "game"

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 import pytest
 
 from sushigo import Game
@@ -122,7 +124,7 @@ def test_from_options_bad_players():
 
 def test_rules_are_frozen_and_hashable():
     rules = Rules(3, pass_both_ways=True)
-    with pytest.raises(Exception):
+    with pytest.raises(dataclasses.FrozenInstanceError):
         rules.players = 4  # type: ignore[misc]
     assert hash(rules) == hash(Rules(3, pass_both_ways=True))
     assert rules != Rules(3)

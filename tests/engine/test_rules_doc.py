@@ -232,7 +232,7 @@ def test_matrix_rows_name_code_and_tests():
     rows = [cells for cells in table_rows(section("4. Conformance matrix")) if len(cells) == 5]
     assert len(rows) >= 100, f"the conformance matrix has only {len(rows)} rows"
     bad = []
-    for number, rule, status, code, tests in rows:
+    for number, _rule, status, code, tests in rows:
         if not re.search(r"`sushigo\.", code):
             bad.append(f"{number}: no code named")
         if not (re.search(r"`tests/", tests) or tests.strip().lower().startswith("none")):

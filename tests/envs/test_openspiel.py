@@ -15,10 +15,10 @@ np = pytest.importorskip("numpy")
 
 from sushigo.engine.base.actions import NUM_ACTIONS  # noqa: E402
 from sushigo.engine.base.cards import DECK_COUNT_LIST, NUM_CARD_TYPES, Card, count_cards  # noqa: E402
-from sushigo.engine.base.game import Game
+from sushigo.engine.base.game import Game  # noqa: E402
 from sushigo.engine.base.view import sample_world, seat_view  # noqa: E402
-from sushigo.engine.editions import replay
-from sushigo.engine.errors import IllegalActionError
+from sushigo.engine.editions import replay  # noqa: E402
+from sushigo.engine.errors import IllegalActionError  # noqa: E402
 from sushigo.engine.observation import features, observation_size  # noqa: E402
 from sushigo.engine.rules import Rules, RulesError  # noqa: E402
 from sushigo.envs import openspiel as so  # noqa: E402

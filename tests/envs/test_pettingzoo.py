@@ -128,7 +128,7 @@ def test_an_illegal_action_ends_the_episode_with_a_penalty() -> None:
 def test_gymnasium_env_passes_check_env_and_masks_are_the_legal_actions(kwargs: dict[str, Any]) -> None:
     env = gymnasium.make("SushiGo-v0", **kwargs).unwrapped
     check_env(env)
-    obs, info = env.reset(seed=4)
+    _obs, info = env.reset(seed=4)
     done = False
     rng = random.Random(0)
     while not done:
@@ -136,6 +136,6 @@ def test_gymnasium_env_passes_check_env_and_masks_are_the_legal_actions(kwargs: 
         assert mask.dtype == bool and (mask == info["action_mask"].astype(bool)).all()
         game = env._par.game
         assert sorted(np.flatnonzero(mask)) == sorted(game.legal_actions(env.seat))
-        obs, reward, done, truncated, info = env.step(int(rng.choice(list(np.flatnonzero(mask)))))
+        _obs, _reward, done, _truncated, info = env.step(int(rng.choice(list(np.flatnonzero(mask)))))
     assert len(info["scores"]) == kwargs["num_players"]
     assert list(replay(env.record()).result().totals) == info["scores"]

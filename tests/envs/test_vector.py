@@ -86,7 +86,7 @@ def test_batch_rewards_refuse_an_unknown_kind() -> None:
     """An unknown reward kind raises ValueError naming the valid ones, in
     ``batch_rewards`` and in both environments' constructors."""
     totals, winners = np.array([[3, 1]]), np.array([[True, False]])
-    with pytest.raises(ValueError, match="margin, win, rank.*'score'"):
+    with pytest.raises(ValueError, match=r"margin, win, rank.*'score'"):
         batch_rewards(totals, winners, "score")
     with pytest.raises(ValueError, match="reward must be one of"):
         BatchEnv(3, 4, reward="score")
@@ -398,7 +398,7 @@ def test_vector_env_refuses_bad_configurations() -> None:
         SushiGoVectorEnv(4, 4, opponents=["random", "random"])
     with pytest.raises(ValueError, match="3 opponents needed for 4 players, got 4"):
         SushiGoVectorEnv(4, 4, opponents=["random"] * 4)
-    with pytest.raises(ValueError, match="not 'greedy'.*SushiGoEnv"):
+    with pytest.raises(ValueError, match=r"not 'greedy'.*SushiGoEnv"):
         SushiGoVectorEnv(4, 3, opponents=["random", "greedy"])
     for seat in (-1, 3):
         with pytest.raises(ValueError, match=f"seat {seat} is not a seat of a 3-player game"):
@@ -513,7 +513,7 @@ def test_a_vector_env_against_learned_opponents() -> None:
     env = SushiGoVectorEnv(64, 4, opponents=["learned", "learned", "random"])
     env.reset(seed=3)
     for _ in range(24):
-        _, rewards, terminated, _, info = env.step(env.sample_legal())
+        _, rewards, terminated, _, _info = env.step(env.sample_legal())
     assert terminated.all()
     # a random seat among two learned bots and a random one finishes below the table's mean
     assert rewards.mean() < 0
@@ -521,7 +521,7 @@ def test_a_vector_env_against_learned_opponents() -> None:
 
 def test_actions_of_the_wrong_type_or_shape_are_refused_in_one_line() -> None:
     env = BatchEnv(3, 4, seed=0)
-    _, mask = env.reset()
+    _, _mask = env.reset()
     good = env.game.random_actions(env.rng).astype(np.int64)
     for bad, message in [(good.astype(float), "must be integers"), (good.reshape(-1), "shape"),
                          (good.T, "shape"), (good.astype(str), "must be integers")]:

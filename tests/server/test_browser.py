@@ -574,7 +574,8 @@ def test_no_card_name_breaks_inside_a_word(live_server: str, browser: Browser, v
                     const caption = window.SushiCards.caption(text);
                     group.appendChild(caption);
                     host.appendChild(group);
-                    if (caption.scrollWidth > caption.clientWidth + 1 || getComputedStyle(caption).overflowWrap !== "normal") {
+                    if (caption.scrollWidth > caption.clientWidth + 1"""
+            """ || getComputedStyle(caption).overflowWrap !== "normal") {
                         bad.push("collection: " + text);
                     }
                 }
@@ -1003,7 +1004,8 @@ def test_change_your_pick_take_it_back_and_chat(live_server: str, browser: Brows
         ana.wait_for_selector('[data-testid="hand-section"][data-changing="true"]')
         assert "you may choose another card" in ana.locator('[data-testid="status"]').inner_text()
         bo_seat0.locator('text=✓ picked').wait_for()
-        other = ana.locator(f'[data-testid="hand"] [data-testid="card"][data-action]:enabled:not([data-card="{first_card}"])').first
+        other = ana.locator('[data-testid="hand"] [data-testid="card"][data-action]:enabled'
+                            f':not([data-card="{first_card}"])').first
         second_card = other.get_attribute("data-card")
         other.click()
         ana.wait_for_selector(f'[data-testid="hand"] .chosen[data-card="{second_card}"]')
@@ -1177,7 +1179,7 @@ def test_hints_show_your_estimates_and_nobody_elses(live_server: str, browser: B
             click_action(page, str(actions[0]))
             page.wait_for_function(
                 "() => !document.querySelector('[data-testid=\"hints\"] [data-testid=\"hint-row\"]')"
-                " || window.sushigoTable.view.turn > %d" % turn)
+                f" || window.sushigoTable.view.turn > {turn}")
         assert spectator.locator('[data-testid="hints"]').is_hidden()
         assert spectator.evaluate("() => window.sushigoTable.hint") is None
         assert errors == []
@@ -1215,7 +1217,8 @@ def test_analyse_my_game(live_server: str, browser: Browser, edition: str, viewp
         for item, d in zip(items.all(), labelled):
             text = item.text_content() or ""
             assert d["played_words"] in text and d["best_words"] in text and to_fixed(d["loss"], 1) in text
-        assert to_fixed(doc["summary"]["mean_loss"], 2) in (page.locator('[data-testid="analysis-summary"]').text_content() or "")
+        assert to_fixed(doc["summary"]["mean_loss"], 2) in (
+            page.locator('[data-testid="analysis-summary"]').text_content() or "")
         page.locator('[data-testid="analysis"]').scroll_into_view_if_needed()
         shot(page, f"analysis-{edition}-{viewport['width']}")
         # learn from your mistakes: each labelled decision again, the answer after choosing
@@ -1223,7 +1226,8 @@ def test_analyse_my_game(live_server: str, browser: Browser, edition: str, viewp
         page.click('[data-testid="learn"]')
         for k, d in enumerate(labelled):
             retry = page.locator('[data-testid="retry"]')
-            assert (retry.get_attribute("data-round"), retry.get_attribute("data-turn")) == (str(d["round"]), str(d["turn"]))
+            assert (retry.get_attribute("data-round"), retry.get_attribute("data-turn")) == (
+                str(d["round"]), str(d["turn"]))
             assert page.locator('[data-testid="retry-answer"]').count() == 0  # nothing told before choosing
             cards = page.locator('[data-testid="retry-hand"] [data-card]')
             assert sorted(c.get_attribute("data-card") or "" for c in cards.all()) == sorted(d["hand"])

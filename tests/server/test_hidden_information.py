@@ -67,7 +67,8 @@ def _play(client: Any, body: dict[str, Any], seed: int) -> tuple[str, dict[int |
                 while True:
                     msg = ws.receive_json()
                     frames[seat].append(msg)
-                    if changing and msg["type"] == "error" and msg["code"] in ("stale", "nothing_to_withdraw", "not_your_turn", "game_over"):
+                    if changing and msg["type"] == "error" and msg["code"] in (
+                            "stale", "nothing_to_withdraw", "not_your_turn", "game_over"):
                         continue  # the last seat picked meanwhile: the turn was revealed
                     assert msg["type"] != "error", msg
                     if msg["type"] == "ack" and msg["action"] is not None and picked_on and rng.random() < 0.6:

@@ -51,7 +51,8 @@ def _play_seat(client: TestClient, tid: str, token: str, name: str, frames: list
                     view = state["view"]
                     if (msg["round"], msg["turn"]) == (view["round"], view["turn"]) and \
                             sorted(msg["legal"]) == sorted(view["legal"]):
-                        ws.send_json({"v": 1, "type": "pick", "seq": state["seq"], "action": msg["actions"][0]["action"]})
+                        ws.send_json({"v": 1, "type": "pick", "seq": state["seq"],
+                                      "action": msg["actions"][0]["action"]})
                         state = None
     except BaseException as e:
         errors.append(e)

@@ -268,7 +268,7 @@ def play_alone(ws: Any, seat: int, rng: random.Random,
         view = m["view"]
         if view is None:
             continue
-        stats["pass_steps"].add(view["pass_step"] if "pass_step" in view else None)
+        stats["pass_steps"].add(view.get("pass_step"))
         decision = view.get("decision")
         if decision is not None and decision["seat"] != seat:
             assert view["legal_actions"] == [], m
@@ -345,7 +345,7 @@ def test_full_base_game(fast: TestClient, players: int, seats: list[str],
     assert created["spectate"] == f"/t/{tid}"
     (token,) = tokens(created)
     with client.websocket_connect(ws_path(tid)) as ws:
-        welcome, state = hello(ws, token, "Ana")
+        welcome, _state = hello(ws, token, "Ana")
         assert welcome["table"] == tid and welcome["seat"] == seat and welcome["seq"] == 0
         final, stats = play_alone(ws, seat, random.Random(seed), base_choice)
         # one pick a turn (a chopsticks pair too: the chopsticks go back into the hand)
@@ -382,7 +382,7 @@ def test_full_party_game_with_decisions(fast: TestClient, menu: list[str], seed:
     assert sorted(created["table"]["menu"]) == sorted(["nigiri", *menu])
     (token,) = tokens(created)
     with client.websocket_connect(ws_path(tid)) as ws:
-        _, state = hello(ws, token, "Ana")
+        _, _state = hello(ws, token, "Ana")
         final, stats = play_alone(ws, 0, random.Random(seed), party_choice)
     assert final["view"]["edition"] == "party"
     assert stats["decisions"] >= 1, f"the human never resolved a special: {stats['names']}"
@@ -418,13 +418,13 @@ def two_humans(ws_a: Any, ws_b: Any, seats: tuple[int, int], rng: random.Random,
         ack1 = until(socks[first], "ack")
         assert ack1["action"] == act1 and ack1["seq"] > s1["seq"]
         # the other seat learns that a pick was made, not which
-        prog = until(socks[second], "progress", lambda m: m["picked"][seats[first]])
+        prog = until(socks[second], "progress", lambda m, first=first: m["picked"][seats[first]])
         assert set(prog) == {"v", "type", "seq", "picked"}, prog
         assert prog["picked"][seats[second]] is False
         assert prog["seq"] >= ack1["seq"]
         act2 = base_choice(s2["view"], rng)
         pick(socks[second], s2["seq"], act2)
-        got = collect(socks[second], {"ack": None, "state": lambda m: m["seq"] > s2["seq"]})
+        got = collect(socks[second], {"ack": None, "state": lambda m, s2=s2: m["seq"] > s2["seq"]})
         assert got["ack"]["action"] == act2 and got["ack"]["seq"] > ack1["seq"]
         assert got["state"]["seq"] >= got["ack"]["seq"]
         if not bots:
@@ -445,7 +445,7 @@ def test_two_humans_progress_and_acks(fast: TestClient) -> None:
         assert sa["status"] == "waiting" and sa["view"] is None
         _, ss = hello(spectator)
         check_state(ss, None)
-        _, sb = hello(b, tb, "Bo")
+        _, _sb = hello(b, tb, "Bo")
         # a spectator sees a pick only as a progress frame: no card, no action
         playing = until(spectator, "state", lambda m: m["status"] == "playing")
         check_state(playing, None)
@@ -563,7 +563,7 @@ def test_hello_refusals(lite_client: TestClient) -> None:
         for bad in ("", "   ", "x" * 25, "Ana\x07", "A\nB", "\u200bAna"):
             send(ws, type="hello", token=token, name=bad, last_seq=None)
             assert error_code(ws) == "bad_name", repr(bad)
-        welcome, state = hello(ws, token, "x" * 24)
+        welcome, _state = hello(ws, token, "x" * 24)
         assert welcome["seat"] == 0
         send(ws, type="hello", token=token, name="Ana", last_seq=None)
         assert error_code(ws) == "bad_message"  # a second hello
@@ -907,9 +907,8 @@ def test_origin_check(sqlite_url: str) -> None:
                        "http://friend.example.evil", "https://evil.example", "https://testserver",
                        "https://friend.example", "http://testserver:8000", "http://TESTSERVER",
                        "http://friend.example/", " http://testserver", ""):
-            with pytest.raises(WebSocketDisconnect) as e:
-                with c.websocket_connect(path, headers={"Origin": origin}):
-                    pass
+            with pytest.raises(WebSocketDisconnect) as e, c.websocket_connect(path, headers={"Origin": origin}):
+                pass
             assert e.value.code == 1008, origin
         for headers in ({"Origin": "http://testserver"}, {"Origin": "http://friend.example"}, {}):
             with c.websocket_connect(path, headers=headers) as ws:
@@ -929,9 +928,9 @@ def test_origin_is_never_taken_from_a_host_name(sqlite_url: str) -> None:
                              ("127.0.0.1:8000", "http://127.0.0.2:8000"),
                              ("127.0.0.1:8000", "https://127.0.0.1:8000"),
                              ("127.0.0.1:8000", "http://127.0.0.1:8001")):
-            with pytest.raises(WebSocketDisconnect) as e:
-                with c.websocket_connect(path, headers={"Host": host, "Origin": origin}):
-                    pass
+            with (pytest.raises(WebSocketDisconnect) as e,
+                  c.websocket_connect(path, headers={"Host": host, "Origin": origin})):
+                pass
             assert e.value.code == 1008, (host, origin)
         for host in ("127.0.0.1:8000", "192.168.1.5:8080", "[::1]:8000", "localhost:8000"):
             with c.websocket_connect(path, headers={"Host": host, "Origin": f"http://{host}"}) as ws:
@@ -945,9 +944,8 @@ def test_origin_default_app_refuses_foreign(lite_client: TestClient) -> None:
     created = create(lite_client, players=2, seats=["human", "bot:greedy"])
     path = ws_path(created["id"])
     for origin in ("http://friend.example", "http://testserver"):
-        with pytest.raises(WebSocketDisconnect) as e:
-            with lite_client.websocket_connect(path, headers={"Origin": origin}):
-                pass
+        with pytest.raises(WebSocketDisconnect) as e, lite_client.websocket_connect(path, headers={"Origin": origin}):
+            pass
         assert e.value.code == 1008
     with lite_client.websocket_connect(path) as ws:
         hello(ws)
@@ -991,7 +989,8 @@ CREATE_ERRORS: list[tuple[Any, str]] = [
       "menu_card_draw": 9}, "menu_card_draw"),
     ({"edition": "party", "players": 2, "seats": ["human", "bot:greedy"], "menu": "Sushi Go!",
       "wasabi_colour": "green"}, "wasabi_colour must be one of nigiri, own"),
-    ({"players": 2, "seats": ["human", "bot:greedy"], "wasabi_colour": "own"}, "wasabi_colour is a sushi go party! option"),
+    ({"players": 2, "seats": ["human", "bot:greedy"], "wasabi_colour": "own"},
+     "wasabi_colour is a sushi go party! option"),
     ({"players": 2, "seats": ["human", "bot:greedy"], "edition": "deluxe"}, "edition"),
     ({"seats": ["human", "bot:greedy"]}, "players"),
 ]
@@ -1176,7 +1175,7 @@ def test_finished_table_leaves_memory_and_can_still_be_watched(lite_client: Test
             if state["status"] == "finished":
                 break
             pick(ws, state["seq"], state["view"]["legal_actions"][0])
-            state = until(ws, "state", lambda m: m["seq"] > state["seq"] and (
+            state = until(ws, "state", lambda m, state=state: m["seq"] > state["seq"] and (
                 m["status"] == "finished" or bool(m["view"]["legal_actions"])))
         final = state
     deadline = time.monotonic() + 5
@@ -1228,7 +1227,8 @@ def test_the_page_s_card_words_and_rules_are_the_engine_s(lite_client: TestClien
                      seats=["human", "bot:greedy", "bot:greedy", "bot:greedy"])
     got = lite_client.get(f"/api/tables/{created['id']}/rules").json()
     rules = Rules.party(4, "Master Menu")
-    assert got == {"edition": "party", "how_to_play": how_to_play(rules), "dishes": [d.to_json() for d in dishes(rules)],
+    assert got == {"edition": "party", "how_to_play": how_to_play(rules),
+                   "dishes": [d.to_json() for d in dishes(rules)],
                    "demonstrations": [d.to_json() for d in demonstrations(rules)]}
     missing = lite_client.get("/api/tables/nope/rules")
     assert missing.status_code == 404 and missing.json() == {"error": "no table 'nope'"}

@@ -51,7 +51,8 @@ def shown(page: Page) -> dict[str, Any]:
         scores: all("seat").map((s) => [Number(s.getAttribute("data-seat")),
                                         s.querySelector('[data-testid="seat-score"]').textContent]),
         collections: all("seat").map((s) => [Number(s.getAttribute("data-seat")),
-          all("group", s.querySelector('[data-testid="collection"]') || document.createElement("div")).map((g) => [g.getAttribute("data-card"), Number(g.getAttribute("data-count")),
+          all("group", s.querySelector('[data-testid="collection"]') || document.createElement("div"))"""
+    """.map((g) => [g.getAttribute("data-card"), Number(g.getAttribute("data-count")),
                                       g.querySelector(".stack") ? 2 : 1])]),
         roundEnd: q("round-end").hidden ? null : Number(q("round-end").getAttribute("data-round")),
         scrubber: [Number(q("scrubber").value), Number(q("scrubber").max)],
@@ -104,7 +105,8 @@ def replay_doc(base: str, api: str, seat: int | None) -> dict[str, Any]:
     return r.json()
 
 
-@pytest.mark.parametrize("edition, viewport", [("base", DESKTOP), ("party", PHONE)], ids=["base-desktop", "party-phone"])
+@pytest.mark.parametrize("edition, viewport", [("base", DESKTOP), ("party", PHONE)],
+                         ids=["base-desktop", "party-phone"])
 def test_replay_a_finished_table_from_every_seat(live_server: str, browser: Browser, edition: str,
                                                  viewport: dict[str, int]) -> None:
     """From a table's final screen to its replay: every step, with the keyboard (and the
@@ -187,7 +189,8 @@ def test_upload_a_record_replay_and_analyse_it(live_server: str, browser: Browse
         page.click('[data-testid="upload-submit"]')
         err = page.locator('[data-testid="upload-error"]')
         page.wait_for_function("() => document.querySelector('[data-testid=\"upload-error\"]').textContent")
-        assert (err.text_content() or "").startswith("That is not a game record") and "\n" not in (err.text_content() or "")
+        assert ((err.text_content() or "").startswith("That is not a game record")
+                and "\n" not in (err.text_content() or ""))
         shot(page, f"replay-upload-error-{viewport['width']}")
         if rules.is_party:  # by the file input
             page.set_input_files('[data-testid="upload-file"]', files=[
@@ -222,7 +225,8 @@ def test_upload_a_record_replay_and_analyse_it(live_server: str, browser: Browse
             rows = page.locator('[data-testid="step-value"]')
             assert rows.count() == len(d["values"])
             assert rows.first.get_attribute("data-action") == d["best"]
-            assert page.locator('[data-testid="step-value"][data-played="true"]').get_attribute("data-action") == d["played"]
+            played = page.locator('[data-testid="step-value"][data-played="true"]')
+            assert played.get_attribute("data-action") == d["played"]
             if k == 0:
                 shot(page, f"replay-analysed-{rules.edition}-{viewport['width']}")
         mistakes = [at[(d["round"], d["turn"], d["index"])] for d in labelled]
@@ -282,6 +286,7 @@ def test_the_replay_viewer_has_no_serious_accessibility_violation(live_server: s
         page.reload()
         page.wait_for_selector('[data-testid="round-end"]:not([hidden])')
         scan("round end")
-        assert found == {where: [] for where in ("upload form", "analysed step", "decision after the reveal", "round end")}
+        assert found == {where: [] for where in ("upload form", "analysed step", "decision after the reveal",
+                                                 "round end")}
     finally:
         ctx.close()

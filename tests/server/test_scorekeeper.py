@@ -143,7 +143,8 @@ def test_sheets_are_kept_with_an_edit_token(client: TestClient) -> None:
     assert client.get(f"/api/sheets/{made['id']}").json()["sheet"] == sheet  # nothing saved is lost
     assert client.get("/api/sheets/nope").status_code == 404
     assert client.put("/api/sheets/nope", json={"token": "t", "sheet": sheet}).status_code == 404
-    for bad in ({"sheet": {"players": 9}}, {"sheet": []}, {"nosheet": 1}, {"sheet": {"players": 2, "rounds": [[]] * 4}}):
+    for bad in ({"sheet": {"players": 9}}, {"sheet": []}, {"nosheet": 1},
+                {"sheet": {"players": 2, "rounds": [[]] * 4}}):
         r = client.post("/api/sheets", json=bad)
         assert r.status_code == 400 and "\n" not in r.json()["error"], bad
     r = client.put(f"/api/sheets/{made['id']}", json={"sheet": sheet})

@@ -108,7 +108,8 @@ def reference_rounds(sheet: dict[str, Any]) -> tuple[list[list[int]], list[int]]
         icons = [sum(reference.ICONS.get(c, 0) for c in col) for col in cols]
         maki = reference.maki_points(icons)
         rounds.append([reference.collection_points(col) + maki[s] for s, col in enumerate(cols)])
-    puddings = [sum(col.count("pudding") for col in (rnd[s] for rnd in sheet["rounds"])) for s in range(sheet["players"])]
+    puddings = [sum(col.count("pudding") for col in (rnd[s] for rnd in sheet["rounds"]))
+                for s in range(sheet["players"])]
     return rounds, reference.pudding_points(puddings)
 
 
@@ -198,7 +199,8 @@ def test_a_party_table_with_race_points_and_special_orders(live_server: str, pho
             game = candidate
             break
     assert game is not None
-    sheet = {"edition": "party", "players": 3, "menu": menu, "options": game.rules.options(), "uramaki": game.round_race_points,
+    sheet = {"edition": "party", "players": 3, "menu": menu, "options": game.rules.options(),
+             "uramaki": game.round_race_points,
              "rounds": [[[sheet_text(p, col) for p in col] for col in game.round_collections(r)] for r in (1, 2, 3)]}
     entries = [rnd["entries"] for rnd in explain_sheet(sheet)["rounds"]]
     result = game.result()

@@ -178,7 +178,8 @@ def test_batch_observations_equal_the_encoded_views(players: int, pass_both_ways
             for s in range(players):
                 view = seat_view(game, s)
                 expected = encode(view)
-                assert (obs[g, s] == expected).all(), (g, s, batch.round, batch.turn, np.flatnonzero(obs[g, s] != expected))
+                assert (obs[g, s] == expected).all(), (
+                    g, s, batch.round, batch.turn, np.flatnonzero(obs[g, s] != expected))
                 public_chopsticks_seen += sum(
                     1 for k in range(players) if view.known_hands[k] is None and view.known_cards[k])
         if batch.is_over:

@@ -337,7 +337,8 @@ def test_sushigo_play_party_with_piped_keystrokes(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize(("args", "needle"), [
-    (("--edition", "party", "--players", "7", "--menu", "Party Sampler"), "the Menu card can't be used with 7-8 players"),
+    (("--edition", "party", "--players", "7", "--menu", "Party Sampler"),
+     "the Menu card can't be used with 7-8 players"),
     (("--players", "6"), "6 players: the base game is for 2-5 players"),
     (("--edition", "party", "--pass-both-ways"), "--pass-both-ways is a base-game option"),
     (("--edition", "party", "--reshuffle"), "--reshuffle is a base-game option"),

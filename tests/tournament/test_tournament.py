@@ -421,7 +421,7 @@ def test_an_interrupted_tournament_keeps_the_games_it_finished(tmp_path: Path) -
     while time.monotonic() < deadline and not (partial.exists() and partial.read_text().count("\n") >= 1):
         time.sleep(0.1)
     proc.send_signal(signal.SIGINT)
-    stdout, stderr = proc.communicate(timeout=60)
+    _stdout, stderr = proc.communicate(timeout=60)
     assert proc.returncode == 130, stderr
     assert "Traceback" not in stderr and "finished game(s) kept in" in stderr
     lines = list(read_games(str(partial)))

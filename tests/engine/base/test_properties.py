@@ -36,7 +36,7 @@ GAMES = st.tuples(
     st.integers(0, 2**32 - 1),         # seed of the deal
     st.integers(0, 2**32 - 1),         # seed of the policy
 )
-SETTINGS = dict(deadline=None, suppress_health_check=[HealthCheck.too_slow])
+SETTINGS = {"deadline": None, "suppress_health_check": [HealthCheck.too_slow]}
 
 
 def pick_actions(game: Game, rnd: random.Random) -> list[int]:

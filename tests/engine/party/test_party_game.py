@@ -1030,7 +1030,9 @@ def test_game_over_errors():
 # ===================================================================== clone
 
 def snapshot(g: PartyGame):
-    cols = lambda cs: [[(p.card, p.kind, p.turn, p.uid, p.on, p.filled) for p in col] for col in cs]
+    def cols(cs):
+        return [[(p.card, p.kind, p.turn, p.uid, p.on, p.filled) for p in col] for col in cs]
+
     finished = [cols(g.round_collections(r)) for r in range(1, g.round + (0 if g.is_over else 1))]
     return (
         g.phase, g.round, g.turn, g.decision, [list(h) for h in g.hands], cols(g.collections),
@@ -1106,7 +1108,8 @@ def test_a_copied_spoon_resolves_after_the_original_even_from_a_lower_seat() -> 
 
     turn({0: int(C.SPOON5)}, lambda d: PASS)                    # seat 0: spoon 5
     turn({0: encode_copy(int(C.SPOON5))}, lambda d: PASS)           # seat 0: a copy of it
-    turn({}, lambda d: int(C.SQUID) if d.seat == 0 else PASS)   # seat 0 spends the original: seat 1 gives squid, gets spoon 5
+    # seat 0 spends the original: seat 1 gives squid, gets spoon 5
+    turn({}, lambda d: int(C.SQUID) if d.seat == 0 else PASS)
     turn({2: int(C.SPOON5)}, lambda d: PASS)                    # spoon 5 reached seat 2's hand; seat 2 plays it
     order = turn({}, lambda d: int(C.SQUID))
     assert order == [(2, "spoon"), (0, "spoon")]

@@ -42,8 +42,8 @@ from sushigo.engine.party.game import PartyGame
 from sushigo.engine.rules import Rules
 from sushigo.engine.turns import Phase
 
-SETTINGS = dict(deadline=None,
-                suppress_health_check=[HealthCheck.too_slow, HealthCheck.large_base_example])
+SETTINGS = {"deadline": None,
+            "suppress_health_check": [HealthCheck.too_slow, HealthCheck.large_base_example]}
 
 HAND = {2: 10, 3: 10, 4: 9, 5: 9, 6: 8, 7: 8, 8: 7}          # docs/rules.md §2.3, typed in
 DESSERTS = {n: (5, 3, 2) if n <= 5 else (7, 5, 3) for n in range(2, 9)}
@@ -212,7 +212,7 @@ def play_game(rules: Rules, seed: int, policy_seed: int, *, sample: float = 0.03
     assert list(res.pudding) == sh.dessert_points()
     assert list(res.totals) == sh.totals()
     assert list(res.dessert_cards) == [len(kept) for kept in sh.kept]
-    assert sorted(sum(g.desserts, [])) == sorted(sum(sh.kept, []))
+    assert sorted(c for cs in g.desserts for c in cs) == sorted(c for cs in sh.kept for c in cs)
     assert list(res.winners) == sh.winners()
     assert sorted(g.all_cards()) == cards
     return g, log

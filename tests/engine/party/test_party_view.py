@@ -123,7 +123,7 @@ def test_chopsticks_put_back_are_known_to_everyone() -> None:
             d = game.decision
             if d is not None and d.kind == "chopsticks":
                 seat = d.seat
-                play = [a for a in game.legal_actions(seat) if a != PASS][0]
+                play = next(a for a in game.legal_actions(seat) if a != PASS)
                 game.commit(seat, play)
                 if game.phase is Phase.PICK and game.round == 1 and game.turn > 1:
                     holder = game.passes_to(seat)
