@@ -7,7 +7,9 @@ starts from empty tables.
 
 from __future__ import annotations
 
+import json
 import os
+import random
 import re
 import signal
 import subprocess
@@ -22,6 +24,7 @@ import pytest
 pytest.importorskip("fastapi")
 
 from fastapi.testclient import TestClient
+from websockets.sync.client import ClientConnection, connect
 
 from optional_parts import CHROMIUM, PG_URL_VAR, pg_skip_reason, pg_url
 from sushigo.server.app import create_app
@@ -171,6 +174,87 @@ class ServerProcess:
             except subprocess.TimeoutExpired:
                 self.proc.kill()
                 self.proc.wait(10)
+
+
+class Seat:
+    """One human seat on its own socket."""
+
+    def __init__(self, ws_url: str, table: str, token: str, name: str | None = None) -> None:
+        self.ws: ClientConnection = connect(f"{ws_url}/ws/tables/{table}", open_timeout=10).__enter__()
+        self.state: dict[str, Any] = {}
+        self.send({"type": "hello", "token": token, "name": name, "last_seq": None})
+        self.until(lambda m: m["type"] == "state")
+
+    def send(self, msg: dict[str, Any]) -> None:
+        self.ws.send(json.dumps({"v": 1, **msg}))
+
+    def until(self, done: Any) -> dict[str, Any]:
+        for _ in range(500):
+            msg = json.loads(self.ws.recv(timeout=15))
+            assert msg["type"] != "error", msg
+            if msg["type"] == "state":
+                self.state = msg
+            if done(msg):
+                return msg
+        raise AssertionError("no such message in 500 frames")
+
+    def drain(self) -> None:
+        """Read what has already arrived (without waiting), keeping the newest state."""
+        while True:
+            try:
+                msg = json.loads(self.ws.recv(timeout=0))
+            except TimeoutError:
+                return
+            assert msg["type"] != "error", msg
+            if msg["type"] == "state":
+                self.state = msg
+
+    def can_pick(self) -> bool:
+        view = self.state.get("view")
+        return self.state.get("status") == "playing" and bool(view and view["legal_actions"])
+
+    def wait_turn(self) -> None:
+        """Wait until this seat has a decision to make (or the game is over)."""
+        while not self.can_pick() and self.state.get("status") != "finished":
+            self.until(lambda m: m["type"] == "state")
+
+    def pick(self, rng: random.Random) -> None:
+        seq = self.state["seq"]
+        action = rng.choice(self.state["view"]["legal_actions"])
+        self.send({"type": "pick", "seq": seq, "action": action})
+        # decided: until a newer state arrives (possibly before the ack), nothing to pick
+        self.state = {**self.state, "view": {**self.state["view"], "legal_actions": []}}
+        self.until(lambda m: m["type"] == "ack")
+
+    def close(self) -> None:
+        self.ws.close()
+
+
+def decide_or_wait(seats: list[Seat], rng: random.Random) -> bool:
+    """The first seat that can decide picks (True); when none can, wait for the
+    next state of every seat still playing: the table moves on (bots, the
+    turn's reveal) and every seat is told (False)."""
+    for s in seats:
+        if s.can_pick():
+            s.pick(rng)
+            return True
+    for s in seats:
+        if s.state.get("status") != "finished":
+            s.until(lambda m: m["type"] == "state")
+    return False
+
+
+def play_out(base: str, table: str, token: str, seed: int = 0) -> None:
+    """Play a human seat of a table on ``base`` (a server's http URL) to the end,
+    at random, over a WebSocket of its own (the seat's name is kept)."""
+    rng = random.Random(seed)
+    seat = Seat("ws" + base.removeprefix("http"), table, token)
+    try:
+        while seat.state.get("status") != "finished":
+            seat.drain()
+            decide_or_wait([seat], rng)
+    finally:
+        seat.close()
 
 
 @pytest.fixture(scope="module")

@@ -16,65 +16,11 @@ from typing import Any
 
 import httpx
 import pytest
-from websockets.sync.client import ClientConnection, connect
+from websockets.sync.client import connect
 
 from sushigo.engine.editions import replay
 
-from .conftest import ServerProcess, _reset
-
-
-class Seat:
-    """One human seat on its own socket."""
-
-    def __init__(self, server: ServerProcess, table: str, token: str, name: str) -> None:
-        self.ws: ClientConnection = connect(f"{server.ws_url}/ws/tables/{table}", open_timeout=10).__enter__()
-        self.state: dict[str, Any] = {}
-        self.send({"type": "hello", "token": token, "name": name, "last_seq": None})
-        self.until(lambda m: m["type"] == "state")
-
-    def send(self, msg: dict[str, Any]) -> None:
-        self.ws.send(json.dumps({"v": 1, **msg}))
-
-    def until(self, done: Any) -> dict[str, Any]:
-        for _ in range(500):
-            msg = json.loads(self.ws.recv(timeout=15))
-            assert msg["type"] != "error", msg
-            if msg["type"] == "state":
-                self.state = msg
-            if done(msg):
-                return msg
-        raise AssertionError("no such message in 500 frames")
-
-    def drain(self) -> None:
-        """Read what has arrived (waiting briefly), keeping the newest state."""
-        while True:
-            try:
-                msg = json.loads(self.ws.recv(timeout=0.05))
-            except TimeoutError:
-                return
-            assert msg["type"] != "error", msg
-            if msg["type"] == "state":
-                self.state = msg
-
-    def can_pick(self) -> bool:
-        view = self.state.get("view")
-        return self.state.get("status") == "playing" and bool(view and view["legal_actions"])
-
-    def wait_turn(self) -> None:
-        """Wait until this seat has a decision to make (or the game is over)."""
-        while not self.can_pick() and self.state.get("status") != "finished":
-            self.until(lambda m: m["type"] == "state")
-
-    def pick(self, rng: random.Random) -> None:
-        seq = self.state["seq"]
-        action = rng.choice(self.state["view"]["legal_actions"])
-        self.send({"type": "pick", "seq": seq, "action": action})
-        # decided: until a newer state arrives (possibly before the ack), nothing to pick
-        self.state = {**self.state, "view": {**self.state["view"], "legal_actions": []}}
-        self.until(lambda m: m["type"] == "ack")
-
-    def close(self) -> None:
-        self.ws.close()
+from .conftest import Seat, ServerProcess, _reset, decide_or_wait
 
 
 @pytest.fixture(params=["sqlite", pytest.param("postgresql", marks=pytest.mark.pg)])
@@ -105,11 +51,7 @@ def _play_until_middle(seats: list[Seat], rng: random.Random, decisions: int) ->
         picking = all(s.can_pick() and s.state["view"].get("decision") is None for s in seats)
         if made >= decisions and picking:
             break
-        for s in seats:
-            if s.can_pick():
-                s.pick(rng)
-                made += 1
-                break
+        made += decide_or_wait(seats, rng)
     first.pick(rng)
     second.until(lambda m: m["type"] == "progress" or m["type"] == "state")
 
@@ -126,12 +68,12 @@ def test_sigkill_mid_game_loses_nothing(database: str) -> None:
             tables.append((created["id"], toks))
         before: dict[tuple[str, int], dict[str, Any]] = {}
         for tid, toks in tables:
-            seats = [Seat(server, tid, t, f"P{i}") for i, t in enumerate(toks)]
+            seats = [Seat(server.ws_url, tid, t, f"P{i}") for i, t in enumerate(toks)]
             for s in seats:
                 s.wait_turn()
             _play_until_middle(seats, rng, decisions=9)
             for i, t in enumerate(toks):
-                probe = Seat(server, tid, t, f"P{i}")  # a fresh socket: the complete current state
+                probe = Seat(server.ws_url, tid, t, f"P{i}")  # a fresh socket: the complete current state
                 before[(tid, i)] = probe.state
                 probe.close()
             assert before[(tid, 0)]["view"]["committed"] is not None
@@ -142,7 +84,7 @@ def test_sigkill_mid_game_loses_nothing(database: str) -> None:
 
         server = ServerProcess(database)
         for tid, toks in tables:
-            seats = [Seat(server, tid, t, f"P{i}") for i, t in enumerate(toks)]
+            seats = [Seat(server.ws_url, tid, t, f"P{i}") for i, t in enumerate(toks)]
             for i, s in enumerate(seats):
                 old, new = before[(tid, i)], s.state
                 assert new["seq"] == old["seq"]
@@ -152,8 +94,7 @@ def test_sigkill_mid_game_loses_nothing(database: str) -> None:
             while any(s.state["status"] != "finished" for s in seats):
                 for s in seats:
                     s.drain()
-                    if s.can_pick():
-                        s.pick(rng)
+                decide_or_wait(seats, rng)
             record = httpx.get(f"{server.url}/api/tables/{tid}/record", timeout=10).json()
             game = replay(record)
             assert list(game.result().totals) == seats[0].state["table"]["totals"]
@@ -183,7 +124,7 @@ def test_two_processes_share_one_database_by_shard(database: str) -> None:
         rng = random.Random(1)
         for server in (one, two):
             tid, token = ids[server.url]
-            seat = Seat(server, tid, token, "Solo")
+            seat = Seat(server.ws_url, tid, token, "Solo")
             while seat.state["status"] != "finished":
                 seat.wait_turn()
                 if seat.can_pick():
@@ -215,7 +156,7 @@ def test_sigkill_keeps_changed_picks_chat_mutes_hand_overs_and_the_timer(databas
         created = httpx.post(server.url + "/api/tables", json=body, timeout=10).json()
         tid = created["id"]
         ta, tb, tc = [s["invite"].split("#seat=")[1] for s in created["seats"]]
-        ana, bo, cy = (Seat(server, tid, t, n) for t, n in ((ta, "Ana"), (tb, "Bo"), (tc, "Cy")))
+        ana, bo, cy = (Seat(server.ws_url, tid, t, n) for t, n in ((ta, "Ana"), (tb, "Bo"), (tc, "Cy")))
         ana.until(lambda m: m["type"] == "state" and m["status"] == "playing")
         deadline = ana.state["deadline"]
         assert deadline is not None
@@ -237,14 +178,14 @@ def test_sigkill_keeps_changed_picks_chat_mutes_hand_overs_and_the_timer(databas
         server.kill()
 
         server = ServerProcess(database, "--away-after", "0")
-        ana = Seat(server, tid, ta, "Ana")
+        ana = Seat(server.ws_url, tid, ta, "Ana")
         assert ana.state["view"]["committed"] == legal[-1]
         assert ana.state["deadline"] is None  # she has picked: no clock runs for her
         assert [s["stand_in"] for s in ana.state["table"]["seats"]] == [None, None, "greedy"]
         assert ana.state["view"]["picked"] == [True, False, True]
         talk = ana.until(lambda m: m["type"] == "chat")
         assert [m["text"] for m in talk["messages"]] == ["back in a minute"]
-        bo = Seat(server, tid, tb, "Bo")
+        bo = Seat(server.ws_url, tid, tb, "Bo")
         muted = bo.until(lambda m: m["type"] in ("muted", "chat"))
         assert muted == {"v": 1, "type": "muted", "seats": [0]}  # and no chat of Ana's before it
         assert abs(bo.state["deadline"] - deadline) < 0.01  # the timer did not start afresh
@@ -253,7 +194,7 @@ def test_sigkill_keeps_changed_picks_chat_mutes_hand_overs_and_the_timer(databas
         again = ana.until(lambda m: m["type"] == "state" and m["view"]["committed"] is None)
         assert abs(again["deadline"] - deadline) < 0.01
         # Cy comes back: the seat is hers again, with the bot's hidden pick she may change
-        cy = Seat(server, tid, tc, "Cy")
+        cy = Seat(server.ws_url, tid, tc, "Cy")
         assert cy.state["view"]["committed"] in cy.state["view"]["change_to"]
         back = ana.until(lambda m: m["type"] == "seats" and m["seats"][2]["stand_in"] is None)
         assert back["seats"][2]["connected"]
@@ -274,7 +215,7 @@ def test_sigkill_after_play_again_keeps_the_new_table_and_its_seat(database: str
         body = {"players": 2, "seats": ["human", "bot:greedy"], "seed": 12}
         created = httpx.post(server.url + "/api/tables", json=body, timeout=10).json()
         token = created["seats"][0]["invite"].split("#seat=")[1]
-        ana = Seat(server, created["id"], token, "Ana")
+        ana = Seat(server.ws_url, created["id"], token, "Ana")
         while ana.state["status"] != "finished":
             ana.wait_turn()
             if ana.can_pick():
@@ -289,7 +230,7 @@ def test_sigkill_after_play_again_keeps_the_new_table_and_its_seat(database: str
         old = httpx.get(f"{server.url}/api/tables/{created['id']}", timeout=10).json()
         assert new["rematch_of"] == created["id"] and old["rematch"] == claim["table"]
         assert new["status"] == "playing" and new["seats"][0]["name"] == "Ana"
-        again = Seat(server, claim["table"], claim["token"], "Ana")
+        again = Seat(server.ws_url, claim["table"], claim["token"], "Ana")
         assert again.state["seat"] == 0 and again.state["status"] == "playing"
         again.wait_turn()
         again.pick(rng)  # the new game goes on

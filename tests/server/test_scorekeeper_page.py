@@ -283,6 +283,7 @@ def test_offline_entries_are_kept_and_sent_when_the_network_returns(
     watcher = browser.new_context(viewport=PHONE)
     try:
         view = watcher.new_page()
+        view.clock.install()  # the watching page polls every 5 s: its clock is run forward below
         view.goto(live_server + f"/score/{sheet_id}")
         view.wait_for_selector('[data-testid="readonly"]:not([hidden])')
         assert view.locator('[data-testid="more"]').count() == 0
@@ -296,6 +297,7 @@ def test_offline_entries_are_kept_and_sent_when_the_network_returns(
         phone.set_offline(False)
         page.wait_for_function("document.querySelector('[data-testid=sync]').textContent === 'Saved'", timeout=15000)
         assert httpx.get(live_server + f"/api/sheets/{sheet_id}").json()["sheet"]["rounds"][0][1] == ["sashimi"] * 3
+        view.clock.run_for(5000)  # its next poll
         view.wait_for_function("document.querySelector('[data-testid=seat-1]').dataset.points === '10'", timeout=15000)
         shot(view, "phone-watching")
         # a closed tab: the sheet is listed on /score and opens again, editable

@@ -410,7 +410,7 @@ def test_an_interrupted_tournament_keeps_the_games_it_finished(tmp_path: Path) -
 
     out = tmp_path / "run"
     proc = subprocess.Popen(
-        [sys.executable, "-m", "sushigo", "tournament", "ismcts:iterations=60", "greedy", "--games", "200",
+        [sys.executable, "-m", "sushigo", "tournament", "ismcts:iterations=60", "greedy", "--games", "40",
          "--seed", "3", "--workers", "1", "--quiet", "--out", str(out)],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
         # a shell that starts the tests in the background ignores SIGINT for its children: undo that
@@ -425,7 +425,7 @@ def test_an_interrupted_tournament_keeps_the_games_it_finished(tmp_path: Path) -
     assert proc.returncode == 130, stderr
     assert "Traceback" not in stderr and "finished game(s) kept in" in stderr
     lines = list(read_games(str(partial)))
-    assert 1 <= len(lines) < 200
+    assert 1 <= len(lines) < 40  # games are kept a chunk at a time (5 of 40 games on one worker)
     for line in lines:
         assert list(replay(line["record"]).result().totals) == line["totals"]
     assert not (out / "games.jsonl").exists()
