@@ -177,45 +177,57 @@ class ServerProcess:
 
 
 class Seat:
-    """One human seat on its own socket."""
+    """One human seat on its own socket, keeping the newest ``state`` it was sent
+    and the newest ``seq`` it was told of (by a state or a progress frame: every
+    change of the table reaches every socket as one or the other)."""
 
     def __init__(self, ws_url: str, table: str, token: str, name: str | None = None) -> None:
         self.ws: ClientConnection = connect(f"{ws_url}/ws/tables/{table}", open_timeout=10).__enter__()
         self.state: dict[str, Any] = {}
+        self.seq = -1
         self.send({"type": "hello", "token": token, "name": name, "last_seq": None})
         self.until(lambda m: m["type"] == "state")
 
     def send(self, msg: dict[str, Any]) -> None:
         self.ws.send(json.dumps({"v": 1, **msg}))
 
+    def _take(self, msg: dict[str, Any]) -> dict[str, Any]:
+        assert msg["type"] != "error", msg
+        if msg["type"] == "state":
+            self.state = msg
+        if msg["type"] in ("state", "progress"):
+            self.seq = max(self.seq, msg["seq"])
+        return msg
+
     def until(self, done: Any) -> dict[str, Any]:
+        """Read frames until ``done(frame)`` (15 s at most for each)."""
         for _ in range(500):
-            msg = json.loads(self.ws.recv(timeout=15))
-            assert msg["type"] != "error", msg
-            if msg["type"] == "state":
-                self.state = msg
+            msg = self._take(json.loads(self.ws.recv(timeout=15)))
             if done(msg):
                 return msg
         raise AssertionError("no such message in 500 frames")
 
     def drain(self) -> None:
-        """Read what has already arrived (without waiting), keeping the newest state."""
+        """Read what has already arrived (without waiting)."""
         while True:
             try:
-                msg = json.loads(self.ws.recv(timeout=0))
+                self._take(json.loads(self.ws.recv(timeout=0)))
             except TimeoutError:
                 return
-            assert msg["type"] != "error", msg
-            if msg["type"] == "state":
-                self.state = msg
+
+    @property
+    def finished(self) -> bool:
+        return self.state.get("status") == "finished"
 
     def can_pick(self) -> bool:
+        """Something to decide (a seat whose pick is made may change it, but need not)."""
         view = self.state.get("view")
-        return self.state.get("status") == "playing" and bool(view and view["legal_actions"])
+        return (self.state.get("status") == "playing" and bool(view and view["legal_actions"])
+                and view.get("committed") is None)
 
     def wait_turn(self) -> None:
         """Wait until this seat has a decision to make (or the game is over)."""
-        while not self.can_pick() and self.state.get("status") != "finished":
+        while not self.can_pick() and not self.finished:
             self.until(lambda m: m["type"] == "state")
 
     def pick(self, rng: random.Random) -> None:
@@ -230,17 +242,30 @@ class Seat:
         self.ws.close()
 
 
+def catch_up(seats: list[Seat]) -> None:
+    """Read every seat's frames until each has been told of the newest change any was told of."""
+    for s in seats:
+        s.drain()
+    newest = max(s.seq for s in seats)
+    for s in seats:
+        if s.seq < newest and not s.finished:
+            s.until(lambda m: m["type"] in ("state", "progress") and m["seq"] >= newest)
+
+
 def decide_or_wait(seats: list[Seat], rng: random.Random) -> bool:
-    """The first seat that can decide picks (True); when none can, wait for the
-    next state of every seat still playing: the table moves on (bots, the
-    turn's reveal) and every seat is told (False)."""
+    """With every seat caught up, the first seat that can decide picks (True);
+    when none can, wait until the table moves on (bots, the turn's reveal) and
+    the seats still playing are told (False)."""
+    catch_up(seats)
     for s in seats:
         if s.can_pick():
             s.pick(rng)
             return True
-    for s in seats:
-        if s.state.get("status") != "finished":
-            s.until(lambda m: m["type"] == "state")
+    playing = [s for s in seats if not s.finished]
+    if playing:
+        now = playing[0].seq
+        playing[0].until(lambda m: playing[0].seq > now or playing[0].finished)
+        catch_up(seats)
     return False
 
 
@@ -250,8 +275,7 @@ def play_out(base: str, table: str, token: str, seed: int = 0) -> None:
     rng = random.Random(seed)
     seat = Seat("ws" + base.removeprefix("http"), table, token)
     try:
-        while seat.state.get("status") != "finished":
-            seat.drain()
+        while not seat.finished:
             decide_or_wait([seat], rng)
     finally:
         seat.close()

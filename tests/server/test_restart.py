@@ -20,7 +20,7 @@ from websockets.sync.client import connect
 
 from sushigo.engine.editions import replay
 
-from .conftest import Seat, ServerProcess, _reset, decide_or_wait
+from .conftest import Seat, ServerProcess, _reset, catch_up, decide_or_wait
 
 
 @pytest.fixture(params=["sqlite", pytest.param("postgresql", marks=pytest.mark.pg)])
@@ -46,8 +46,7 @@ def _play_until_middle(seats: list[Seat], rng: random.Random, decisions: int) ->
     first, second = seats
     made = 0
     while True:
-        for s in seats:
-            s.drain()
+        catch_up(seats)
         picking = all(s.can_pick() and s.state["view"].get("decision") is None for s in seats)
         if made >= decisions and picking:
             break
@@ -91,9 +90,7 @@ def test_sigkill_mid_game_loses_nothing(database: str) -> None:
                 assert new["view"] == old["view"]  # same hands, same committed pick, same scores
                 assert new["status"] == "playing"
             # finish the game
-            while any(s.state["status"] != "finished" for s in seats):
-                for s in seats:
-                    s.drain()
+            while not all(s.finished for s in seats):
                 decide_or_wait(seats, rng)
             record = httpx.get(f"{server.url}/api/tables/{tid}/record", timeout=10).json()
             game = replay(record)
