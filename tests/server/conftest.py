@@ -269,11 +269,11 @@ def decide_or_wait(seats: list[Seat], rng: random.Random) -> bool:
     return False
 
 
-def play_out(base: str, table: str, token: str, seed: int = 0) -> None:
+def play_out(base: str, table: str, token: str, seed: int = 0, name: str | None = None) -> None:
     """Play a human seat of a table on ``base`` (a server's http URL) to the end,
-    at random, over a WebSocket of its own (the seat's name is kept)."""
+    at random, over a WebSocket of its own (the seat's name is kept unless ``name`` is given)."""
     rng = random.Random(seed)
-    seat = Seat("ws" + base.removeprefix("http"), table, token)
+    seat = Seat("ws" + base.removeprefix("http"), table, token, name)
     try:
         while not seat.finished:
             decide_or_wait([seat], rng)

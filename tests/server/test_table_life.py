@@ -121,17 +121,20 @@ def test_a_pick_can_be_withdrawn_and_changed_until_the_reveal(lite_client: TestC
         assert error_code(a) == "nothing_to_withdraw"
         pick(a, 2, first)
         assert until(a, "ack")["seq"] == 3
+        assert fb.until("progress", lambda m: m["seq"] == 3)["picked"] == [True, False]
         pick(a, 3, second)  # a change: withdraw and pick in one
         got = collect(a, {"ack": None, "state": lambda m: m["seq"] == 5})
         assert got["ack"] == {"v": 1, "type": "ack", "seq": 5, "action": second}
         assert got["state"]["view"]["committed"] == second
-        assert fb.until("progress", lambda m: m["seq"] == 5)["picked"] == [True, False]
         # Bo commits: the reveal shows Ana's last pick
         sb = latest(b)
         pick(b, sb["seq"], sb["view"]["legal_actions"][0])
         reveal = until(a, "state", lambda m: m["view"]["turn"] == 2)
         assert reveal["view"]["committed"] is None
+        fb.until("state", lambda m: m["view"]["turn"] == 2)
         fs.until("state", lambda m: m["view"]["turn"] == 2)
+        for frames in (fb, fs):  # the change of mind told them nothing: no frame between the pick and the reveal
+            assert [m["seq"] for m in frames.seen if m["type"] == "progress"] == [1, 2, 3]
         # after the reveal nothing can be taken back
         send(a, type="withdraw", seq=latest(a)["seq"])
         assert error_code(a) == "nothing_to_withdraw"
@@ -158,6 +161,7 @@ def test_a_whole_game_of_changed_picks_records_only_the_revealed_ones(fast_clien
     tid = created["id"]
     rng = random.Random(4)
     revealed: list[str] = []
+    told: list[int] = []
     with fast_client.websocket_connect(ws_path(tid)) as a, fast_client.websocket_connect(ws_path(tid)) as b:
         hello(a, ta, "Ana")
         hello(b, tb, "Bo")
@@ -168,6 +172,7 @@ def test_a_whole_game_of_changed_picks_records_only_the_revealed_ones(fast_clien
             first, second = rng.choice(view["legal_actions"]), rng.choice(view["legal_actions"])
             pick(a, sa["seq"], first)
             stored = until(a, "ack")["seq"]
+            told.append(stored)  # Bo is told that Ana picked, then nothing of her change
             pick(a, sa["seq"], second)
             if second != first:  # a change: Ana's tabs get a state with it
                 got = collect(a, {"ack": None, "state": lambda m, x=second: m["view"]["committed"] == x})
@@ -175,7 +180,7 @@ def test_a_whole_game_of_changed_picks_records_only_the_revealed_ones(fast_clien
             else:
                 assert until(a, "ack")["seq"] == stored  # the same pick again: nothing new stored
             revealed.append(view["legal"][view["legal_actions"].index(second)])
-            assert fb.until("progress", lambda m, q=stored: m["seq"] == q)["picked"] == [True, False]
+            assert fb.until("progress", lambda m, q=told[-1]: m["seq"] == q)["picked"] == [True, False]
             sb = latest(b)
             pick(b, sb["seq"], sb["view"]["legal_actions"][0])
             sa = until(a, "state", lambda m, q=sa["view"]["turn"], r=sa["view"]["round"]:
@@ -183,6 +188,8 @@ def test_a_whole_game_of_changed_picks_records_only_the_revealed_ones(fast_clien
         for m in fb.seen:
             if m["type"] == "state":
                 assert m["view"]["committed"] is None or m["seat"] == 1
+        progress = [m for m in fb.seen if m["type"] == "progress"]
+        assert [m["seq"] for m in progress] == told and all(m["picked"] == [True, False] for m in progress)
     record = json.loads(fast_client.get(f"/api/tables/{tid}/record").text)
     assert replay(record).is_over
     ana = ["+".join(turn[0]) for rnd in record["rounds"] for turn in rnd["turns"]]

@@ -15,6 +15,7 @@ says what is wrong and where.  Each edition's own records are in
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable, Iterable, Mapping
 from typing import IO, Any, Final, Protocol
 
@@ -143,19 +144,63 @@ def load_json(source: str | IO[str] | IO[bytes], what: str = "file") -> Any:
         raise RecordError(f"cannot read it: {e.strerror or e}") from None
     if len(raw) > MAX_INPUT_BYTES:
         raise RecordError(f"{what} is too large (over {MAX_INPUT_BYTES // (1024 * 1024)} MiB)")
+    return parse_json(raw, what)
+
+
+def parse_json(raw: str | bytes, what: str = "file") -> Any:
+    r"""JSON text (UTF-8 bytes or a string) as Python values, every string made
+    of Unicode characters: a lone surrogate escape (``"\ud800"``) is refused,
+    since it can be neither printed nor stored as UTF-8.  Raises
+    :class:`RecordError` with one line.
+
+    >>> parse_json(b'{"names": ["Ana"]}')
+    {'names': ['Ana']}
+    >>> try:
+    ...     parse_json(b'{"names": ["Ana", "\\ud800"]}', "sheet")
+    ... except RecordError as e:
+    ...     print(e)
+    sheet: names[1] is not Unicode text (a lone surrogate, \ud800)
+    """
+    decoded = isinstance(raw, bytes)  # strict UTF-8 holds no surrogate: only an escape makes one
     if isinstance(raw, bytes):
         try:
             raw = raw.decode("utf-8")
         except UnicodeDecodeError as e:
             raise RecordError(f"{what} is not UTF-8 text (byte {e.start})") from None
     try:
-        return json.loads(raw)
+        data = json.loads(raw)
     except json.JSONDecodeError as e:
         raise RecordError(f"{what} is not JSON: {e.msg} at line {e.lineno}, column {e.colno}") from None
     except RecursionError:
         raise RecordError(f"{what} is nested too deeply") from None
     except ValueError as e:  # e.g. an integer with more digits than Python converts
         raise RecordError(f"{what} is not usable JSON: {' '.join(str(e).split())}") from None
+    if "\\u" in raw or (not decoded and _SURROGATE.search(raw)):
+        _refuse_surrogates(data, what)
+    return data
+
+
+_SURROGATE: Final = re.compile("[\ud800-\udfff]")
+
+
+def _refuse_surrogates(value: Any, what: str) -> None:
+    """Raise :class:`RecordError` if a string in ``value`` (keys too) holds a lone surrogate."""
+    stack: list[tuple[Any, str]] = [(value, "")]
+    while stack:
+        item, at = stack.pop()
+        if isinstance(item, str):
+            bad = next((ch for ch in item if "\ud800" <= ch <= "\udfff"), None)
+            if bad is not None:
+                raise RecordError(f"{what}: {at or 'the document'} is not Unicode text "
+                                  f"(a lone surrogate, \\u{ord(bad):04x})")
+        elif isinstance(item, list):
+            stack.extend((x, f"{at}[{i}]") for i, x in enumerate(item))
+        elif isinstance(item, dict):
+            for k, x in item.items():
+                if any("\ud800" <= ch <= "\udfff" for ch in k):
+                    raise RecordError(f"{what}: a key of {at or 'the document'} is not Unicode text "
+                                      "(a lone surrogate)")
+                stack.append((x, f"{at}.{k}" if at else k))
 
 
 def type_name(value: Any) -> str:

@@ -14,7 +14,7 @@ import ipaddress
 import json
 import logging
 import time
-from collections import defaultdict, deque
+from collections import defaultdict
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from importlib import resources
@@ -58,8 +58,8 @@ from sushigo.server.protocol import (
     parse_create,
 )
 from sushigo.server.replays import ReplayService
-from sushigo.server.replies import fail, read_body
-from sushigo.server.store import Store, StoreError
+from sushigo.server.replies import PerHour, fail, read_body
+from sushigo.server.store import OPEN_STATUSES, Store, StoreError
 from sushigo.server.tables import HINT_SECONDS, LiveTable, TableError, TableService
 
 log = logging.getLogger("sushigo.server")
@@ -108,29 +108,6 @@ class _Bucket:
             self.tokens -= 1
             return True
         return False
-
-
-class _PerHour:
-    """At most ``limit`` requests an hour per address (a sliding window of the hour's stamps)."""
-
-    def __init__(self, limit: int) -> None:
-        self.limit = limit
-        self.stamps: dict[str, deque[float]] = defaultdict(deque)
-
-    def take(self, addr: str) -> float | None:
-        """Count one request of ``addr`` and return its stamp, or ``None`` when it is over the limit."""
-        recent = self.stamps[addr]
-        now = time.monotonic()
-        while recent and now - recent[0] > 3600:
-            recent.popleft()
-        if len(recent) >= self.limit:
-            return None
-        recent.append(now)
-        return now
-
-    def give_back(self, addr: str, stamp: float) -> None:
-        """Uncount a request that was refused for what it said (it made nothing)."""
-        self.stamps[addr].remove(stamp)
 
 
 @dataclass(frozen=True)
@@ -263,8 +240,8 @@ def create_app(
                            analysis_samples=analysis_samples)
     allowed = frozenset(normalize_origin(o) for o in allow_origins)
     sockets_per_address: dict[str, int] = defaultdict(int)
-    created = _PerHour(limits.tables_per_hour)
-    uploaded = _PerHour(limits.uploads_per_hour)
+    created = PerHour(limits.tables_per_hour)
+    uploaded = PerHour(limits.uploads_per_hour)
     replays = ReplayService(service, store)
 
     @contextlib.asynccontextmanager
@@ -490,7 +467,7 @@ def create_app(
         """``?seat=N`` of a replay (absent or empty: the spectator's)."""
         if seat is None or seat == "":
             return None
-        if not seat.isdigit() or len(seat) > 3:
+        if not (seat.isascii() and seat.isdigit()) or len(seat) > 3:
             return fail(400, "?seat=N is a seat number, from 0 (leave it out for the spectator's view)")
         return int(seat)
 
@@ -590,17 +567,17 @@ def create_app(
         if sockets_per_address[addr] >= limits.connections_per_address:
             await ws.close(code=1008, reason="too many connections from this address")
             return
-        table = service.get(table_id) or await service.revive(table_id[:64])
-        if table is None:
-            elsewhere = await service.summary(table_id[:64])
-            code, reason = (("no_table", "no such table") if elsewhere is None else
-                            ("wrong_process", "this table is served by another server process"))
-            await ws.accept()
-            await ws.send_text(error(code, reason))
-            await ws.close(code=1008, reason=reason)
-            return
-        sockets_per_address[addr] += 1
+        sockets_per_address[addr] += 1  # before any await: concurrent handshakes count too
         try:
+            table = service.get(table_id) or await service.revive(table_id[:64])
+            if table is None:
+                elsewhere = await service.summary(table_id[:64])
+                code, reason = (("no_table", "no such table") if elsewhere is None else
+                                ("wrong_process", "this table is served by another server process"))
+                await ws.accept()
+                await ws.send_text(error(code, reason))
+                await ws.close(code=1008, reason=reason)
+                return
             await ws.accept()
             await _serve_socket(ws, table)
         finally:
@@ -662,7 +639,7 @@ def create_app(
                         joined = True
                         sock.send(service.state_message(table, sock.seat))
                         service.attach(table, sock)  # then the whole log, then the seats
-                        if name is not None and sock.seat is not None:
+                        if name is not None and sock.seat is not None and table.status in OPEN_STATUSES:
                             await service.rename(table, sock.seat, name)
                     elif not joined:
                         raise ProtocolError("hello_first", "send hello first")

@@ -22,6 +22,8 @@ from typing import Annotated, Any, Final, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
+from sushigo.engine.records import RecordError, parse_json
+
 VERSION: Final = 1
 """The ``v`` of every message."""
 
@@ -156,9 +158,9 @@ def parse_client(text: str | bytes) -> AnyClientMessage:
     if len(text) > MAX_MESSAGE:
         raise ProtocolError("too_large", f"message of {len(text)} characters (at most {MAX_MESSAGE})")
     try:
-        data = json.loads(text)
-    except (ValueError, UnicodeDecodeError, RecursionError):
-        raise ProtocolError("bad_message", "not a JSON object") from None
+        data = parse_json(text, "the message")
+    except RecordError as e:
+        raise ProtocolError("bad_message", "not a JSON object" if " is not JSON" in str(e) else str(e)) from None
     if not isinstance(data, dict):
         raise ProtocolError("bad_message", "not a JSON object")
     if "v" not in data:
@@ -286,9 +288,9 @@ _CREATE: TypeAdapter[CreateTable] = TypeAdapter(CreateTable)
 def parse_create(body: bytes) -> CreateTable:
     """The create request in ``body``, or :class:`ProtocolError` (``bad_request``)."""
     try:
-        data = json.loads(body)
-    except (ValueError, UnicodeDecodeError, RecursionError):
-        raise ProtocolError("bad_request", "the body is not JSON") from None
+        data = parse_json(body, "the body")
+    except RecordError as e:
+        raise ProtocolError("bad_request", str(e)) from None
     if not isinstance(data, dict):
         raise ProtocolError("bad_request", "the body is not a JSON object")
     try:

@@ -41,7 +41,7 @@ from sushigo.engine.editions import AnyGame, action_words, narrator, replay
 from sushigo.engine.menus import menu_name
 from sushigo.engine.narration import Line, lines_seen_by
 from sushigo.engine.party.game import PartyGame
-from sushigo.engine.records import RecordError, dumps, seat_names
+from sushigo.engine.records import RecordError, dumps, parse_json, seat_names
 from sushigo.engine.turns import Phase
 from sushigo.server.store import Store
 from sushigo.server.tables import (
@@ -185,9 +185,9 @@ class ReplayService:
         Raises :class:`TableError` ``bad_request`` with the engine's one line for a bad record.
         """
         try:
-            data = json.loads(body)
-        except (ValueError, UnicodeDecodeError, RecursionError):
-            raise TableError("bad_request", "that is not JSON (a game record is a JSON document)") from None
+            data = parse_json(body, "the record")
+        except RecordError as e:
+            raise TableError("bad_request", f"{e} (a game record is a JSON document)") from None
         try:
             game = await asyncio.to_thread(replay, data)
         except RecordError as e:

@@ -3,6 +3,8 @@ reading a request body under a size limit (docs/server.md, "HTTP")."""
 
 from __future__ import annotations
 
+import time
+from collections import defaultdict, deque
 from typing import Any
 
 from fastapi import Request
@@ -18,7 +20,7 @@ async def read_body(request: Request, limit: int) -> bytes | JSONResponse:
     """The request's body, or a 413 answer once it is longer than ``limit`` bytes
     (by its Content-Length, or while it streams in without one)."""
     length = request.headers.get("content-length")
-    if length is not None and (not length.isdigit() or int(length) > limit):
+    if length is not None and (not (length.isascii() and length.isdigit()) or int(length) > limit):
         return _too_large(limit)
     body = b""
     async for chunk in request.stream():
@@ -28,8 +30,31 @@ async def read_body(request: Request, limit: int) -> bytes | JSONResponse:
     return body
 
 
+class PerHour:
+    """At most ``limit`` requests an hour per address (a sliding window of the hour's stamps)."""
+
+    def __init__(self, limit: int) -> None:
+        self.limit = limit
+        self.stamps: dict[str, deque[float]] = defaultdict(deque)
+
+    def take(self, addr: str) -> float | None:
+        """Count one request of ``addr`` and return its stamp, or ``None`` when it is over the limit."""
+        recent = self.stamps[addr]
+        now = time.monotonic()
+        while recent and now - recent[0] > 3600:
+            recent.popleft()
+        if len(recent) >= self.limit:
+            return None
+        recent.append(now)
+        return now
+
+    def give_back(self, addr: str, stamp: float) -> None:
+        """Uncount a request that was refused for what it said (it made nothing)."""
+        self.stamps[addr].remove(stamp)
+
+
 def _too_large(limit: int) -> JSONResponse:
     return fail(413, f"the body is larger than {limit} bytes")
 
 
-__all__ = ["fail", "read_body"]
+__all__ = ["PerHour", "fail", "read_body"]

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import asyncio
 import hmac
-import json
 import secrets
 import time
 from collections.abc import Callable
@@ -23,9 +22,9 @@ from fastapi import FastAPI, Request
 from fastapi.responses import JSONResponse
 
 from sushigo.engine.editions import score_sheet
-from sushigo.engine.records import RecordError
+from sushigo.engine.records import RecordError, parse_json
 from sushigo.engine.sheets import explain_sheet, setup, sheet_rules, where_of
-from sushigo.server.replies import fail, read_body
+from sushigo.server.replies import PerHour, fail, read_body
 from sushigo.server.store import Store, StoreError
 from sushigo.server.tables import hash_token
 
@@ -41,9 +40,9 @@ async def _json(request: Request) -> Any:
     if isinstance(body, JSONResponse):
         return body
     try:
-        return json.loads(body)
-    except (ValueError, UnicodeDecodeError, RecursionError):
-        return fail(400, "the body is not JSON")
+        return parse_json(body, "the body")
+    except RecordError as e:
+        return fail(400, str(e))
 
 
 async def _scored(fn: Callable[[Any], dict[str, Any]], data: Any) -> dict[str, Any] | JSONResponse:
@@ -71,7 +70,7 @@ def _check_sheet(data: Any) -> str | None:
 
 def add_routes(app: FastAPI, store: Store) -> None:
     """Add the score and sheet routes to ``app`` (sheets kept in ``store``)."""
-    created_by: dict[str, list[float]] = {}
+    created_by = PerHour(SHEETS_PER_HOUR)
 
     @app.post("/api/score", response_model=None)
     async def score(request: Request, explain: bool = False) -> dict[str, Any] | JSONResponse:
@@ -99,24 +98,22 @@ def add_routes(app: FastAPI, store: Store) -> None:
     @app.post("/api/sheets", status_code=201, response_model=None)
     async def create_sheet(request: Request) -> dict[str, Any] | JSONResponse:
         addr = request.client.host if request.client else "?"
-        now = time.time()
-        recent = [t for t in created_by.get(addr, []) if now - t < 3600]
-        if len(recent) >= SHEETS_PER_HOUR:
+        stamp = created_by.take(addr)  # before any await: concurrent requests count too
+        if stamp is None:
             return fail(429, f"this address created {SHEETS_PER_HOUR} sheets in the last hour; try later")
         data = await _json(request)
-        if isinstance(data, JSONResponse):
-            return data
         sheet = data.get("sheet") if isinstance(data, dict) else None
-        problem = _check_sheet(sheet)
-        if problem is not None:
-            return fail(400, f"sheet: {problem}")
+        problem = None if isinstance(data, JSONResponse) else _check_sheet(sheet)
+        if isinstance(data, JSONResponse) or problem is not None:
+            created_by.give_back(addr, stamp)  # refused for what it said: it made nothing
+            return data if isinstance(data, JSONResponse) else fail(400, f"sheet: {problem}")
         assert isinstance(sheet, dict)
         sheet_id, token = secrets.token_urlsafe(9), secrets.token_urlsafe(18)
         try:
-            await asyncio.to_thread(store.create_sheet, sheet_id, hash_token(token), sheet, now)
+            await asyncio.to_thread(store.create_sheet, sheet_id, hash_token(token), sheet, time.time())
         except StoreError as e:
+            created_by.give_back(addr, stamp)
             return fail(503, f"the sheet could not be stored: {e}")
-        created_by[addr] = recent + [now]
         return {"id": sheet_id, "token": token, "version": 1, "view": f"/score/{sheet_id}",
                 "edit": f"/score/{sheet_id}#edit={token}"}
 

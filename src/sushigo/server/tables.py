@@ -194,6 +194,8 @@ class LiveTable:
     refresh: set[int] = field(default_factory=set)
     """Seats whose own view changed with nothing public (a hidden pick changed or
     taken back): their sockets get a state at the next publish."""
+    picked_told: tuple[bool, ...] = ()
+    """Who had picked, as the last ``state`` or ``progress`` told every watcher."""
     reloading: bool = False
     starting: bool = False
     result: dict[str, Any] | None = None
@@ -937,6 +939,7 @@ class TableService:
 
     async def rename(self, table: LiveTable, seat: int, name: str) -> None:
         """Name a human seat (stored first); the game starts once every human seat has a name."""
+        _check_open(table, "names")
         s = table.seats[seat]
         if s.name != name:
             try:
@@ -1106,6 +1109,7 @@ class TableService:
             raise TableError("no_chat", "this table was created without chat")
         if seat is None:
             raise TableError("not_seated", "spectators cannot chat")
+        _check_open(table, "chat")
         now = time.time()
         most, window = CHAT_RATE
         recent = [t for t in table.said.get(seat, []) if now - t < window]
@@ -1137,6 +1141,7 @@ class TableService:
         """``seat`` stops (or starts again) reading ``other``'s chat (stored first)."""
         if seat is None:
             raise TableError("not_seated", "spectators cannot mute")
+        _check_open(table, "chat")
         if not 0 <= other < len(table.seats) or other == seat:
             raise TableError("bad_message", f"seat {other} is not another seat of this table")
         try:
@@ -1219,22 +1224,30 @@ class TableService:
         """Tell every watcher what changed: the new log lines, then a full state
         if anything visible moved, else progress."""
         self._publish_log(table)
+        game = table.game
+        picked = tuple(game.has_committed(s) for s in range(game.players))
         if table.moved:
             table.moved = False
             table.refresh.clear()
+            table.picked_told = picked
             frames = StateFrames(table)
             for conn in table.connections:
                 conn.send(frames.text(conn.seat))
         else:
-            game = table.game
-            text = dump({"type": "progress", "seq": table.seq,
-                         "picked": [game.has_committed(s) for s in range(game.players)]})
+            # a hidden pick changed for another: the others are told only when
+            # who has picked changed (a change of mind tells them nothing)
+            text = None
+            if picked != table.picked_told:
+                table.picked_told = picked
+                text = dump({"type": "progress", "seq": table.seq, "picked": list(picked)})
             frames = StateFrames(table)
             # keyed by seat like conn.seat, which is None for a watcher without a seat
             own: dict[int | None, str] = {seat: frames.text(seat) for seat in table.refresh}
             table.refresh.clear()
             for conn in table.connections:
-                conn.send(own.get(conn.seat, text))
+                frame = own.get(conn.seat, text)
+                if frame is not None:
+                    conn.send(frame)
 
     # ------------------------------------------------------------------ decisions
 
@@ -1574,10 +1587,16 @@ class TableService:
             pass
 
     async def _run_bot(self, table: LiveTable, seat: int) -> None:
-        bot = table.bots.get(seat) or table.stand_ins[seat]
+        """Let the bot that holds ``seat`` decide while the table waits on it.
+
+        Whatever happens, the task releases the seat (``busy``) and, when
+        another bot holds the seat by then (the player came back and left
+        again while this one thought), starts that one: a seat is never left
+        waiting with nobody to play it."""
+        bot = table.bots.get(seat) or table.stand_ins.get(seat)
         retry = False
         try:
-            while (table.status == PLAYING and seat in table.game.pending_seats
+            while (bot is not None and table.status == PLAYING and seat in table.game.pending_seats
                    and (table.bots.get(seat) or table.stand_ins.get(seat)) is bot):
                 game, opened = table.game, table.opened[seat]
                 view = view_for(game, seat, bot)
@@ -1593,20 +1612,34 @@ class TableService:
                 await self._decide(table, seat, action, "bot")
         except TableError as e:
             retry = e.code == "server_error"
-        except Exception:  # a bot bug must not stop the table: play a random legal action
-            log.exception("bot at table %s seat %d failed", table.id, seat)
+        except Exception as e:  # a bot bug must not stop the table: play a random legal action
+            log.error("table %s: the bot at seat %d failed (%s: %s); a random legal action instead",
+                      table.id, seat, type(e).__name__, " ".join(str(e).split())[:200])
             legal = table.game.legal_actions(seat)
-            if legal and table.status == PLAYING:
+            if legal and table.status == PLAYING and seat in table.game.pending_seats:
                 await self._decide_quietly(table, seat, random.Random(table.seq).choice(legal), "bot")
         finally:
             table.busy.discard(seat)
+            holder = table.bots.get(seat) or table.stand_ins.get(seat)
+            if holder is not None and holder is not bot and not retry:
+                self._after_change(table)  # another bot holds the seat now: it plays
         if retry:  # its pick was not stored and the table reloaded: try again shortly
             asyncio.get_running_loop().call_later(1.0, self._after_change, table)
 
     def _spawn(self, coro: Any) -> None:
         task = asyncio.get_running_loop().create_task(coro)
         self._tasks.add(task)
-        task.add_done_callback(self._tasks.discard)
+        task.add_done_callback(self._done)
+
+    def _done(self, task: asyncio.Task[Any]) -> None:
+        """Forget a finished task; one that failed is logged as one line (its
+        exception retrieved, never an "exception was never retrieved")."""
+        self._tasks.discard(task)
+        if task.cancelled():
+            return
+        e = task.exception()
+        if e is not None:
+            log.error("a server task failed: %s: %s", type(e).__name__, " ".join(str(e).split())[:200])
 
     # ------------------------------------------------------------------ lobby
 
@@ -1632,6 +1665,13 @@ class TableService:
     async def record(self, table_id: str) -> str | None:
         text = await asyncio.to_thread(self.store.record, table_id)
         return None if text is None else _with_old_options(text)
+
+
+def _check_open(table: LiveTable, what: str) -> None:
+    """Raise ``game_over`` at an ended table: it is read-only (its ``what`` too)."""
+    if table.status not in OPEN_STATUSES:
+        over = "the game is over" if table.status == FINISHED else f"the table was {table.status}"
+        raise TableError("game_over", f"{over}: its {what} can no longer change")
 
 
 def _talk_json(h: HappeningRow) -> dict[str, Any]:

@@ -323,6 +323,7 @@ def test_takeout_box_moves() -> None:
         (["takeout_box11", "takeout_box11:5"], ("position 5 can't be flipped", "holds 2 cards")),
         (["takeout_box11", "takeout_box11:0,0"], ("flipped twice",)),
         (["takeout_box11", "takeout_box11:0,x"], ("flip positions are numbers",)),
+        (["takeout_box11", "takeout_box11:\u00b2"], ("flip positions are numbers",)),  # a digit, not ASCII
         (["takeout_box11", "takeout_box11:0,1,1"], ("flipped twice",)),
         (["takeout_box11", "takeout_box10:0"], ("'takeout_box10:0' was never used",)),
         (["takeout_box11", "takeout_box13:0"], ("takeout_box cards are numbered 10-12",)),

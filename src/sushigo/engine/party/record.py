@@ -293,7 +293,7 @@ def _parse_move(text: Any, where: str, first: bool, rules: Rules) -> _Move:
     if kind == "takeout_box":
         flips: list[int] = []
         for part in rest.split(",") if rest else []:
-            if not part.isdigit() or part != str(int(part)) or int(part) >= MAX_FLIP:
+            if not (part.isascii() and part.isdigit()) or part != str(int(part)) or int(part) >= MAX_FLIP:
                 raise RecordError(
                     f"{where}: bad move {text!r}: flip positions are numbers 0..{MAX_FLIP - 1}"
                     " separated by commas"

@@ -50,7 +50,8 @@ export function renderChat(ctx) {
   panel.hidden = !t.chat && ctx.seat === null;
   var off = $("chat-off");
   off.hidden = !!t.chat;
-  $("chat-form").hidden = !t.chat || ctx.seat === null;
+  var ended = ["finished", "cancelled", "abandoned"].indexOf(t.status) >= 0;  // read-only (the server refuses)
+  $("chat-form").hidden = !t.chat || ctx.seat === null || ended;
   var list = $("chat-messages");
   list.hidden = !reads;
   if (!reads) return;
@@ -72,7 +73,7 @@ export function renderChat(ctx) {
   // mute buttons: one per other human seat
   var mutes = $("chat-mutes");
   mutes.textContent = "";
-  if (ctx.seat === null) return;
+  if (ctx.seat === null || ended) return;
   (t.seats || []).forEach(function (s) {
     if (s.seat === ctx.seat || s.kind !== "human" || !s.name) return;
     var on = ctx.muted.indexOf(s.seat) >= 0;

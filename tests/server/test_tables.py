@@ -1,0 +1,121 @@
+"""The table service itself (``sushigo.server.tables``), driven directly on one
+event loop, so that a test can put two things in exactly the order a race
+would: what no socket test can time."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from sushigo.server.protocol import parse_create
+from sushigo.server.store import Store
+from sushigo.server.tables import LiveTable, TableService
+
+
+class Watcher:
+    """A connection of the service's: it keeps what it is sent."""
+
+    def __init__(self, seat: int | None) -> None:
+        self.seat = seat
+        self.frames: list[dict[str, Any]] = []
+
+    def send(self, text: str) -> None:
+        self.frames.append(json.loads(text))
+
+
+async def _settle(service: TableService) -> None:
+    """Until every task the service started has ended (bots deciding, their
+    picks stored), the janitor aside."""
+    while True:
+        busy = [t for t in service._tasks if "_janitor" not in repr(t.get_coro())]
+        if not busy:
+            return
+        await asyncio.wait(busy)
+
+
+async def _two_player_table(service: TableService, **options: Any) -> tuple[LiveTable, list[Watcher]]:
+    body = {"players": 2, "seats": ["human", "human"], **options}
+    table, _tokens, _creator = await service.create(parse_create(json.dumps(body).encode()))
+    watchers = [Watcher(0), Watcher(1)]
+    for w, name in zip(watchers, ("Ana", "Bo"), strict=True):
+        service.attach(table, w)
+        await service.rename(table, w.seat, name)  # type: ignore[arg-type]
+    assert table.status == "playing"
+    return table, watchers
+
+
+def test_a_returning_player_never_leaves_their_seat_without_a_bot(tmp_path: Path,
+                                                                   caplog: pytest.LogCaptureFixture) -> None:
+    """The race of issue 37: a stand-in's task is started, and before it runs the
+    player is back (their seat is theirs again). The task must release the seat,
+    so that the next hand-over has a bot that plays (the table never waits forever)."""
+
+    async def main() -> None:
+        store = Store(f"sqlite:///{tmp_path / 'games.db'}")
+        service = TableService(store, away_after=0.0)
+        await service.start()
+        try:
+            table, (_ana, bo) = await _two_player_table(service)
+            service.detach(table, bo)
+            await service.hand_over(table, 0, 1)  # Bo is away: the stand-in plays for him
+            await _settle(service)
+            assert table.game.has_committed(1)  # it picked for Bo
+            await service.pick(table, 0, table.seq, table.game.legal_actions(0)[0])
+            # the turn is revealed: the stand-in's task for Bo's next pick is
+            # started, and in the same moment, before it runs, Bo is back
+            assert 1 in table.busy and 1 in table.stand_ins
+            service.attach(table, bo)
+            assert 1 not in table.stand_ins
+            await _settle(service)
+            assert 1 not in table.busy  # the task released the seat
+            assert not table.game.has_committed(1)  # and decided nothing for Bo, who is back
+            # Bo leaves again and is handed over again: a bot plays for him
+            service.detach(table, bo)
+            await service.hand_over(table, 0, 1)
+            await _settle(service)
+            assert table.game.has_committed(1)
+        finally:
+            await service.stop()
+            store.close()
+
+    with caplog.at_level(logging.ERROR, logger="sushigo.server"):
+        asyncio.run(main())
+    assert not caplog.records, [r.getMessage() for r in caplog.records]
+
+
+def test_a_bot_that_fails_is_one_line_in_the_log_and_the_table_goes_on(
+        tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    async def main() -> None:
+        store = Store(f"sqlite:///{tmp_path / 'games.db'}")
+        service = TableService(store, away_after=0.0)
+        await service.start()
+        try:
+            table, (_ana, bo) = await _two_player_table(service)
+            service.detach(table, bo)
+            real = service._seat_bot
+
+            def broken_stand_in(table: LiveTable, seat: int, bot: str, by: int | None) -> None:
+                real(table, seat, bot, by)
+
+                def choose(view: Any) -> int:
+                    raise RuntimeError("a bug\nover two lines")
+                table.stand_ins[seat].choose = choose  # type: ignore[method-assign]
+
+            service._seat_bot = broken_stand_in  # type: ignore[method-assign]
+            await service.hand_over(table, 0, 1)
+            await _settle(service)
+            assert table.game.has_committed(1) and 1 not in table.busy  # a random legal pick instead
+        finally:
+            await service.stop()
+            store.close()
+
+    with caplog.at_level(logging.ERROR, logger="sushigo.server"):
+        asyncio.run(main())
+    [record] = caplog.records
+    assert record.exc_info is None and "\n" not in record.getMessage()
+    assert "the bot at seat 1 failed (RuntimeError: a bug over two lines)" in record.getMessage()
