@@ -5,8 +5,10 @@ would: what no socket test can time."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import logging
+from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
@@ -38,6 +40,19 @@ async def _settle(service: TableService) -> None:
         await asyncio.wait(busy)
 
 
+@contextlib.asynccontextmanager
+async def _service(tmp_path: Path) -> AsyncIterator[TableService]:
+    """A started service on a SQLite file whose away players may be handed over at once."""
+    store = Store(f"sqlite:///{tmp_path / 'games.db'}")
+    service = TableService(store, away_after=0.0)
+    await service.start()
+    try:
+        yield service
+    finally:
+        await service.stop()
+        store.close()
+
+
 async def _two_player_table(service: TableService, **options: Any) -> tuple[LiveTable, list[Watcher]]:
     body = {"players": 2, "seats": ["human", "human"], **options}
     table, _tokens, _creator = await service.create(parse_create(json.dumps(body).encode()))
@@ -56,10 +71,7 @@ def test_a_returning_player_never_leaves_their_seat_without_a_bot(tmp_path: Path
     so that the next hand-over has a bot that plays (the table never waits forever)."""
 
     async def main() -> None:
-        store = Store(f"sqlite:///{tmp_path / 'games.db'}")
-        service = TableService(store, away_after=0.0)
-        await service.start()
-        try:
+        async with _service(tmp_path) as service:
             table, (_ana, bo) = await _two_player_table(service)
             service.detach(table, bo)
             await service.hand_over(table, 0, 1)  # Bo is away: the stand-in plays for him
@@ -79,9 +91,6 @@ def test_a_returning_player_never_leaves_their_seat_without_a_bot(tmp_path: Path
             await service.hand_over(table, 0, 1)
             await _settle(service)
             assert table.game.has_committed(1)
-        finally:
-            await service.stop()
-            store.close()
 
     with caplog.at_level(logging.ERROR, logger="sushigo.server"):
         asyncio.run(main())
@@ -91,10 +100,7 @@ def test_a_returning_player_never_leaves_their_seat_without_a_bot(tmp_path: Path
 def test_a_bot_that_fails_is_one_line_in_the_log_and_the_table_goes_on(
         tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
     async def main() -> None:
-        store = Store(f"sqlite:///{tmp_path / 'games.db'}")
-        service = TableService(store, away_after=0.0)
-        await service.start()
-        try:
+        async with _service(tmp_path) as service:
             table, (_ana, bo) = await _two_player_table(service)
             service.detach(table, bo)
             real = service._seat_bot
@@ -110,9 +116,6 @@ def test_a_bot_that_fails_is_one_line_in_the_log_and_the_table_goes_on(
             await service.hand_over(table, 0, 1)
             await _settle(service)
             assert table.game.has_committed(1) and 1 not in table.busy  # a random legal pick instead
-        finally:
-            await service.stop()
-            store.close()
 
     with caplog.at_level(logging.ERROR, logger="sushigo.server"):
         asyncio.run(main())
