@@ -189,15 +189,15 @@ def _refuse_surrogates(value: Any, what: str) -> None:
     while stack:
         item, at = stack.pop()
         if isinstance(item, str):
-            bad = next((ch for ch in item if "\ud800" <= ch <= "\udfff"), None)
+            bad = _SURROGATE.search(item)
             if bad is not None:
                 raise RecordError(f"{what}: {at or 'the document'} is not Unicode text "
-                                  f"(a lone surrogate, \\u{ord(bad):04x})")
+                                  f"(a lone surrogate, \\u{ord(bad.group()):04x})")
         elif isinstance(item, list):
             stack.extend((x, f"{at}[{i}]") for i, x in enumerate(item))
         elif isinstance(item, dict):
             for k, x in item.items():
-                if any("\ud800" <= ch <= "\udfff" for ch in k):
+                if _SURROGATE.search(k):
                     raise RecordError(f"{what}: a key of {at or 'the document'} is not Unicode text "
                                       "(a lone surrogate)")
                 stack.append((x, f"{at}.{k}" if at else k))

@@ -102,11 +102,14 @@ def add_routes(app: FastAPI, store: Store) -> None:
         if stamp is None:
             return fail(429, f"this address created {SHEETS_PER_HOUR} sheets in the last hour; try later")
         data = await _json(request)
-        sheet = data.get("sheet") if isinstance(data, dict) else None
-        problem = None if isinstance(data, JSONResponse) else _check_sheet(sheet)
-        if isinstance(data, JSONResponse) or problem is not None:
+        if isinstance(data, JSONResponse):
             created_by.give_back(addr, stamp)  # refused for what it said: it made nothing
-            return data if isinstance(data, JSONResponse) else fail(400, f"sheet: {problem}")
+            return data
+        sheet = data.get("sheet") if isinstance(data, dict) else None
+        problem = _check_sheet(sheet)
+        if problem is not None:
+            created_by.give_back(addr, stamp)
+            return fail(400, f"sheet: {problem}")
         assert isinstance(sheet, dict)
         sheet_id, token = secrets.token_urlsafe(9), secrets.token_urlsafe(18)
         try:

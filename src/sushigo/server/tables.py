@@ -1287,8 +1287,7 @@ class TableService:
         if table.status == WAITING:
             raise TableError("not_started", "the game starts once every seat is filled")
         if table.status != PLAYING:
-            raise TableError("game_over",
-                             "the game is over" if table.status == FINISHED else f"the table was {table.status}")
+            raise TableError("game_over", _ended(table))
         game = table.game
         if seq > table.seq:
             raise TableError("stale", f"seq {seq} is ahead of the game ({table.seq})")
@@ -1613,8 +1612,8 @@ class TableService:
         except TableError as e:
             retry = e.code == "server_error"
         except Exception as e:  # a bot bug must not stop the table: play a random legal action
-            log.error("table %s: the bot at seat %d failed (%s: %s); a random legal action instead",
-                      table.id, seat, type(e).__name__, " ".join(str(e).split())[:200])
+            log.error("table %s: the bot at seat %d failed (%s); a random legal action instead",
+                      table.id, seat, _one_line(e))
             legal = table.game.legal_actions(seat)
             if legal and table.status == PLAYING and seat in table.game.pending_seats:
                 await self._decide_quietly(table, seat, random.Random(table.seq).choice(legal), "bot")
@@ -1639,7 +1638,7 @@ class TableService:
             return
         e = task.exception()
         if e is not None:
-            log.error("a server task failed: %s: %s", type(e).__name__, " ".join(str(e).split())[:200])
+            log.error("a server task failed: %s", _one_line(e))
 
     # ------------------------------------------------------------------ lobby
 
@@ -1667,11 +1666,20 @@ class TableService:
         return None if text is None else _with_old_options(text)
 
 
+def _ended(table: LiveTable) -> str:
+    """How an ended table ended, in words."""
+    return "the game is over" if table.status == FINISHED else f"the table was {table.status}"
+
+
 def _check_open(table: LiveTable, what: str) -> None:
     """Raise ``game_over`` at an ended table: it is read-only (its ``what`` too)."""
     if table.status not in OPEN_STATUSES:
-        over = "the game is over" if table.status == FINISHED else f"the table was {table.status}"
-        raise TableError("game_over", f"{over}: its {what} can no longer change")
+        raise TableError("game_over", f"{_ended(table)}: its {what} can no longer change")
+
+
+def _one_line(e: BaseException) -> str:
+    """An exception for the log: its type and message on one line."""
+    return f"{type(e).__name__}: {' '.join(str(e).split())[:200]}"
 
 
 def _talk_json(h: HappeningRow) -> dict[str, Any]:
