@@ -515,6 +515,20 @@ def test_errors_are_shown(live_server: str, context: BrowserContext) -> None:
     assert errors == []
 
 
+def test_a_cancelled_table_says_so_and_offers_nothing_to_change(live_server: str, context: BrowserContext) -> None:
+    """An ended table is read-only: the page says how it ended and shows no name, chat or mute controls."""
+    created = api_create(live_server, edition="base", players=3, seats=["human", "human", "bot:random"])
+    r = httpx.post(f"{live_server}/api/tables/{created['id']}/cancel", json={"creator": created["creator"]}, timeout=10)
+    assert r.status_code == 200, r.text
+    page = context.new_page()
+    errors = watch_errors(page)
+    page.goto(f"{live_server}/t/{created['id']}#seat={tokens(created)[0]}")
+    page.wait_for_selector('[data-testid="status"]:has-text("This table was cancelled by its creator.")')
+    for testid in ("name-form", "rename", "chat-form", "mute"):
+        assert page.locator(f'[data-testid="{testid}"]').is_hidden(), testid
+    assert errors == []
+
+
 def test_the_lobby_form_takes_the_server_s_timer_range_and_the_party_options(live_server: str,
                                                                             context: BrowserContext) -> None:
     """One timer range, the server's: the field's min/max come from /api/options and a

@@ -284,7 +284,8 @@ def _summary(table_id: str, rules: Rules, status: str, created: float, timer: in
     out: dict[str, Any] = {
         "id": table_id, "edition": rules.edition, "players": rules.players,
         "menu": (menu_name(rules.menu) or list(rules.menu)) if rules.is_party else None,
-        "options": rules.options(), "status": status, "created": created, "timer": timer,
+        "options": rules.options(), "status": status, "ended": status not in OPEN_STATUSES,
+        "created": created, "timer": timer,
         "seeded": seeded, **settings, "watching": 0, "seats": [s.to_json() for s in seats],
     }
     if result is not None:

@@ -50,7 +50,7 @@ export function renderChat(ctx) {
   panel.hidden = !t.chat && ctx.seat === null;
   var off = $("chat-off");
   off.hidden = !!t.chat;
-  var ended = ["finished", "cancelled", "abandoned"].indexOf(t.status) >= 0;  // read-only (the server refuses)
+  var ended = !!t.ended;  // read-only: the server refuses chat and mutes
   $("chat-form").hidden = !t.chat || ctx.seat === null || ended;
   var list = $("chat-messages");
   list.hidden = !reads;

@@ -581,13 +581,13 @@ import { DECISION_WORDS } from "/static/decisions.js";
     if (v && S.status === "playing") r = "Round " + v.round + " of 3 · turn " + v.turn;
     else if (S.status === "finished") r = "Game over";
     $("round-info").textContent = r;
-    $("rename").hidden = !(S.token && S.seat !== null && S.welcomed);
+    $("rename").hidden = !(S.token && S.seat !== null && S.welcomed && !(S.table && S.table.ended));
     document.title = (S.status === "finished" ? "Game over · " : canPick() ? "Your turn · " : "") + "Sushi Go! table";
   }
 
   function renderNameForm() {
     var form = $("name-form");
-    var show = !!(S.token && S.nameWanted && !S.stop);
+    var show = !!(S.token && S.nameWanted && !S.stop && !(S.table && S.table.ended));
     if (show && form.hidden) {
       $("name-input").value = storedName();
     }
@@ -610,6 +610,9 @@ import { DECISION_WORDS } from "/static/decisions.js";
     var v = S.view;
     if (!S.table && !v) {
       text = S.stop ? "Cannot join this table." : "Connecting…";
+    } else if (S.status === "cancelled" || S.status === "abandoned") {
+      text = S.status === "cancelled" ? "This table was cancelled by its creator."
+        : "This table was abandoned: nothing happened at it for too long.";
     } else if (S.status === "waiting" || (!v && S.status !== "finished")) {
       var seats = S.table ? S.table.seats || [] : [];
       var missing = seats.filter(function (s) { return s.kind === "human" && !(s.joined && s.name); }).length;
