@@ -175,7 +175,7 @@ def parse_json(raw: str | bytes, what: str = "file") -> Any:
         raise RecordError(f"{what} is nested too deeply") from None
     except ValueError as e:  # e.g. an integer with more digits than Python converts
         raise RecordError(f"{what} is not usable JSON: {' '.join(str(e).split())}") from None
-    if "\\u" in raw or (not decoded and _SURROGATE.search(raw)):
+    if "\\u" in raw or (not decoded and not raw.isascii() and _SURROGATE.search(raw)):
         _refuse_surrogates(data, what)
     return data
 
