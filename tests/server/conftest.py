@@ -15,6 +15,7 @@ import signal
 import subprocess
 import sys
 import time
+from collections import deque
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -185,10 +186,18 @@ class Seat:
         self.ws: ClientConnection = connect(f"{ws_url}/ws/tables/{table}", open_timeout=10).__enter__()
         self.state: dict[str, Any] = {}
         self.seq = -1
+        self.sent: deque[float] = deque(maxlen=30)
         self.send({"type": "hello", "token": token, "name": name, "last_seq": None})
         self.until(lambda m: m["type"] == "state")
 
     def send(self, msg: dict[str, Any]) -> None:
+        """Send one message, at most 30 within any 1.5 seconds: the server's
+        token bucket (20 a second, bursts of 40) never refuses this client,
+        however fast the bots around it answer (pacing, not waiting for an event)."""
+        now = time.monotonic()
+        if len(self.sent) == self.sent.maxlen and now - self.sent[0] < 1.5:
+            time.sleep(1.5 - (now - self.sent[0]))
+        self.sent.append(time.monotonic())
         self.ws.send(json.dumps({"v": 1, **msg}))
 
     def _take(self, msg: dict[str, Any]) -> dict[str, Any]:
