@@ -213,7 +213,7 @@ def test_unreadable_file(tmp_path: Path) -> None:
         ({"players": 4, "rounds": []}, ("rounds",)),
         ({"players": 2, "rounds": [[["egg"] * 11, []]]}, ("round 1", "seat 0", "11 cards")),
         ({"players": 2, "rounds": [[["egg"], ["wasabi", 5]]]}, ("round 1", "seat 1", "card 2")),
-        ({"players": 2, "rounds": [[["squid"] * 4, ["squid"] * 2]]}, ("squid", "deck holds 5")),
+        ({"players": 2, "rounds": [[["squid"] * 4, ["squid"] * 2]]}, ("round 1, seat 1", "squid", "deck holds 5")),
         ({"players": 3, "rounds": [[["egg"], []]]}, ("round 1", "2 collections")),
         ({"players": 4, "rounds": [[[], [], [], []]] * 4}, ("rounds",)),
     ],
@@ -354,7 +354,7 @@ def test_nearly_right_card_names_get_a_suggestion(tmp_path: Path, card: str, sug
 def test_impossible_base_sheets_are_refused_with_the_reason() -> None:
     too_many = {"players": 5, "rounds": [[["squid"] * 3, ["squid"] * 3, [], [], []]]}
     assert_one_line_error(run("score", "-", stdin=json.dumps(too_many)),
-                          "6 squid cards in all rounds, but the deck holds 5")
+                          "round 1, seat 1: 3 squid cards here make 6 in all rounds, but the deck holds 5")
     too_big = {"players": 4, "rounds": [[["tempura"] * 9, [], [], []]]}
     assert_one_line_error(run("score", "-", stdin=json.dumps(too_big)),
                           "round 1, seat 0: 9 cards, but a 4-player hand holds 8")

@@ -132,15 +132,51 @@ def test_tie_broken_by_desserts_is_said_in_words() -> None:
     ({"edition": "party", "players": 2, "menu": "Sushi Go!", "rounds": [[["tofu"], []]]}, {"round": 1, "seat": 0}),
     ({"edition": "party", "players": 3, "menu": "Master Menu",
       "rounds": [[["special_order>squid+wasabi"], [], []]]}, {"round": 1, "seat": 0}),
+    # too many copies: named at the seat whose cards pass what the box (a round) or the deck (all rounds) holds,
+    # counting the seats in order, round by round
     ({"edition": "party", "players": 2, "menu": "Sushi Go!", "rounds": [[["tempura"] * 8, ["tempura"] * 7]]},
-     {"round": 1}),
-    ({"players": 2, "rounds": [[["squid"] * 3, []], [["squid"] * 3, []], [["squid"] * 3, ["squid"]]]}, {}),
+     {"round": 1, "seat": 1}),
+    ({"players": 2, "rounds": [[["squid"] * 3, []], [["squid"] * 3, []], [["squid"] * 3, ["squid"]]]},
+     {"round": 2, "seat": 0}),
+    ({"players": 3, "rounds": [[["wasabi"] * 2, ["wasabi"] * 2, []], [[], ["wasabi"], ["wasabi"] * 2]]},
+     {"round": 2, "seat": 2}),
+    # desserts: more of one fruit than the box holds, more kept than were shuffled in so far
+    ({"edition": "party", "players": 3, "menu": "Master Menu",
+      "rounds": [[["fruit_orange2"], [], ["fruit_orange2"] * 2]]}, {"round": 1, "seat": 2}),
+    ({"edition": "party", "players": 3, "menu": "Sushi Go!",
+      "rounds": [[["pudding"] * 2, ["pudding"] * 3, []], [["pudding"] * 2, ["pudding"] * 2, []]]},
+     {"round": 2, "seat": 1}),
+    # race points: the seat that claims a place nobody reached or a tie took
+    ({"edition": "party", "players": 3, "menu": "Points Platter", "rounds": [[[], [], []]],
+      "uramaki": [[0, 0, 5]]}, {"round": 1, "seat": 2}),
+    ({"edition": "party", "players": 3, "menu": "Points Platter", "rounds": [[[], [], []]],
+      "uramaki": [[8, 8, 5]]}, {"round": 1, "seat": 2}),
 ])
 def test_errors_say_where(data: dict[str, Any], where: dict[str, int]) -> None:
+    """Every impossible entry is named at its round and seat (the scorekeeper
+    shows it at that player); the line says how many of the seat's own cards
+    pass the limit."""
     with pytest.raises(RecordError) as info:
         explain_sheet(data)
     assert where_of(info.value) == where
     assert "\n" not in str(info.value)
+
+
+def test_too_many_copies_says_how_many_at_the_seat() -> None:
+    base = {"players": 3, "rounds": [[["wasabi"] * 2, ["wasabi"] * 2, []], [[], ["wasabi"], ["wasabi"] * 2]]}
+    with pytest.raises(RecordError, match=r"^round 2, seat 2: 2 wasabi cards here make 7 in all rounds, "
+                                          r"but the deck holds 6$"):
+        explain_sheet(base)
+    party = {"edition": "party", "players": 3, "menu": "Sushi Go!",
+             "rounds": [[["squid"] * 2, ["egg"], ["squid"] * 2]]}
+    with pytest.raises(RecordError, match=r"^round 1, seat 2: 2 squid cards here make 4 in this round, "
+                                          r"but the box holds 3$"):
+        explain_sheet(party)
+    puddings = {"edition": "party", "players": 3, "menu": "Sushi Go!",
+                "rounds": [[["pudding"] * 2, ["pudding"] * 3, []], [["pudding"] * 2, ["pudding"] * 2, []]]}
+    with pytest.raises(RecordError, match=r"^round 2, seat 1: 2 pudding cards here make 9 kept so far, "
+                                          r"but only 8 entered the deck$"):
+        explain_sheet(puddings)
 
 
 def test_setup_of_each_edition() -> None:

@@ -116,6 +116,22 @@ def test_errors_are_one_line_with_where_they_happen(lite_client: TestClient) -> 
     assert r.status_code == 413
 
 
+def test_too_many_copies_is_named_at_a_round_and_seat(lite_client: TestClient) -> None:
+    """The original game counts copies over all rounds, Party per round: either way
+    the line and ``where`` name the seat whose cards pass what the deck holds."""
+    base = {"players": 3, "rounds": [[["wasabi"] * 2, ["wasabi"] * 2, []], [[], ["wasabi"], ["wasabi"] * 2]]}
+    r = lite_client.post("/api/score?explain=true", json=base)
+    assert r.status_code == 400
+    assert r.json() == {"error": "round 2, seat 2: 2 wasabi cards here make 7 in all rounds, but the deck holds 6",
+                        "where": {"round": 2, "seat": 2}}
+    party = {"edition": "party", "players": 3, "menu": "Sushi Go!",
+             "rounds": [[["squid"] * 2, ["egg"], ["squid"] * 2]]}
+    r = lite_client.post("/api/score?explain=true", json=party)
+    assert r.status_code == 400
+    assert r.json() == {"error": "round 1, seat 2: 2 squid cards here make 4 in this round, but the box holds 3",
+                        "where": {"round": 1, "seat": 2}}
+
+
 def test_setup_answers_the_entries_and_the_dish_card(lite_client: TestClient) -> None:
     r = lite_client.post("/api/score/setup", json={"edition": "party", "players": 4, "menu": "Master Menu"})
     assert r.status_code == 200

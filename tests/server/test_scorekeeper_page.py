@@ -67,7 +67,7 @@ def start(page: Page, url: str, names: list[str], *, menu: str | None = None) ->
 def settled(page: Page) -> None:
     """The last change is scored and saved: the page says "Saving…" from a change
     until the server has scored it and keeps the sheet as it is after it."""
-    page.wait_for_function("document.querySelector('[data-testid=sync]').dataset.state === 'open'", timeout=10000)
+    page.wait_for_function("() => document.querySelector('[data-testid=sync]').dataset.state === 'open'", timeout=10000)
 
 
 def enter(page: Page, seat: int, counts: dict[str, int], race: int | None = None) -> None:
@@ -136,6 +136,7 @@ def test_a_whole_base_table_entered_on_a_phone(live_server: str, phone: BrowserC
                 shot(page, "phone-mid-round")
                 page.reload()  # a reload in the middle of a round loses nothing
                 page.wait_for_selector('[data-testid="entry"]')
+                assert page.locator('[data-testid="sheet-note"]').is_hidden()  # its meta says what its rounds say
                 page.click('[data-testid="seat-1"]')
                 for key, n in entries[r][s].items():
                     assert page.get_attribute(f'[data-testid="entry"][data-key="{key}"]', "data-count") == str(n)
@@ -250,25 +251,140 @@ def test_impossible_entries_are_said_where_they_happen(live_server: str, phone: 
     shot(page, "phone-impossible")
     page.locator('[data-testid="entry"][data-key="egg"] [data-testid="fewer"]').click()
     settled(page)
-    # ten eggs fit a hand, but the box holds five
-    banner = page.inner_text('[data-testid="sheet-error"]')
-    assert "egg" in banner.lower() and "5" in banner
+    # ten eggs fit a hand, but the deck holds five
+    assert page.inner_text('[data-testid="seat-error"]') == ("Round 1, Ana: 10 egg cards in all rounds, "
+                                                             "but the deck holds 5")
     for _ in range(5):
         page.locator('[data-testid="entry"][data-key="egg"] [data-testid="fewer"]').click()
     settled(page)
     assert page.locator('[data-testid="sheet-error"]').is_hidden()
     assert seat_points(page, 2)[0] == 5
-    # an imported sheet with a card that is not on its menu, or a nigiri on a wasabi it does not have
-    for bad, needle in ((
-            {"edition": "party", "players": 2, "menu": "Sushi Go!", "rounds": [[["eel"], []]]}, "eel"), (
+    # an imported sheet with a card that is not on its menu, or a nigiri on a wasabi it does not have: named at
+    # the player as the form names them (from 1; a file's card position is the file's own)
+    for bad, line in ((
+            {"edition": "party", "players": 2, "menu": "Sushi Go!", "rounds": [[[], ["egg", "eel"]]]},
+            "Round 1, Player 2, card 2: 'eel' is not on this game's menu"), (
             {"edition": "party", "players": 2, "menu": "Dinner for Two",
-             "rounds": [[["special_order>squid+wasabi"], []]]}, "wasabi")):
-        page.goto(live_server + "/score")
-        page.wait_for_selector('[data-testid="import"]')
-        page.set_input_files('[data-testid="import"]', files=[{"name": "bad.json", "mimeType": "application/json",
-                                                                "buffer": json.dumps(bad).encode()}])
-        page.wait_for_function("document.querySelector('[data-testid=setup-error]').textContent.length > 0")
-        assert needle in page.inner_text('[data-testid="setup-error"]')
+             "rounds": [[["special_order>squid+wasabi"], []]]},
+            "Round 1, Player 1, card 1: 'special_order>squid+wasabi', but no empty wasabi is listed before it")):
+        assert import_error(page, live_server, bad) == line
+
+
+def import_sheet(page: Page, url: str, sheet: dict[str, Any]) -> None:
+    page.goto(url + "/score")
+    page.wait_for_selector('[data-testid="import"]')
+    page.set_input_files('[data-testid="import"]', files=[{"name": "sheet.json", "mimeType": "application/json",
+                                                            "buffer": json.dumps(sheet).encode()}])
+
+
+def import_error(page: Page, url: str, sheet: dict[str, Any]) -> str:
+    """Import a sheet the page must refuse: the line it says under the form."""
+    import_sheet(page, url, sheet)
+    page.wait_for_function("() => document.querySelector('[data-testid=setup-error]').textContent.length > 0"
+                           " || !document.querySelector('[data-testid=sheet]').hidden")
+    assert page.locator('[data-testid="sheet"]').is_hidden()
+    return page.inner_text('[data-testid="setup-error"]')
+
+
+def flagged(page: Page, players: int) -> list[bool]:
+    return ["has-error" in (page.get_attribute(f'[data-testid="seat-{s}"]', "class") or "").split()
+            for s in range(players)]
+
+
+def shown_points(page: Page, players: int) -> list[str | None]:
+    return [page.get_attribute(f'[data-testid="seat-{s}"]', "data-points") for s in range(players)]
+
+
+def test_too_many_copies_is_named_at_its_round_and_player(live_server: str, phone: BrowserContext) -> None:
+    """The deck holds 6 wasabi: the player whose wasabi make 7 is named (an unnamed
+    second player is "Player 2", as on the form) and flagged alone; while the entry
+    is impossible no player shows points and no next round is offered."""
+    page = phone.new_page()
+    errors = watch_errors(page)
+    start(page, live_server, ["Ana", ""])
+    enter(page, 0, {"tempura": 2, "wasabi": 4})
+    done(page)
+    enter(page, 1, {"wasabi": 3})
+    done(page)
+    settled(page)
+    line = "Round 1, Player 2: 3 wasabi cards here make 7 in all rounds, but the deck holds 6"
+    page.click('[data-testid="seat-1"]')
+    assert page.inner_text('[data-testid="seat-error"]') == line
+    assert flagged(page, 2) == [False, True]
+    assert shown_points(page, 2) == ["", ""]
+    assert page.locator('[data-testid="next-round"]').count() == 0
+    shot(page, "phone-impossible-base")
+    page.click('[data-testid="seat-0"]')  # at another player, the banner over the sheet names it
+    assert page.inner_text('[data-testid="sheet-error"]') == line
+    page.click('[data-testid="seat-1"]')
+    page.locator('[data-testid="entry"][data-key="wasabi"] [data-testid="fewer"]').click()
+    settled(page)
+    assert page.locator('[data-testid="seat-error"]').count() == 0
+    assert page.locator('[data-testid="sheet-error"]').is_hidden()
+    assert shown_points(page, 2) == ["5", "0"]
+    assert page.locator('[data-testid="next-round"]').count() == 1
+    assert errors == []
+
+
+def test_party_too_many_copies_names_one_player(live_server: str, phone: BrowserContext) -> None:
+    """Party counts copies per round: the box's 3 squid pass at Ben, who alone is flagged."""
+    page = phone.new_page()
+    errors = watch_errors(page)
+    start(page, live_server, ["Ana", "Ben", "Cy"], menu="Sushi Go!")
+    enter(page, 0, {"squid": 2, "tempura": 2})
+    done(page)
+    enter(page, 1, {"squid": 2})
+    settled(page)
+    assert page.inner_text('[data-testid="seat-error"]') == ("Round 1, Ben: 2 squid cards here make 4 in this round, "
+                                                             "but the box holds 3")
+    assert flagged(page, 3) == [False, True, False]
+    assert shown_points(page, 3) == ["", "", ""]
+    shot(page, "phone-impossible-party")
+    assert errors == []
+
+
+def test_an_import_scores_the_rounds_not_a_meta_that_disagrees(
+        live_server: str, phone: BrowserContext, tmp_path: Path) -> None:
+    import httpx
+
+    page = phone.new_page()
+    errors = watch_errors(page)
+    exported = {"players": 2, "rounds": [[["tempura", "tempura"], ["squid"]]],
+                "meta": {"names": ["Ana", "Ben"], "edited": [], "entered": [[0, 1]], "race": [[0, 0]],
+                         "entries": [[{"tempura": 2}, {"squid": 1}]]}}
+    import_sheet(page, live_server, exported)  # what the page exported: its meta says what its rounds say
+    page.wait_for_function("() => document.querySelector('[data-testid=seat-1]')?.dataset.points === '3'")
+    assert page.locator('[data-testid="sheet-note"]').is_hidden()
+    # edited by hand: Ben's squid sat on a wasabi
+    edited = json.loads(json.dumps(exported))
+    edited["rounds"][0][1] = ["wasabi", "squid"]
+    path = tmp_path / "edited.json"
+    path.write_text(json.dumps(edited))
+    expected = json.loads(subprocess.run([sys.executable, "-m", "sushigo", "score", str(path)], capture_output=True,
+                                         text=True, check=True, cwd=ROOT).stdout)
+    import_sheet(page, live_server, edited)
+    page.wait_for_selector('[data-testid="sheet-note"]:not([hidden])')
+    settled(page)
+    assert page.inner_text('[data-testid="sheet-note"]') == (
+        "This sheet's meta did not match its rounds (from round 1, Ben): the rounds are scored, as sushigo score "
+        "scores them, and the meta's counts were dropped.")
+    assert [int(p or -1) for p in shown_points(page, 2)] == expected["rounds"][0] == [5, 9]
+    assert [int(v) for v in row_values(page, "sheet-total")[0]] == expected["totals"]
+    shot(page, "phone-import-meta-dropped")
+    # the sheet it keeps is the rounds' sheet
+    sheet_id = page.url.split("/score/")[1].split("#")[0]
+    kept = httpx.get(live_server + f"/api/sheets/{sheet_id}").json()["sheet"]
+    assert httpx.post(live_server + "/api/score", json=kept).json() == expected
+    # rounds edited into an impossible sheet are refused, the meta's counts notwithstanding
+    edited["rounds"][0][0] = ["tempura"] * 11
+    assert import_error(page, live_server, edited) == "Round 1, Ana: 11 cards, but a 2-player hand holds 10"
+    # ... while the page's own export of an impossible entry opens, the entry shown where it is
+    edited["meta"]["entries"][0] = [{"tempura": 11}, {"wasabi squid": 1}]
+    import_sheet(page, live_server, edited)
+    page.wait_for_selector('[data-testid="seat-error"]')
+    assert page.inner_text('[data-testid="seat-error"]') == "Round 1, Ana: 11 cards, but a 2-player hand holds 10"
+    assert page.locator('[data-testid="sheet-note"]').is_hidden()
+    assert errors == []
 
 
 def test_offline_entries_are_kept_and_sent_when_the_network_returns(
@@ -290,15 +406,18 @@ def test_offline_entries_are_kept_and_sent_when_the_network_returns(
         assert seat_points(view, 3)[0] == 5
         phone.set_offline(True)
         enter(page, 1, {"sashimi": 3})
-        page.wait_for_function("document.querySelector('[data-testid=sync]').dataset.state === 'closed'", timeout=10000)
+        page.wait_for_function("() => document.querySelector('[data-testid=sync]').dataset.state === 'closed'",
+                               timeout=10000)
         assert "Offline" in page.inner_text('[data-testid="sheet-error"]')
         shot(page, "phone-offline")
         assert httpx.get(live_server + f"/api/sheets/{sheet_id}").json()["sheet"]["rounds"][0][1] == []
         phone.set_offline(False)
-        page.wait_for_function("document.querySelector('[data-testid=sync]').textContent === 'Saved'", timeout=15000)
+        page.wait_for_function("() => document.querySelector('[data-testid=sync]').textContent === 'Saved'",
+                               timeout=15000)
         assert httpx.get(live_server + f"/api/sheets/{sheet_id}").json()["sheet"]["rounds"][0][1] == ["sashimi"] * 3
         view.clock.run_for(5000)  # its next poll
-        view.wait_for_function("document.querySelector('[data-testid=seat-1]').dataset.points === '10'", timeout=15000)
+        view.wait_for_function("() => document.querySelector('[data-testid=seat-1]').dataset.points === '10'",
+                               timeout=15000)
         shot(view, "phone-watching")
         # a closed tab: the sheet is listed on /score and opens again, editable
         page.close()

@@ -220,6 +220,25 @@ def expect(value: Any, kind: type, where: str, what: str) -> Any:
     return value
 
 
+def too_many_copies(where: str, here: int, name: str, total: int, counted: str, limit: str) -> RecordError:
+    """A score sheet's seat whose cards of one kind pass what the deck or box
+    holds, counting the seats in order: ``here`` of them in this collection
+    make ``total`` ``counted``, but ``limit``.  The line names the seat where
+    the count passes the limit, so that a scorekeeper sees it at that player.
+
+    >>> print(too_many_copies("round 2, seat 1", 2, "wasabi", 7, "in all rounds", "the deck holds 6"))
+    round 2, seat 1: 2 wasabi cards here make 7 in all rounds, but the deck holds 6
+    >>> print(too_many_copies("round 1, seat 2", 1, "squid", 4, "in this round", "the box holds 3"))
+    round 1, seat 2: 1 squid card here makes 4 in this round, but the box holds 3
+    >>> print(too_many_copies("round 1, seat 0", 6, "egg", 6, "in all rounds", "the deck holds 5"))
+    round 1, seat 0: 6 egg cards in all rounds, but the deck holds 5
+    """
+    if here == total:
+        return RecordError(f"{where}: {total} {name} cards {counted}, but {limit}")
+    cards = "card here makes" if here == 1 else "cards here make"
+    return RecordError(f"{where}: {here} {name} {cards} {total} {counted}, but {limit}")
+
+
 EDITIONS: Final = ("base", "party")
 
 

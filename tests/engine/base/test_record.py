@@ -524,7 +524,8 @@ def test_score_sheet_collection_larger_than_hand():
 
 def test_score_sheet_more_cards_than_deck():
     sheet = {"players": 2, "rounds": [[["squid"] * 3, ["squid"] * 2], [["squid"], []]]}
-    assert "squid" in sheet_error(sheet)
+    # named at the seat whose squid passes the deck's 5, counting seats in order, round by round
+    assert sheet_error(sheet) == "round 2, seat 0: 1 squid card here makes 6 in all rounds, but the deck holds 5"
     sheet = {"players": 2, "rounds": [[["squid"] * 3, ["squid"] * 2], [[], []]]}
     score_sheet(sheet)
 

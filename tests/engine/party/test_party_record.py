@@ -661,19 +661,21 @@ def test_engine_uramaki_round_end_award_counted_once() -> None:
         (lambda d: d["rounds"][1][0].insert(0, "special_order>egg+wasabi"), "round 2, seat 0, card 1",
          "no empty wasabi is listed before it"),
         (lambda d: d["rounds"][1][0].extend(["egg"] * 7), "round 2, seat 0: 11 cards", "holds 10"),
-        (lambda d: d["rounds"][0][2].extend(["wasabi", "wasabi"]), "round 1: 4 wasabi cards, but the box holds 3", ""),
-        (lambda d: d["rounds"][0][2].extend(["special_order"] * 2), "round 1: 4 special_order cards", ""),
-        (lambda d: d["rounds"][0][2].extend(["pudding"] * 3), "round 1: 6 pudding cards kept by now",
-         "only 5 entered"),
-        (lambda d: [c.extend(["pudding"] * 3) for c in d["rounds"][2]], "round 3: 16 pudding cards kept by now",
-         "but the box holds 15"),
-        (lambda d: d["rounds"][2][0].extend(["pudding"] * 4), "round 3: 11 pudding cards kept by now",
+        (lambda d: d["rounds"][0][2].extend(["wasabi", "wasabi"]),
+         "round 1, seat 2: 2 wasabi cards here make 4 in this round, but the box holds 3", ""),
+        (lambda d: d["rounds"][0][2].extend(["special_order"] * 2),
+         "round 1, seat 2: 2 special_order cards here make 4", ""),
+        (lambda d: d["rounds"][0][2].extend(["pudding"] * 3),
+         "round 1, seat 2: 5 pudding cards here make 6 kept so far", "only 5 entered"),
+        (lambda d: [c.extend(["pudding"] * 3) for c in d["rounds"][2]],
+         "round 3, seat 1: 6 pudding cards here make 13 kept so far", "only 10 entered"),
+        (lambda d: d["rounds"][2][0].extend(["pudding"] * 4), "round 3, seat 1: 3 pudding cards here make 11 kept",
          "only 10 entered"),
         (lambda d: d.update(uramaki=[[0, 0, 8]]), "uramaki: 1 rounds of race points for 3 rounds", ""),
         (lambda d: d["uramaki"].__setitem__(1, [0, 8]), "uramaki, round 2: 2 seats' points for 3 players", ""),
         (lambda d: d["uramaki"].__setitem__(1, [0, 8, 3]), "uramaki, round 2, seat 2: 3 uramaki race points", ""),
-        (lambda d: d["uramaki"].__setitem__(1, [0, 5, 0]), "uramaki, round 2: 5 race points", "never reached"),
-        (lambda d: d["uramaki"].__setitem__(1, [8, 8, 5]), "uramaki, round 2: 5 race points", "taken by a tie"),
+        (lambda d: d["uramaki"].__setitem__(1, [0, 5, 0]), "uramaki, round 2, seat 1: 5 race points", "never reached"),
+        (lambda d: d["uramaki"].__setitem__(1, [8, 8, 5]), "uramaki, round 2, seat 2: 5 race points", "taken by a tie"),
         (lambda d: d["uramaki"].__setitem__(1, [0, 8, "5"]), "uramaki, round 2, seat 2", "whole number"),
         (lambda d: d.update(uramaki={}), "uramaki: the uramaki race points must be a list", ""),
         (lambda d: d.update(options={"uramaki_split": "3-5-4", "x": 1}), "options: unknown rule option 'x'", ""),
@@ -705,12 +707,14 @@ def test_sheet_uramaki_ties_and_multiple_places() -> None:
 def test_sheet_uramaki_split_option_changes_box_counts() -> None:
     sheet: dict[str, Any] = {"edition": "party", "players": 4, "menu": "Points Platter",
                              "rounds": [[["uramaki4"] * 2, ["uramaki4"] * 2, ["uramaki4"], []]]}
-    assert error_of(sheet, party_score_sheet) == "round 1: 5 uramaki4 cards, but the box holds 4"
+    assert error_of(sheet, party_score_sheet) == ("round 1, seat 2: 1 uramaki4 card here makes 5 in this round, "
+                                                  "but the box holds 4")
     for split in ("4-5-3", "3-5-4"):
         sheet["options"] = {"uramaki_split": split}
         assert party_score_sheet(sheet).rounds
     sheet["rounds"][0][3] = ["uramaki4"]
-    assert error_of(sheet, party_score_sheet) == "round 1: 6 uramaki4 cards, but the box holds 5"
+    assert error_of(sheet, party_score_sheet) == ("round 1, seat 3: 1 uramaki4 card here makes 6 in this round, "
+                                                  "but the box holds 5")
 
 
 def test_sheet_two_player_pudding_penalty_option() -> None:

@@ -38,6 +38,7 @@ from sushigo.engine.records import (
     deal_round,
     expect,
     record_rounds,
+    too_many_copies,
     type_name,
 )
 from sushigo.engine.rules import NUM_ROUNDS, Rules, RulesError
@@ -201,13 +202,12 @@ def base_sheet_collections(data: Mapping[str, Any]) -> list[list[list[int]]]:
                 )
             for c in cards:
                 used[c] += 1
+            for c in sorted(set(cards)):  # named at the seat whose cards pass what the deck holds
+                if used[c] > DECK_COUNT_LIST[c]:
+                    raise too_many_copies(f"{where}, seat {s}", cards.count(c), str(Card(c)), used[c],
+                                          "in all rounds", f"the deck holds {DECK_COUNT_LIST[c]}")
             collections.append(cards)
         collections_by_round.append(collections)
-    for card, count in enumerate(used):
-        if count > DECK_COUNT_LIST[card]:
-            raise RecordError(
-                f"{count} {Card(card)} cards in all rounds, but the deck holds {DECK_COUNT_LIST[card]}"
-            )
     return collections_by_round
 
 

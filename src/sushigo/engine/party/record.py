@@ -74,6 +74,7 @@ from sushigo.engine.records import (
     edition_of,
     expect,
     record_rounds,
+    too_many_copies,
     type_name,
 )
 from sushigo.engine.rules import (
@@ -583,12 +584,37 @@ def _race_claimed(race: Sequence[int], where: str) -> int:
             continue
         if i != claimed:
             skipped = "taken by a tie" if i < claimed else "never reached"
+            seat = next(s for s, p in enumerate(race) if URAMAKI_PLACES[i] in _RACE_TOTALS[p])
             raise RecordError(
-                f"{where}: {URAMAKI_PLACES[i]} race points, but that place was {skipped}"
+                f"{where}, seat {seat}: {URAMAKI_PLACES[i]} race points, but that place was {skipped}"
                 " (places go 8, then 5, then 2; a tie skips the next place)"
             )
         claimed = min(claimed + count, len(URAMAKI_PLACES))
     return claimed
+
+
+def _count_copies(cards: Sequence[int], counts: dict[int, int], kept: dict[int, int], box: Mapping[int, int],
+                  desserts_in: int, dessert: str, seat_at: str) -> None:
+    """Count one collection's cards into its round's ``counts`` and the desserts
+    ``kept`` so far, naming this seat when they pass what the box holds (per
+    round; desserts over the rounds) or the desserts shuffled in so far."""
+    here: dict[int, int] = {}
+    for card in cards:
+        here[card] = here.get(card, 0) + 1
+    for card, n in sorted(here.items()):
+        name = PartyCard(card).name_in_records
+        if card in DESSERT_IDS:
+            kept[card] = kept.get(card, 0) + n
+            if kept[card] > box[card]:
+                raise too_many_copies(seat_at, n, name, kept[card], "kept so far", f"the box holds {box[card]}")
+        else:
+            counts[card] = counts.get(card, 0) + n
+            if counts[card] > box[card]:
+                raise too_many_copies(seat_at, n, name, counts[card], "in this round", f"the box holds {box[card]}")
+    total = sum(kept.values())
+    if total > desserts_in and any(card in DESSERT_IDS for card in here):
+        n = sum(m for card, m in here.items() if card in DESSERT_IDS)
+        raise too_many_copies(seat_at, n, dessert, total, "kept so far", f"only {desserts_in} entered the deck")
 
 
 def party_score_sheet(data: Any) -> PartyResult:
@@ -680,6 +706,7 @@ def read_party_sheet(data: Any) -> PartySheet:
         expect(rnd, list, where, "a round")
         if len(rnd) != players:
             raise RecordError(f"{where}: {len(rnd)} collections for {players} players")
+        desserts_in += rules.desserts_per_round[r - 1]
         counts: dict[int, int] = {}
         kinds: list[list[int]] = []
         tripled: list[int] = []
@@ -690,9 +717,8 @@ def read_party_sheet(data: Any) -> PartySheet:
             if len(col) > k:
                 raise RecordError(f"{seat_at}: {len(col)} cards, but a {players}-player hand holds {k}")
             entries = [_sheet_card(text, f"{seat_at}, card {i + 1}", rules) for i, text in enumerate(col)]
-            for e in entries:
-                if e.card is not None:
-                    counts[e.card] = counts.get(e.card, 0) + 1
+            _count_copies([e.card for e in entries if e.card is not None], counts, dessert_seen, box,
+                          desserts_in, menu[-1], seat_at)
             seat_kinds = [e.kind for e in entries]
             desserts[s].extend(kind for kind in seat_kinds if kind in DESSERT_IDS)
             icons = sum(URAMAKI_ICONS.get(k, 0) for k in seat_kinds)
@@ -705,22 +731,6 @@ def read_party_sheet(data: Any) -> PartySheet:
             triple, pairs = _tripled(entries, col, seat_at)
             tripled.append(triple)
             played.append(_played(entries, pairs))
-        desserts_in += rules.desserts_per_round[r - 1]
-        for card, n in sorted(counts.items()):
-            name = PartyCard(card).name_in_records
-            if card in DESSERT_IDS:
-                dessert_seen[card] = dessert_seen.get(card, 0) + n
-                if dessert_seen[card] > box[card]:
-                    raise RecordError(
-                        f"{where}: {dessert_seen[card]} {name} cards kept by now, but the box holds {box[card]}"
-                    )
-            elif n > box[card]:
-                raise RecordError(f"{where}: {n} {name} cards, but the box holds {box[card]}")
-        kept = sum(dessert_seen.values())
-        if kept > desserts_in:
-            raise RecordError(
-                f"{where}: {kept} {menu[-1]} cards kept by now, but only {desserts_in} entered the deck"
-            )
         breakdowns.append(
             score_party_round(kinds, tripled, menu, race_rounds[r - 1], claimed_by_round[r - 1],
                               rules.wasabi_colour)

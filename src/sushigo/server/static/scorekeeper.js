@@ -13,8 +13,8 @@
  * players, name-N, start, import, guide-button, guide-panel, dish, sheet,
  * round-tabs (tab-N), seat-N (aria-pressed, data-points), entry (data-key,
  * data-count), more/fewer, count, race, figures, figure, done, next-round,
- * round-summary, race-line, seat-error, sheet-error, scoresheet, end,
- * winners, share, export, image, sync, readonly.
+ * round-summary, race-line, seat-error, sheet-error, sheet-note, scoresheet,
+ * end, winners, share, export, image, sync, readonly.
  */
 
 import { el, $ } from "/static/dom.js";
@@ -28,7 +28,7 @@ var ROLL_CATEGORIES = ["maki", "temaki", "uramaki"];  // awards that need every 
 var RACE_POINTS = [0, 2, 5, 7, 8, 10, 13, 15];        // sums of distinct uramaki places (8, 5, 2)
 
 var S = {
-  setup: null, entries: {}, doc: null, story: null, error: null,
+  setup: null, entries: {}, doc: null, story: null, error: null, note: null,
   round: 0, seat: 0, id: null, token: null, readonly: false, dirty: false, version: 0,
   online: true, timer: null
 };
@@ -46,6 +46,13 @@ function post(url, body, method) {
 }
 
 function names() { return S.doc.meta.names; }
+/** The table's names for a sheet's players: its meta's, "Player N" (from 1) for the rest. */
+function namesOf(sheet) {
+  var meta = sheet.meta && typeof sheet.meta === "object" ? sheet.meta : {};
+  var out = Array.isArray(meta.names) ? meta.names.slice(0, sheet.players).map(String) : [];
+  for (var s = out.length; s < sheet.players; s++) out.push("Player " + (s + 1));
+  return out;
+}
 function named(text) {
   return String(text).replace(/\{(\d+)\}/g, function (m, n) { return names()[+n] || m; });
 }
@@ -112,6 +119,7 @@ function setSync(text, state) {
 var pending = null;
 function changed() {
   S.dirty = true;
+  S.note = null;  // what is saved from now on is this page's: its meta says what its rounds say
   S.changes = (S.changes || 0) + 1;
   keepLocal();
   render();
@@ -164,12 +172,20 @@ window.addEventListener("online", function () { if (S.dirty) flush(); });
 function poll() {
   fetch("/api/sheets/" + encodeURIComponent(S.id)).then(function (r) { return r.json(); }).then(function (j) {
     S.online = true;
-    if (j.version && j.version !== S.version) { S.version = j.version; adopt(j.sheet); }
+    if (j.version && j.version !== S.version) {
+      S.version = j.version;
+      adopt(j.sheet).catch(function (e) { S.error = { error: String(e.message || e) }; render(); });
+    }
     setSync("Watching", "open");
   }).catch(function () { S.online = false; setSync("Offline", "closed"); render(); });
 }
 
-/** Take a stored or imported sheet: its setup, and its entries (from meta or from the server's reading). */
+/** Take a stored or imported sheet: its setup, and its entries.  Its rounds are the
+ * sheet (docs/spec/game-record.md), scored by the server as they are.  The counts in its
+ * meta are kept only where they say what the rounds say (this page wrote both); otherwise
+ * they are dropped for the server's reading of the rounds, and S.note says so.  A sheet
+ * the server refuses opens only with counts that write exactly its rounds (its impossible
+ * entry is then shown where it is); otherwise it is refused with the server's line. */
 function adopt(sheet) {
   var setupDoc = { players: sheet.players, edition: sheet.edition || "base", menu: sheet.menu, options: sheet.options };
   return post("/api/score/setup", setupDoc).then(function (r) {
@@ -178,26 +194,75 @@ function adopt(sheet) {
     var meta = sheet.meta && typeof sheet.meta === "object" ? sheet.meta : {};
     var players = sheet.players;
     var doc = { players: players, edition: setupDoc.edition, menu: r.body.menu, options: sheet.options || {}, meta: {
-      names: Array.isArray(meta.names) ? meta.names.slice(0, players).map(String) : [],
+      names: namesOf(sheet),
       edited: Array.isArray(meta.edited) ? meta.edited : [],
       entered: Array.isArray(meta.entered) ? meta.entered : [],
       race: Array.isArray(sheet.uramaki) ? sheet.uramaki : [],
-      entries: Array.isArray(meta.entries) ? meta.entries : null
+      entries: countsFit(meta.entries, players) ? meta.entries : null
     } };
-    for (var s = doc.meta.names.length; s < players; s++) doc.meta.names.push("Player " + (s + 1));
-    if (doc.meta.entries) { S.doc = doc; return score(); }
     return post("/api/score?explain=true", sheet).then(function (r2) {
-      if (!r2.ok) throw new Error(r2.body.error);
-      S.story = r2.body;
-      doc.meta.entries = r2.body.explain.rounds.map(function (rnd) { return rnd.entries; });
+      var m = doc.meta;
+      var read = r2.ok ? r2.body.explain.rounds.map(function (rnd) { return rnd.entries; }) : null;
+      var kept = m.entries && (writesRounds(doc, sheet.rounds) || (read && sameCounts(m.entries, read)));
+      S.note = null;
+      if (!kept) {
+        if (!read) throw new Error(said(r2.body, m.names, true));
+        if (meta.entries !== undefined) {  // dropped, with the bookkeeping that went with them
+          S.note = metaDropped(m.entries, read, m.names);
+          m.entered = [];
+          m.edited = [];
+        }
+        m.entries = read;
+        read.forEach(function (rnd, i) { if (!m.entered[i]) m.entered[i] = rnd.map(function (c, s2) { return s2; }); });
+      }
       S.doc = doc;
-      (sheet.rounds || []).forEach(function (rnd, i) {
-        if (!doc.meta.entered[i]) doc.meta.entered[i] = doc.meta.entries[i].map(function (c, s2) { return s2; });
-        if (!doc.meta.race[i]) doc.meta.race[i] = zeros(players);
-      });
-      render();
+      S.story = r2.ok ? r2.body : S.story;
+      S.error = r2.ok ? null : r2.body;
     });
   }).then(function () { fillRaces(); render(); });
+}
+
+/** Whether a meta's counts have the sheet's shape: rounds of one object of counts per player. */
+function countsFit(entries, players) {
+  return Array.isArray(entries) && entries.length >= 1 && entries.length <= 3 && entries.every(function (rnd) {
+    return Array.isArray(rnd) && rnd.length === players && rnd.every(function (counts) {
+      return counts !== null && typeof counts === "object" && !Array.isArray(counts) && Object.keys(counts).every(function (k) {
+        return Number.isInteger(counts[k]) && counts[k] >= 0;
+      });
+    });
+  });
+}
+
+/** Whether these counts write exactly these rounds (what this page saves with them). */
+function writesRounds(doc, rounds) {
+  return JSON.stringify(doc.meta.entries.map(function (r) { return r.map(collection); })) === JSON.stringify(rounds);
+}
+
+function sameSeat(a, b) {
+  var keys = function (c) { return Object.keys(c || {}).filter(function (k) { return c[k] > 0; }).sort(); };
+  var ka = keys(a), kb = keys(b);
+  return ka.length === kb.length && ka.every(function (k, i) { return k === kb[i] && a[k] === b[k]; });
+}
+
+function sameCounts(a, b) {
+  return a.length === b.length && a.every(function (rnd, r) {
+    return rnd.length === b[r].length && rnd.every(function (c, s) { return sameSeat(c, b[r][s]); });
+  });
+}
+
+/** The note for a sheet whose meta's counts were dropped, naming where they first differ. */
+function metaDropped(counts, read, who) {
+  var at = "";
+  if (counts) {
+    for (var r = 0; r < read.length && !at; r++) {
+      for (var s = 0; s < read[r].length && !at; s++) {
+        if (!counts[r] || !sameSeat(counts[r][s], read[r][s])) at = " (from round " + (r + 1) + ", " + who[s] + ")";
+      }
+    }
+    if (!at) at = " (from round " + (read.length + 1) + ")";
+  }
+  return "This sheet's meta did not match its rounds" + at + ": the rounds are scored, as sushigo score scores " +
+    "them, and the meta's counts were dropped.";
 }
 
 function fillRaces() {
@@ -247,14 +312,23 @@ function roundStory(r) {
   return S.story && S.story.explain && S.story.explain.rounds[r] ? S.story.explain.rounds[r] : null;
 }
 function allIn(r) { return (S.doc.meta.entered[r] || []).length === S.doc.players; }
-/** The scorer's line with its place in words: "Round 1, Ana: 11 cards, ..." (a card's
- * position in the sheet is left out: the page, not the table, ordered the cards). */
-function said(error) {
+/** The scorer's line with its place in words, the table's names for its seats: "Round 1,
+ * Ana: 11 cards, ..." (the engine counts seats from 0, the page names them, "Player N"
+ * from 1).  A card's position in the sheet is left out, the page having ordered the
+ * cards, unless the sheet is a file someone wrote (withCard). */
+function said(error, who, withCard) {
   var w = error.where || {};
   if (w.round === undefined) return error.error;
-  var rest = String(error.error).replace(/^(uramaki, )?round \d+(, seat \d+)?(, card \d+)?: /, "");
-  var who = w.seat !== undefined && names()[w.seat] ? ", " + names()[w.seat] : "";
-  return "Round " + w.round + who + ": " + rest;
+  var m = /^(?:uramaki, )?round \d+(?:, seat \d+)?(, card \d+)?: ([\s\S]*)$/.exec(String(error.error));
+  var rest = m ? m[2] : String(error.error);
+  var seats = who || names();
+  var seat = w.seat !== undefined ? ", " + (seats[w.seat] || "Player " + (w.seat + 1)) : "";
+  return "Round " + w.round + seat + (withCard && m && m[1] ? m[1] : "") + ": " + rest;
+}
+
+/** Whether the seat panel on screen shows the impossible entry (else the banner does). */
+function errorShown() {
+  return errorAt(S.round, S.seat);
 }
 
 function errorAt(r, s) {
@@ -269,12 +343,16 @@ function render() {
   $("my-sheets").hidden = true;
   $("sheet").hidden = false;
   $("readonly").hidden = !S.readonly;
-  var banner = $("sheet-error");
-  var where = S.error && S.error.where || {};
-  var offline = !S.online ? "Offline: your entries are kept on this phone; the scores update when the connection returns." : "";
-  banner.hidden = !(S.error && where.round === undefined) && !offline;
-  banner.textContent = S.error && where.round === undefined ? S.error.error : offline;
   if (S.round >= S.doc.meta.entries.length) S.round = S.doc.meta.entries.length - 1;
+  var banner = $("sheet-error");
+  var offline = !S.online ? "Offline: your entries are kept on this phone; the scores update when the connection returns." : "";
+  // an impossible entry is named at its round and player: in that player's panel, or up here
+  var elsewhere = S.error && !errorShown() ? said(S.error) : "";
+  banner.hidden = !elsewhere && !offline;
+  banner.textContent = elsewhere || offline;
+  var note = $("sheet-note");
+  note.hidden = !S.note;
+  note.textContent = S.note || "";
   renderTabs();
   renderRound();
   renderTotals();
@@ -289,11 +367,12 @@ function renderTabs() {
     b.setAttribute("data-testid", "tab-" + (i + 1));
     if (i === S.round) b.setAttribute("aria-current", "true");
     if (S.doc.meta.edited.indexOf(i + 1) >= 0) b.appendChild(el("span", "sk-edited", " edited"));
+    if (S.error && (S.error.where || {}).round === i + 1) b.classList.add("has-error");
     b.addEventListener("click", function () { S.round = i; S.seat = firstOpenSeat(i); render(); });
     nav.appendChild(b);
   });
   var last = S.doc.meta.entries.length - 1;
-  if (!S.readonly && last < 2 && allIn(last)) {
+  if (!S.readonly && last < 2 && allIn(last) && !S.error) {  // no next round while an entry is impossible
     var next = el("button", "sk-tab primary", "Start round " + (last + 2));
     next.type = "button";
     next.setAttribute("data-testid", "next-round");
@@ -315,6 +394,7 @@ function firstOpenSeat(r) {
 }
 
 function seatPoints(r, s) {
+  if (S.error) return null;  // no points while an entry is impossible
   var res = S.story && S.story.rounds;
   return res && res[r] ? res[r][s] : null;
 }
@@ -468,7 +548,7 @@ function figures(r, s) {
   list.setAttribute("data-testid", "figures");
   var story = roundStory(r);
   if (!story || S.error) {
-    list.appendChild(el("li", "muted", S.error ? "Scores wait for the entry above to be fixed." : "Scoring…"));
+    list.appendChild(el("li", "muted", S.error ? "Scores wait for the impossible entry above to be fixed." : "Scoring…"));
     return list;
   }
   var waiting = !allIn(r);
@@ -494,7 +574,9 @@ function roundSummary(r) {
   var done = (S.doc.meta.entered[r] || []).length;
   if (!allIn(r)) {
     box.appendChild(el("p", "muted", done + " of " + S.doc.players + " collections in; the roll awards come once all are in."));
-  } else if (story && !S.error) {
+  } else if (S.error) {
+    box.appendChild(el("p", "muted", "No scores while an entry is impossible."));
+  } else if (story) {
     story.races.forEach(function (line) {
       var p = el("p", "sk-race-line", line.charAt(0).toUpperCase() + line.slice(1) + ".");
       p.setAttribute("data-testid", "race-line");
