@@ -115,14 +115,31 @@ def create(client: TestClient, **body: Any) -> dict[str, Any]:
 def finish(client: TestClient, created: dict[str, Any], name: str = "Ann") -> None:
     """Play a table's one human seat to the end over its socket (its first legal action each time)."""
     with client.websocket_connect(f"/ws/tables/{created['id']}") as ws:
-        ws.send_json({"v": 1, "type": "hello", "token": tokens(created)[0], "name": name, "last_seq": None})
+        ws.send_json({"v": 1, "type": "hello", "token": kept(tokens(created)[0]), "name": name, "last_seq": None})
         while True:
             msg = ws.receive_json()
+            keep(tokens(created)[0], msg)
             if msg["type"] == "state" and msg["status"] == "finished":
                 return
             if msg["type"] == "state" and msg["status"] == "playing" and msg["view"]["legal_actions"] \
                     and msg["view"]["committed"] is None:
                 ws.send_json({"v": 1, "type": "pick", "seq": msg["seq"], "action": msg["view"]["legal_actions"][0]})
+
+
+KEPT: dict[str, str] = {}
+"""Invite -> the secret its claim gave: what a browser keeps (docs/server.md, "A seat is its player's")."""
+
+
+def kept(token: str | None) -> str | None:
+    """The token a client that keeps its seats sends: the secret an invite's claim
+    gave in this test process, else the token itself."""
+    return KEPT.get(token, token) if token is not None else None
+
+
+def keep(token: str | None, welcome: dict[str, Any]) -> None:
+    """Remember the secret a welcome gave for the invite ``token`` (when it gave one)."""
+    if token is not None and "token" in welcome:
+        KEPT[token] = welcome["token"]
 
 
 def tokens(created: dict[str, Any]) -> list[str]:
@@ -187,7 +204,10 @@ class Seat:
         self.state: dict[str, Any] = {}
         self.seq = -1
         self.sent: deque[float] = deque(maxlen=30)
-        self.send({"type": "hello", "token": token, "name": name, "last_seq": None})
+        self.invite = token
+        self.token = kept(token)
+        """The seat's secret: an invite is replaced by the one the welcome gives."""
+        self.send({"type": "hello", "token": self.token, "name": name, "last_seq": None})
         self.until(lambda m: m["type"] == "state")
 
     def send(self, msg: dict[str, Any]) -> None:
@@ -202,6 +222,9 @@ class Seat:
 
     def _take(self, msg: dict[str, Any]) -> dict[str, Any]:
         assert msg["type"] != "error", msg
+        if msg["type"] == "welcome" and "token" in msg:
+            self.token = msg["token"]
+            keep(self.invite, msg)
         if msg["type"] == "state":
             self.state = msg
         if msg["type"] in ("state", "progress"):

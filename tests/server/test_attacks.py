@@ -21,7 +21,7 @@ from sushigo.server.app import create_app
 from sushigo.server.scorekeeper import SHEETS_PER_HOUR
 from sushigo.server.store import Store
 
-from .conftest import ServerProcess, create, finish, play_out, tokens
+from .conftest import ServerProcess, create, finish, make_client, play_out, tokens
 from .test_protocol import hello, recv, send, until, ws_path
 
 SURROGATE = b'"\\ud800"'
@@ -133,6 +133,14 @@ def test_a_change_of_mind_tells_the_others_nothing(lite_client: TestClient) -> N
             if m["type"] == "state" and m["view"]["round"] == 1 and m["view"]["turn"] == 2:
                 break
         assert "progress" not in seen, seen
+        # not even in the seq: two picks were revealed, as if Ana had picked once
+        assert m["seq"] == 2 and ana.last_state["seq"] <= 2
+        assert lite_client.get(f"/api/tables/{created['id']}").json()["seq"] == 2
+    # and after a restart (the events keep the changes of mind) the seq is the same
+    with make_client(lite_client.app.state.service.store.url) as again, \
+            again.websocket_connect(ws_path(created["id"])) as bo2:
+        welcome, s2 = hello(bo2, bo_token)
+        assert welcome["seq"] == 2 and s2["seq"] == 2
 
 
 def _acked(ws: Any) -> dict[str, Any]:

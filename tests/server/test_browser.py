@@ -162,7 +162,8 @@ def finish_elsewhere(page: Page, base: str, created: dict[str, Any], seed: int =
     """The page's seat (the table's first human seat) plays the rest of the game at
     random on a socket of its own; the page is then reloaded on the finished table
     (for tests of what a finished table offers: playing is tested elsewhere)."""
-    play_out(base, created["id"], tokens(created)[0], seed)
+    secret = page.evaluate("() => window.sushigoTable.token")  # what its invite's claim gave the page
+    play_out(base, created["id"], secret, seed)
     page.reload()
     page.wait_for_selector(FINISHED)
 
@@ -1097,16 +1098,18 @@ def test_your_tables_resume_cancel_and_the_copy_link(live_server: str, context: 
     page.goto(live_server + f"/t/{table_id}")
     page.click('[data-testid="resume-seat"]')
     page.wait_for_selector('[data-testid="copy-invite"]')
-    assert page.evaluate("location.hash") == "#" + invite.split("#")[1]
+    secret = page.evaluate(f"() => window.SushiHeld.get({table_id!r}).token")  # the claim's, not the invite
+    assert secret != invite.split("#seat=")[1]
+    assert page.evaluate("() => location.hash") == "#seat=" + secret
     page.goto(live_server + "/")
     resume = page.locator(f'[data-testid="my-table"][data-id="{table_id}"] [data-testid="resume-link"]')
-    assert resume.get_attribute("href") == f"/t/{table_id}#" + invite.split("#")[1]
+    assert resume.get_attribute("href") == f"/t/{table_id}#seat=" + secret
     shot(page, "your-tables-1280")
     page.click(f'[data-testid="my-table"][data-id="{table_id}"] [data-testid="cancel-table"]')
     page.wait_for_selector(f'[data-testid="my-table"][data-id="{table_id}"][data-status="cancelled"]')
     assert httpx.get(f"{live_server}/api/tables/{table_id}", timeout=10).json()["status"] == "cancelled"
-    stored = page.evaluate("JSON.parse(localStorage.getItem('sushigo.seats'))")
-    assert stored[table_id]["token"] == invite.split("#seat=")[1] and stored[table_id]["creator"]
+    stored = page.evaluate("() => JSON.parse(localStorage.getItem('sushigo.seats'))")
+    assert stored[table_id]["token"] == secret and stored[table_id]["creator"]
     assert errors == []
 
 
@@ -1124,7 +1127,7 @@ def test_play_again_takes_you_to_your_seat_at_the_new_table(live_server: str, co
     new = httpx.get(f"{live_server}/api/tables/{new_id}", timeout=10).json()
     assert old["rematch"] == new_id and new["rematch_of"] == created["id"]
     assert new["seats"][0]["name"] == "Ana" and new["seats"][1]["bot"] == "greedy"
-    stored = page.evaluate("JSON.parse(localStorage.getItem('sushigo.seats'))")
+    stored = page.evaluate("() => JSON.parse(localStorage.getItem('sushigo.seats'))")
     assert stored[new_id]["token"] == page.url.split("#seat=")[1]
     shot(page, "rematch-1280")
     assert errors == []

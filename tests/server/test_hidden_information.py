@@ -117,17 +117,32 @@ def _check(client: Any, tid: str, frames: dict[int | None, list[dict[str, Any]]]
     record = json.loads(service.store.record(tid))
     replayed = replay(record)
     rules = replayed.rules
-    # the game after each seq, rebuilt from the seed and the stored events
+    # the game after each stored event, rebuilt from the seed and the stored events; the
+    # protocol's seq counts them less the changes of mind (a "change" and the pick after
+    # it), so one seq may name several moments: those of a seat's changes of mind
     games = [new_game(rules, seed=loaded.row.seed)]
+    moments: dict[int, list[Any]] = {0: [games[0]]}
+    changers: dict[int, set[int]] = {}
+    public, changing = 0, False
     for event in loaded.events:
         g = games[-1].clone()
-        if event.by == "withdraw":
+        if event.by in ("withdraw", "change"):
             assert g.withdraw(event.seat) == event.action
         else:
             g.commit(event.seat, event.action)
         games.append(g)
-    withdrawn = sum(1 for e in loaded.events if e.by == "withdraw")
-    changed = sum(1 for a, b in zip(loaded.events, loaded.events[1:]) if a.by == "withdraw" and b.seat == a.seat)
+        if event.by == "change":
+            changing = True  # its pick follows: the moment between is shown to nobody
+            continue
+        if changing:  # the pick of a change of mind: the same seq as the pick it replaced
+            changing = False
+            changers.setdefault(public, set()).add(event.seat)
+            moments[public].append(g)
+        else:
+            public += 1
+            moments[public] = [g]
+    withdrawn = sum(1 for e in loaded.events if e.by in ("withdraw", "change"))
+    changed = sum(1 for a, b in zip(loaded.events, loaded.events[1:]) if a.by == "change" and b.seat == a.seat)
     assert withdrawn >= 5 and changed >= 3, (withdrawn, changed)
     assert games[-1].result().totals == replayed.result().totals
     checked = 0
@@ -150,13 +165,17 @@ def _check(client: Any, tid: str, frames: dict[int | None, list[dict[str, Any]]]
         for msg in got:
             if msg["type"] == "progress":
                 assert set(msg) == {"v", "type", "seq", "picked"}
-                assert msg["picked"] == [games[msg["seq"]].has_committed(s) for s in range(rules.players)]
+                for game in moments[msg["seq"]]:  # a change of mind changes nobody's "picked"
+                    assert msg["picked"] == [game.has_committed(s) for s in range(rules.players)]
                 continue
             if msg["type"] != "state" or msg["view"] is None:
                 continue
-            game = games[msg["seq"]]
             view = msg["view"]
-            assert view == json.loads(json.dumps(view_payload(game, seat))), (seat, msg["seq"])
+            seen = [g for g in moments[msg["seq"]] if view == json.loads(json.dumps(view_payload(g, seat)))]
+            assert seen, (seat, msg["seq"])
+            if seat not in changers.get(msg["seq"], set()):  # only a seat's own change of mind shows
+                assert len({json.dumps(view_payload(g, seat)) for g in moments[msg["seq"]]}) == 1
+            game = seen[-1]
             checked += 1
             for k in range(game.players):
                 if k != seat:

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from .conftest import create, finish, make_client, tokens
+from .conftest import create, finish, keep, kept, make_client, tokens
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
@@ -23,7 +23,11 @@ def hint_client(sqlite_url: str) -> Iterator[TestClient]:
 
 
 def _hello(ws: Any, token: str | None, name: str | None) -> None:
-    ws.send_json({"v": 1, "type": "hello", "token": token, "name": name, "last_seq": None})
+    """Say hello with the seat's secret (once its invite claimed it) and read the welcome."""
+    ws.send_json({"v": 1, "type": "hello", "token": kept(token), "name": name, "last_seq": None})
+    welcome = ws.receive_json()
+    assert welcome["type"] == "welcome", welcome
+    keep(token, welcome)
 
 
 def _play_seat(client: TestClient, tid: str, token: str, name: str, frames: list[dict[str, Any]],

@@ -28,7 +28,7 @@ from sushigo.server.app import Limits
 from sushigo.server.protocol import TIMER_RANGE
 from sushigo.server.store import Store
 
-from .conftest import create, make_client, tokens
+from .conftest import create, keep, kept, make_client, tokens
 
 Msg = dict[str, Any]
 Pred = Callable[[Msg], bool]
@@ -121,10 +121,13 @@ def hello(ws: Any, token: str | None = None, name: str | None = None,
 
     ``welcome`` must come first, then ``state`` (only ``seats`` frames between).
     """
-    send(ws, type="hello", token=token, name=name, last_seq=last_seq)
+    send(ws, type="hello", token=kept(token), name=name, last_seq=last_seq)
     welcome = recv(ws)
     assert welcome["type"] == "welcome", welcome
-    assert set(welcome) == {"v", "type", "table", "seat", "seq", "protocol"}, welcome
+    assert set(welcome) - {"token"} == {"v", "type", "table", "seat", "seq", "protocol"}, welcome
+    if "token" in welcome:  # an invite's claim gives the seat's secret; a secret gets nothing new
+        assert token is not None and kept(token) == token and welcome["seat"] is not None, welcome
+    keep(token, welcome)
     assert welcome["protocol"] == "sushigo-ws/1"
     for _ in range(10):
         state = recv(ws)
@@ -695,7 +698,7 @@ def test_one_seat_on_two_sockets(lite_client: TestClient) -> None:
             assert other != action
             pick(a2, s2["seq"], other)
             assert until(a2, "ack")["action"] == other
-            assert until(a1, "state", lambda m: m["view"]["committed"] == other)["seq"] == 3
+            assert until(a1, "state", lambda m: m["view"]["committed"] == other)["seq"] == 1  # a change: no new seq
             # Bo is told nothing of it: the next frame he gets is a later chat message of Ana's
             send(a1, type="chat", text="hi")
             assert recv(b)["type"] == "chat"
@@ -1025,7 +1028,8 @@ def test_missing_and_unfinished_tables(client: TestClient) -> None:
     summary = client.get(f"/api/tables/{created['id']}").json()
     assert summary["status"] == "waiting" and "totals" not in summary
     assert summary["seats"][0] == {"seat": 0, "kind": "human", "bot": None, "name": None,
-                                   "joined": False, "connected": False, "away_since": None, "stand_in": None}
+                                   "joined": False, "connected": False, "away_since": None, "stand_in": None,
+                                   "reinvited": False}
     assert summary["seats"][1]["kind"] == "bot" and summary["seats"][1]["bot"] == "greedy"
     listing = client.get("/api/tables").json()["tables"]
     assert [t["id"] for t in listing] == [created["id"]]

@@ -29,6 +29,9 @@ class Watcher:
     def send(self, text: str) -> None:
         self.frames.append(json.loads(text))
 
+    def close(self, code: int, reason: str) -> None:
+        self.frames.append({"type": "close", "code": code, "reason": reason})
+
 
 async def _settle(service: TableService) -> None:
     """Until every task the service started has ended (bots deciding, their
@@ -122,3 +125,41 @@ def test_a_bot_that_fails_is_one_line_in_the_log_and_the_table_goes_on(
     [record] = caplog.records
     assert record.exc_info is None and "\n" not in record.getMessage()
     assert "the bot at seat 1 failed (RuntimeError: a bug over two lines)" in record.getMessage()
+
+
+def test_a_table_of_heavy_bots_does_not_delay_another_tables_bot(tmp_path: Path) -> None:
+    """Issue 37: three ``ismcts:iterations=20000`` bots (seconds each) started
+    first must not hold the bot of another table, whose deadline is 0.3 s: each
+    search bot thinks in its own thread until its own deadline, so the light
+    table's bot has decided before any heavy one (with two shared threads it
+    waited behind them)."""
+
+    async def until(done: Any) -> None:
+        while not done():
+            await asyncio.sleep(0.01)
+
+    async def main() -> None:
+        async with _service(tmp_path) as service:
+            heavy_spec = "bot:ismcts:iterations=20000"
+            heavy, _, _ = await service.create(parse_create(json.dumps(
+                {"players": 4, "seats": ["human", heavy_spec, heavy_spec, heavy_spec]}).encode()))
+            light, _, _ = await service.create(parse_create(json.dumps(
+                {"players": 2, "seats": ["human", "bot:ismcts:time=0.3"]}).encode()))
+            assert heavy.think == {1: 2.0, 2: 2.0, 3: 2.0} and light.think == {1: 0.3}
+            for table in (heavy, light):  # the heavy table's bots start thinking first
+                service.attach(table, Watcher(0))
+                await service.rename(table, 0, "Ana")
+            finished: list[str] = []
+
+            async def watch(name: str, table: LiveTable, seats: range) -> None:
+                await until(lambda: any(table.game.has_committed(s) for s in seats))
+                finished.append(name)
+
+            await asyncio.wait_for(asyncio.gather(watch("heavy", heavy, range(1, 4)),
+                                                  watch("light", light, range(1, 2))), timeout=60)
+            assert finished == ["light", "heavy"]  # before any heavy bot decided
+            await until(lambda: all(heavy.game.has_committed(s) for s in range(1, 4)))
+            assert all(0 < heavy.bots[s].last_iterations < 20000 for s in (1, 2, 3))  # type: ignore[attr-defined]
+            await _settle(service)
+
+    asyncio.run(main())

@@ -519,6 +519,9 @@ def serve_command(
     analysis_samples: Annotated[int, typer.Option(
         min=1, help="Playouts per legal action when the server analyses a game (Analyse my game, "
                     "uploaded replays): fewer is faster and coarser.")] = DEFAULT_SAMPLES,
+    header_timeout: Annotated[float, typer.Option(
+        min=0.1, max=300, help="Seconds a connection has to send a whole request's headers before "
+                               "the server closes it.")] = 10.0,
 ) -> None:
     """Run the online game server: lobby, browser tables, live play over WebSockets."""
     try:
@@ -531,7 +534,7 @@ def serve_command(
         serve(host, port, db, allow_origins=tuple(allow_origin or ()), shard=shard,
               tables_per_hour=tables_per_hour, connections_per_address=connections_per_address,
               trust_proxy=trust_proxy, idle_limit=abandon_after * 86400.0, away_after=away_after,
-              analysis_samples=analysis_samples)
+              analysis_samples=analysis_samples, header_timeout=header_timeout)
     except ServeError as e:
         _fail(str(e))
 

@@ -10,12 +10,11 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import ipaddress
 import json
 import logging
 import time
 from collections import defaultdict
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
 from importlib import resources
 from typing import Any, Final
@@ -33,7 +32,9 @@ from sushigo.bots import BOTS
 from sushigo.engine.flags import DEFAULT_MENU
 from sushigo.engine.guide import card_words, demonstrations, dishes, how_to_play
 from sushigo.engine.menus import MENU_ITEMS, OFFICIAL_MENUS
+from sushigo.engine.records import RecordError, parse_json
 from sushigo.server import scorekeeper
+from sushigo.server.guard import Guard, origin_allowed, secure
 from sushigo.server.protocol import (
     MAX_CHAT,
     MAX_NAME,
@@ -60,7 +61,7 @@ from sushigo.server.protocol import (
 from sushigo.server.replays import ReplayService
 from sushigo.server.replies import PerHour, fail, read_body
 from sushigo.server.store import OPEN_STATUSES, Store, StoreError
-from sushigo.server.tables import HINT_SECONDS, LiveTable, TableError, TableService
+from sushigo.server.tables import HINT_SECONDS, SEAT_TAKEN, LiveTable, TableError, TableService
 
 log = logging.getLogger("sushigo.server")
 
@@ -88,6 +89,9 @@ class Limits:
     """Largest uploaded game record (bytes; a whole 8-player Party game's is about 10 KB)."""
     uploads_per_hour: int = 60
     """Game records one address may upload to the replay viewer per hour."""
+    replays_per_minute: int = 60
+    """Replay documents the server computes for one address per minute (one it
+    keeps from before costs nothing and is not counted)."""
     outbox: int = 256
     """Frames queued for a slow client before it is dropped."""
 
@@ -189,28 +193,12 @@ def normalize_origin(text: str) -> str:
 
 
 def _origin_ok(ws: WebSocket, allowed: frozenset[str]) -> bool:
-    """Whether a handshake's ``Origin`` may open a table socket.
-
-    No Origin: not a browser (bots, scripts), accepted.  A browser's must be
-    one of the server's public origins exactly (scheme, host and port), or
-    ``http://`` plus the request's own Host when that host is an IP address
-    or ``localhost``: a page this very server sent.  A DNS name is never
-    taken from the Host header, since any page whose name is pointed at the
-    server would pass (DNS rebinding).
+    """Whether a handshake's ``Origin`` may open a table socket: the rule of
+    :func:`sushigo.server.guard.origin_allowed`, which the state-changing HTTP
+    requests follow too (no Origin: not a browser, accepted; a browser's must be
+    one of the server's public origins, or its own IP address or localhost).
     """
-    origin = ws.headers.get("origin")
-    if origin is None or origin in allowed:
-        return True
-    if origin != f"http://{ws.headers.get('host', '')}":
-        return False
-    host = urlsplit(origin).hostname or ""
-    if host == "localhost":
-        return True
-    try:
-        ipaddress.ip_address(host)
-    except ValueError:
-        return False
-    return True
+    return origin_allowed(ws.headers.get("origin"), ws.headers.get("host", ""), allowed)
 
 
 def create_app(
@@ -242,6 +230,7 @@ def create_app(
     sockets_per_address: dict[str, int] = defaultdict(int)
     created = PerHour(limits.tables_per_hour)
     uploaded = PerHour(limits.uploads_per_hour)
+    documents = PerHour(limits.replays_per_minute, window=60.0)
     replays = ReplayService(service, store)
 
     @contextlib.asynccontextmanager
@@ -256,6 +245,8 @@ def create_app(
     app = FastAPI(title="sushigo", lifespan=lifespan, docs_url="/api/docs", redoc_url=None,
                   openapi_url="/api/openapi.json")
     app.state.service = service
+    # cross-site state changes refused, security headers on every answer (server/guard.py)
+    app.add_middleware(Guard, allowed=allowed, docs=app.docs_url)
     words_js = "window.SushiWords = " + json.dumps(card_words(), sort_keys=True) + ";\n"
 
     @app.get("/static/words.js", include_in_schema=False)
@@ -276,7 +267,7 @@ def create_app(
     @app.exception_handler(Exception)
     async def internal_error(request: Request, exc: Exception) -> JSONResponse:
         """A bug of the server's: the answer keeps the shape (the log has the traceback)."""
-        return fail(500, "internal server error")
+        return secure(fail(500, "internal server error"))  # sent outside Guard
 
     @app.exception_handler(RequestValidationError)
     async def bad_request(request: Request, exc: RequestValidationError) -> JSONResponse:
@@ -354,7 +345,7 @@ def create_app(
             return fail(429, f"this address created {limits.tables_per_hour} tables in the last hour; try later")
         try:
             req = parse_create(body)
-            table, tokens, creator = await service.create(req)
+            table, tokens, creator = await service.create(req, address=addr)
         except (ProtocolError, TableError) as e:
             created.give_back(addr, now)
             return fail(400, str(e))
@@ -370,24 +361,51 @@ def create_app(
         return {"id": table.id, "spectate": f"/t/{table.id}", "seats": out_seats, "creator": creator,
                 "table": table.summary()}
 
-    @app.post("/api/tables/{table_id}/cancel", response_model=None)
-    async def cancel_table(table_id: str, request: Request) -> dict[str, Any] | JSONResponse:
+    async def creator_body(request: Request, keys: set[str], shape: str) -> dict[str, Any] | JSONResponse:
+        """A creator's JSON body with exactly ``keys`` (``creator`` a token), else a 400 saying ``shape``."""
         body = await read_body(request, 1024)
         if isinstance(body, JSONResponse):
             return body
         try:
-            data = json.loads(body or b"null")
-        except (ValueError, UnicodeDecodeError, RecursionError):
-            return fail(400, "the body is not JSON")
+            data = parse_json(body or b"null", "the body")
+        except RecordError as e:
+            return fail(400, str(e))
         token = data.get("creator") if isinstance(data, dict) else None
-        if not isinstance(token, str) or not 0 < len(token) <= 128 or set(data) != {"creator"}:
-            return fail(400, 'the body is {"creator": TOKEN}, the creator token the table was created with')
+        if not isinstance(data, dict) or not isinstance(token, str) or not 0 < len(token) <= 128 or set(data) != keys:
+            return fail(400, f"the body is {shape}")
+        return data
+
+    def creator_failed(e: TableError) -> JSONResponse:
+        status = {"no_table": 404, "not_creator": 403, "not_waiting": 409, "wrong_process": 409,
+                  "game_over": 409, "bad_request": 400}.get(e.code, 503)
+        return fail(status, str(e))
+
+    @app.post("/api/tables/{table_id}/cancel", response_model=None)
+    async def cancel_table(table_id: str, request: Request) -> dict[str, Any] | JSONResponse:
+        data = await creator_body(request, {"creator"},
+                                  '{"creator": TOKEN}, the creator token the table was created with')
+        if isinstance(data, JSONResponse):
+            return data
         try:
-            table = await service.cancel(table_id[:64], token)
+            table = await service.cancel(table_id[:64], data["creator"])
         except TableError as e:
-            status = {"no_table": 404, "not_creator": 403, "not_waiting": 409, "wrong_process": 409}.get(e.code, 503)
-            return fail(status, str(e))
+            return creator_failed(e)
         return table.summary()
+
+    @app.post("/api/tables/{table_id}/invite", response_model=None)
+    async def reinvite(table_id: str, request: Request) -> dict[str, Any] | JSONResponse:
+        data = await creator_body(request, {"creator", "seat"},
+                                  '{"creator": TOKEN, "seat": N}: the creator token and a human seat, from 0')
+        if isinstance(data, JSONResponse):
+            return data
+        seat = data["seat"]
+        if type(seat) is not int:
+            return fail(400, '"seat" is a seat number, from 0')
+        try:
+            token = await service.reinvite(table_id[:64], data["creator"], seat)
+        except TableError as e:
+            return creator_failed(e)
+        return {"seat": seat, "invite": f"/t/{table_id[:64]}#seat={token}"}
 
     @app.get("/api/tables")
     async def list_tables() -> dict[str, Any]:
@@ -422,7 +440,8 @@ def create_app(
         return Response(text, media_type="application/json", headers={
             "Content-Disposition": f'attachment; filename="sushigo-{table_id}.json"'})
 
-    async def _analysis(table_id: str, seat: str | int | None, start: bool) -> dict[str, Any] | JSONResponse:
+    async def _analysis(table_id: str, seat: str | int | None, start: bool,
+                        address: str = "") -> dict[str, Any] | JSONResponse:
         try:
             n = int(seat) if seat is not None and not isinstance(seat, bool) else None
         except ValueError:
@@ -430,10 +449,9 @@ def create_app(
         if n is None:
             return fail(400, "say which seat: ?seat=N (POST: {\"seat\": N}), from 0")
         try:
-            job = await service.analysis(table_id[:64], n, start=start)
+            job = await service.analysis(table_id[:64], n, start=start, address=address)
         except TableError as e:
-            status = {"no_table": 404, "not_finished": 409, "bad_request": 400, "busy": 503}.get(e.code, 503)
-            return fail(status, str(e))
+            return _replay_error(e)
         if job is None:
             return {"table": table_id[:64], "seat": n, "status": "none", "done": 0, "total": 0, "analysis": None}
         return job.to_json()
@@ -461,7 +479,7 @@ def create_app(
         seat = await _seat_body(request)
         if isinstance(seat, JSONResponse):
             return seat
-        return await _analysis(table_id, seat, start=True)
+        return await _analysis(table_id, seat, start=True, address=_address(request.client))
 
     def _seat_of(seat: str | None) -> int | JSONResponse | None:
         """``?seat=N`` of a replay (absent or empty: the spectator's)."""
@@ -472,15 +490,21 @@ def create_app(
         return int(seat)
 
     def _replay_error(e: TableError) -> JSONResponse:
-        return fail({"no_table": 404, "not_finished": 409, "bad_request": 400, "busy": 503}.get(e.code, 503), str(e))
+        status = {"no_table": 404, "not_finished": 409, "bad_request": 400, "busy": 503, "rate_limited": 429}
+        return fail(status.get(e.code, 503), str(e))
+
+    def _charge(request: Request) -> Callable[[], bool]:
+        """Counts a replay document computed for the request's address (cached ones are not)."""
+        addr = _address(request.client)
+        return lambda: documents.take(addr) is not None
 
     @app.get("/api/tables/{table_id}/replay", response_model=None)
-    async def table_replay(table_id: str, seat: str | None = None) -> dict[str, Any] | JSONResponse:
+    async def table_replay(table_id: str, request: Request, seat: str | None = None) -> dict[str, Any] | JSONResponse:
         n = _seat_of(seat)
         if isinstance(n, JSONResponse):
             return n
         try:
-            return await replays.of_table(table_id[:64], n)
+            return await replays.of_table(table_id[:64], n, _charge(request))
         except TableError as e:
             return _replay_error(e)
 
@@ -509,14 +533,14 @@ def create_app(
         return upload_id
 
     @app.get("/api/replays/{upload_id}", response_model=None)
-    async def upload_replay(upload_id: str, seat: str | None = None) -> dict[str, Any] | JSONResponse:
+    async def upload_replay(upload_id: str, request: Request, seat: str | None = None) -> dict[str, Any] | JSONResponse:
         rid, n = _upload_id(upload_id), _seat_of(seat)
         if isinstance(rid, JSONResponse):
             return rid
         if isinstance(n, JSONResponse):
             return n
         try:
-            return await replays.of_upload(rid, n)
+            return await replays.of_upload(rid, n, _charge(request))
         except TableError as e:
             return _replay_error(e)
 
@@ -531,7 +555,8 @@ def create_app(
         return Response(text, media_type="application/json", headers={
             "Content-Disposition": f'attachment; filename="sushigo-{rid}.json"'})
 
-    async def _upload_analysis(upload_id: str, seat: str | int | None, start: bool) -> dict[str, Any] | JSONResponse:
+    async def _upload_analysis(upload_id: str, seat: str | int | None, start: bool,
+                               address: str = "") -> dict[str, Any] | JSONResponse:
         rid = _upload_id(upload_id)
         if isinstance(rid, JSONResponse):
             return rid
@@ -539,7 +564,7 @@ def create_app(
         if not isinstance(n, int):
             return fail(400, "say which seat: ?seat=N (POST: {\"seat\": N}), from 0")
         try:
-            job = await replays.upload_analysis(rid, n, start=start)
+            job = await replays.upload_analysis(rid, n, start=start, address=address)
         except TableError as e:
             return _replay_error(e)
         if job is None:
@@ -556,7 +581,7 @@ def create_app(
         seat = await _seat_body(request)
         if isinstance(seat, JSONResponse):
             return seat
-        return await _upload_analysis(upload_id, seat, start=True)
+        return await _upload_analysis(upload_id, seat, start=True, address=_address(request.client))
 
     @app.websocket("/ws/tables/{table_id}")
     async def table_socket(ws: WebSocket, table_id: str) -> None:
@@ -630,12 +655,15 @@ def create_app(
                     if isinstance(msg, Hello):
                         if joined:
                             raise ProtocolError("bad_message", "hello was already sent")
-                        seat, name = _hello_seat(table, msg)
+                        seat, name, secret = await _hello_seat(table, msg)
                         await service.settled(table)  # show only what is committed
                         # from here on no await until the state is queued: welcome, then state, first
                         sock.seat = seat
-                        sock.send(dump({"type": "welcome", "table": table.id, "seat": seat,
-                                        "seq": table.seq, "protocol": PROTOCOL}))
+                        welcome = {"type": "welcome", "table": table.id, "seat": seat,
+                                   "seq": table.public_seq, "protocol": PROTOCOL}
+                        if secret is not None:
+                            welcome["token"] = secret
+                        sock.send(dump(welcome))
                         joined = True
                         sock.send(service.state_message(table, sock.seat))
                         service.attach(table, sock)  # then the whole log, then the seats
@@ -664,9 +692,12 @@ def create_app(
                             raise ProtocolError("not_seated", "spectators cannot hand a seat to a bot")
                         await service.hand_over(table, sock.seat, msg.seat)
                     elif isinstance(msg, Rematch):
-                        new, token = await service.claim_rematch(table, sock.seat)
-                        sock.send(dump({"type": "rematch", "table": new.id, "seat": sock.seat, "token": token,
-                                        "url": f"/t/{new.id}#seat={token}"}))
+                        new, token, creator = await service.claim_rematch(table, sock.seat)
+                        frame = {"type": "rematch", "table": new.id, "seat": sock.seat, "token": token,
+                                 "url": f"/t/{new.id}#seat={token}"}
+                        if creator is not None:
+                            frame["creator"] = creator
+                        sock.send(dump(frame))
                     elif isinstance(msg, Rename):
                         if sock.seat is None:
                             raise ProtocolError("bad_name", "spectators have no name")
@@ -691,14 +722,19 @@ def create_app(
                 with contextlib.suppress(Exception):
                     await ws.close(code=code)
 
-    def _hello_seat(table: LiveTable, msg: Hello) -> tuple[int | None, str | None]:
-        """The seat a hello takes (``None``: spectator) and the name it sets, if any."""
-        seat = None
+    async def _hello_seat(table: LiveTable, msg: Hello) -> tuple[int | None, str | None, str | None]:
+        """The seat a hello takes (``None``: spectator), the name it sets, if
+        any, and the seat's new secret when an invite claimed it."""
+        seat, secret = None, None
+        name = clean_name(msg.name) if msg.name is not None and msg.token is not None else None  # before a claim
         if msg.token is not None:
-            seat = service.seat_of(table, msg.token)
+            seat, how = service.seat_of(table, msg.token)
+            if how == "spent":
+                raise ProtocolError("seat_taken", SEAT_TAKEN)
             if seat is None:
                 raise ProtocolError("bad_token", "this seat token does not belong to this table")
-        name = clean_name(msg.name) if msg.name is not None and seat is not None else None
-        return seat, name
+            if how == "invite" and table.status in OPEN_STATUSES:  # an ended table is read-only: nothing to bind
+                secret = await service.claim(table, seat)
+        return seat, name, secret
 
     return app

@@ -57,6 +57,9 @@ from sushigo.server.tables import (
 
 FORMAT: Final = "sushigo-replay/1"
 
+Charge = Callable[[], bool]
+"""Counts one replay document computed for the asker; ``False``: over their limit."""
+
 END_KINDS: Final = ("round_end", "end")
 """The kinds of step where nobody decides: a round's end, and the game's."""
 
@@ -166,10 +169,12 @@ class ReplayService:
         self.store = store
         self._cache: OrderedDict[tuple[str, int | None], dict[str, Any]] = OrderedDict()
 
-    async def of_table(self, table_id: str, seat: int | None) -> dict[str, Any]:
+    async def of_table(self, table_id: str, seat: int | None, charge: Charge | None = None) -> dict[str, Any]:
         """The replay of finished table ``table_id`` as ``seat`` saw it (``None``: a spectator).
 
-        Raises :class:`TableError`: ``no_table``, ``not_finished``, ``bad_request`` (no such seat).
+        ``charge()`` is asked before a document is computed (one that is cached
+        is free): ``False`` refuses it.  Raises :class:`TableError`: ``no_table``,
+        ``not_finished``, ``bad_request`` (no such seat), ``rate_limited``.
         """
         summary = await self.tables.summary(table_id)
         if summary is None:
@@ -177,7 +182,7 @@ class ReplayService:
         if summary["status"] != FINISHED:
             raise TableError("not_finished", "a game is replayed once it is finished")
         names = [s.get("name") or f"Seat {s['seat'] + 1}" for s in summary["seats"]]
-        return await self._document(table_id, seat, lambda: self.tables.record(table_id), names)
+        return await self._document(table_id, seat, lambda: self.tables.record(table_id), names, charge)
 
     async def upload(self, body: bytes) -> tuple[str, dict[str, Any]]:
         """Check an uploaded record (JSON text of a complete game) and keep it: its id and a summary.
@@ -201,12 +206,14 @@ class ReplayService:
         """An uploaded record's text, or ``None``."""
         return await asyncio.to_thread(self.store.upload, rid)
 
-    async def of_upload(self, rid: str, seat: int | None) -> dict[str, Any]:
-        """The replay of uploaded record ``rid`` as ``seat`` saw it (raises ``no_table``, ``bad_request``)."""
-        return await self._document(UPLOAD_KEY + rid, seat, lambda: self.record(rid), None,
+    async def of_upload(self, rid: str, seat: int | None, charge: Charge | None = None) -> dict[str, Any]:
+        """The replay of uploaded record ``rid`` as ``seat`` saw it, as :meth:`of_table`
+        (raises ``no_table``, ``bad_request``, ``rate_limited``)."""
+        return await self._document(UPLOAD_KEY + rid, seat, lambda: self.record(rid), None, charge,
                                     missing=f"no uploaded record {rid!r}")
 
-    async def upload_analysis(self, rid: str, seat: int, *, start: bool = False) -> AnalysisJob | None:
+    async def upload_analysis(self, rid: str, seat: int, *, start: bool = False,
+                              address: str = "") -> AnalysisJob | None:
         """The analysis of ``seat`` in uploaded record ``rid``, as :meth:`TableService.analysis`."""
         text = await self.record(rid)
         if text is None:
@@ -216,15 +223,19 @@ class ReplayService:
         async def read() -> str:  # read once, above
             return text
 
-        return await self.tables.record_analysis(UPLOAD_KEY + rid, players, seat, read, start=start)
+        return await self.tables.record_analysis(UPLOAD_KEY + rid, players, seat, read, start=start,
+                                                 address=address)
 
     async def _document(self, key: str, seat: int | None, read: Callable[[], Awaitable[str | None]],
-                        names: list[str] | None, *, missing: str = "this game has no stored record"
-                        ) -> dict[str, Any]:
+                        names: list[str] | None, charge: Charge | None,
+                        *, missing: str = "this game has no stored record") -> dict[str, Any]:
         doc = self._cache.get((key, seat))
         if doc is not None:
             self._cache.move_to_end((key, seat))
             return doc
+        if charge is not None and not charge():
+            raise TableError("rate_limited", "this address asked for too many replays in the last minute; "
+                                             "try again in a minute")
         text = await read()
         if text is None:
             raise TableError("no_table", missing)

@@ -31,17 +31,19 @@ async def read_body(request: Request, limit: int) -> bytes | JSONResponse:
 
 
 class PerHour:
-    """At most ``limit`` requests an hour per address (a sliding window of the hour's stamps)."""
+    """At most ``limit`` requests an hour per address (a sliding window of the
+    hour's stamps; ``window``: another length, in seconds)."""
 
-    def __init__(self, limit: int) -> None:
+    def __init__(self, limit: int, window: float = 3600.0) -> None:
         self.limit = limit
+        self.window = window
         self.stamps: dict[str, deque[float]] = defaultdict(deque)
 
     def take(self, addr: str) -> float | None:
         """Count one request of ``addr`` and return its stamp, or ``None`` when it is over the limit."""
         recent = self.stamps[addr]
         now = time.monotonic()
-        while recent and now - recent[0] > 3600:
+        while recent and now - recent[0] > self.window:
             recent.popleft()
         if len(recent) >= self.limit:
             return None

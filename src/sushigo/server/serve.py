@@ -21,6 +21,60 @@ class ServeError(RuntimeError):
     """The server cannot start; the message is one line."""
 
 
+HEADER_TIMEOUT: Final = 10.0
+"""Seconds a connection has to send a request's headers (``--header-timeout``)."""
+
+
+def with_header_timeout(base: type[asyncio.Protocol], seconds: float) -> type[asyncio.Protocol]:
+    """uvicorn's HTTP protocol ``base`` (httptools' or h11's), closing a
+    connection that has not sent a whole request's headers within ``seconds``
+    of connecting or of starting a later request on a kept-alive connection.
+    uvicorn has no such timeout: a client that opens connections and trickles
+    or never finishes its headers would hold them, and the process's file
+    descriptors, forever.  A connection whose headers arrived is served as
+    before; a WebSocket's, once upgraded, is no longer this protocol's."""
+
+    class HeaderTimeout(base):  # type: ignore[valid-type, misc]
+        _header_timer: asyncio.TimerHandle | None = None
+
+        def connection_made(self, transport: asyncio.BaseTransport) -> None:
+            super().connection_made(transport)
+            self._arm()
+
+        def data_received(self, data: bytes) -> None:
+            super().data_received(data)
+            if self.transport.get_protocol() is not self or self.transport.is_closing():
+                self._disarm()  # upgraded to a WebSocket, or closed
+            elif self._serving():
+                self._disarm()  # the headers are in: the request is being served
+            elif self._header_timer is None:
+                self._arm()  # a new request begins on a kept-alive connection
+
+        def connection_lost(self, exc: Exception | None) -> None:
+            self._disarm()
+            super().connection_lost(exc)
+
+        def _serving(self) -> bool:
+            cycle = getattr(self, "cycle", None)
+            return cycle is not None and not cycle.response_complete
+
+        def _arm(self) -> None:
+            self._header_timer = self.loop.call_later(seconds, self._timed_out)
+
+        def _disarm(self) -> None:
+            if self._header_timer is not None:
+                self._header_timer.cancel()
+                self._header_timer = None
+
+        def _timed_out(self) -> None:
+            self._header_timer = None
+            if self.transport.get_protocol() is self and not self._serving():
+                self.transport.close()
+
+    HeaderTimeout.__name__ = f"HeaderTimeout{base.__name__}"
+    return HeaderTimeout
+
+
 class _OneLineDecodeErrors(logging.Filter):
     """uvicorn logs a text frame that is not UTF-8 with a traceback (it closes the
     socket with 1007, which is right): keep one line per connection instead."""
@@ -80,6 +134,7 @@ def serve(
     idle_limit: float = 7 * 86400.0,
     away_after: float = 60.0,
     analysis_samples: int = DEFAULT_SAMPLES,
+    header_timeout: float = HEADER_TIMEOUT,
     out: TextIO = sys.stdout,
 ) -> None:
     """Start the server and block until it is stopped (Ctrl-C or SIGTERM).
@@ -88,6 +143,7 @@ def serve(
     ``X-Forwarded-For`` header names the client; by default none is trusted.
     """
     import uvicorn
+    from uvicorn.protocols.http.auto import AutoHTTPProtocol
 
     from sushigo.server.app import Limits, create_app, normalize_origin
 
@@ -112,6 +168,7 @@ def serve(
         app, log_level="warning", ws_max_size=65536, ws_ping_interval=20, ws_ping_timeout=20,
         ws="websockets-sansio",  # pinned: the tests send it raw frames (tests/server/test_raw_frames.py)
         lifespan="on", timeout_graceful_shutdown=3, access_log=False,
+        http=with_header_timeout(AutoHTTPProtocol, header_timeout),
         ws_per_message_deflate=False,  # compressing ~3 KB frames costs more CPU than it saves on a LAN
         # the per-address limits use the peer's address; X-Forwarded-For only from a proxy named here
         proxy_headers=trust_proxy is not None, forwarded_allow_ips=trust_proxy or "",

@@ -24,6 +24,7 @@ import random
 import re
 import secrets
 import time
+from collections import Counter
 from collections.abc import Awaitable, Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -84,6 +85,11 @@ ABANDONED: Final = "abandoned"
 WITHDRAW: Final = "withdraw"
 """The ``by`` of a stored event that takes back a seat's hidden pick (its ``action``: the pick taken back)."""
 
+CHANGE: Final = "change"
+"""The ``by`` of a stored event that takes back a seat's hidden pick for the
+pick stored right after it (a change of mind, which nobody else may learn of:
+neither event counts in the protocol's ``seq``)."""
+
 STAND_IN: Final = "greedy"
 """The bot that plays for a seat handed over while its player is away."""
 
@@ -98,6 +104,14 @@ ANALYSIS_QUEUE: Final = 4
 
 ANALYSIS_SEED: Final = 0
 """The seed of the server's game analyses (so an analysis is computed once and kept)."""
+
+ANALYSES_PER_ADDRESS: Final = 1
+"""Game analyses one address may have waiting or running at once (so that one
+address cannot fill :data:`ANALYSIS_QUEUE` for everyone)."""
+
+HINTS_PER_ADDRESS: Final = 4
+"""Hints the tables created from one address may have waiting or computing at once
+(of :data:`HINT_QUEUE`)."""
 
 HINT_QUEUE: Final = 8
 """Hints waiting or being computed at once, over every table; a decision that
@@ -121,6 +135,10 @@ class Connection(Protocol):
         """Queue one frame; must not block."""
         ...
 
+    def close(self, code: int, reason: str) -> None:
+        """Close once every frame queued before is sent; must not block."""
+        ...
+
 
 def hash_token(token: str) -> bytes:
     """SHA-256 of a seat token (what the database keeps)."""
@@ -142,6 +160,10 @@ class Seat:
     """When this human seat's last socket closed (``None`` while connected, or never seen)."""
     stand_in: str | None = None
     """The bot playing for this human seat while its player is away (``None``: the player)."""
+    invite_hash: bytes | None = None
+    """SHA-256 of the invite that may claim this seat now (``None``: no invite is open)."""
+    spent: list[bytes] = field(default_factory=list)
+    """SHA-256 of the invites that claimed this seat or were replaced: they grant nothing."""
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -150,6 +172,7 @@ class Seat:
             "connected": self.kind == "bot" or self.connections > 0,
             "away_since": None if self.kind == "bot" or self.connections else self.away_since,
             "stand_in": self.stand_in,
+            "reinvited": self.token_hash is not None and self.invite_hash is not None,
         }
 
 
@@ -164,6 +187,8 @@ class AnalysisJob:
     done: int = 0
     total: int = 0
     doc: dict[str, Any] | None = None
+    address: str = ""
+    """Who asked for it (the per-address limit)."""
 
     def to_json(self) -> dict[str, Any]:
         return {"table": self.table_id, "seat": self.seat, "status": self.status, "done": self.done,
@@ -183,10 +208,17 @@ class LiveTable:
     seats: list[Seat]
     game: AnyGame
     seq: int = 0
+    """How many decisions (events) are stored; :attr:`public_seq` is what the protocol says."""
+    hidden: int = 0
+    """How many of those events are changes of mind (:data:`CHANGE` and the pick after it)."""
+    changing: int | None = None
+    """The seat whose change of mind has been taken back, its new pick not yet applied."""
     opened: list[int] = field(default_factory=list)
     deadlines: dict[int, tuple[int, float, asyncio.TimerHandle]] = field(default_factory=dict)
     connections: set[Connection] = field(default_factory=set)
     bots: dict[int, Bot] = field(default_factory=dict)
+    think: dict[int, float] = field(default_factory=dict)
+    """Per search bot seat, the seconds it may think per decision (its deadline)."""
     busy: set[int] = field(default_factory=set)
     """Bot seats whose task is running."""
     moved: bool = False
@@ -238,6 +270,8 @@ class LiveTable:
     rematch: str | None = None
     """The id of the table "Play again" created."""
     rematch_of: str | None = None
+    owner: str = ""
+    """The address that created the table (this process's memory only: the per-address limits)."""
     rematch_lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     hints: bool = False
     """Each seat is sent its own estimate of every legal action while it decides."""
@@ -260,11 +294,17 @@ class LiveTable:
     def edition(self) -> str:
         return self.rules.edition
 
+    @property
+    def public_seq(self) -> int:
+        """The protocol's ``seq``: the stored decisions less the changes of mind,
+        so that no frame tells the others that a seat changed its hidden pick."""
+        return self.seq - self.hidden
+
     def summary(self) -> dict[str, Any]:
         """The table as the lobby lists it (public), with its current ``seq``."""
         out = _summary(self.id, self.rules, self.status, self.created, self.timer, self.seeded,
                        self.seats, self.result, self.settings())
-        out["seq"] = self.seq
+        out["seq"] = self.public_seq
         out["watching"] = sum(1 for c in self.connections if c.seat is None)
         out["active"] = self.active
         return out
@@ -300,6 +340,19 @@ def _stored_settings(row: TableRow, happenings: Sequence[HappeningRow] = ()) -> 
     return {"learn": bool(row.rules.get("learn")), "private": bool(row.rules.get("private")),
             "chat": bool(row.rules.get("chat", True)), "chat_spectators": bool(row.rules.get("chat_spectators")),
             "hints": bool(row.rules.get("hints")), "rematch": rematch, "rematch_of": row.rules.get("rematch_of")}
+
+
+SEAT_TAKEN: Final = "this seat has been taken; ask the table to hand it back"
+"""The answer to an invite that claimed its seat already (or was replaced by a new one)."""
+
+
+def _restored_seat(s: SeatRow, row: TableRow) -> Seat:
+    """A stored seat: its secret is the stored token hash; the invite its table
+    was created with is open until a ``claim`` happening spends it.  (Tables of
+    sushigo 0.6 and earlier stored no invites: their seat token is the secret.)"""
+    invite = (row.rules.get("invites") or {}).get(str(s.seat))
+    return Seat(s.seat, s.kind, s.bot, s.name, s.token_hash,
+                invite_hash=bytes.fromhex(invite) if isinstance(invite, str) else None)
 
 
 def name_bots(seats: Sequence[Seat]) -> None:
@@ -433,7 +486,7 @@ class StateFrames:
             if seat is not None and seat in table.deadlines:
                 deadline = _encode(round(table.deadlines[seat][1], 3))
             if self._head is None:
-                self._head = '{"type":"state","seq":' + _encode(table.seq) + ',"status":' + _encode(table.status)
+                self._head = '{"type":"state","seq":' + _encode(table.public_seq) + ',"status":' + _encode(table.status)
                 self._summary = _encode(table.summary())
             view = "null" if self._viewless else self._view(seat)
             text = self._texts[seat] = (self._head + ',"seat":' + ("null" if seat is None else str(int(seat)))
@@ -586,8 +639,16 @@ def _rules_from_request(req: CreateRequest) -> Rules:
 
 
 BOT_LIMITS: Final[dict[str, float]] = {"time": 5.0, "iterations": 20000}
-"""The most a server bot may think per decision (seconds, search iterations):
-bots share two threads, and one table must not hold them for long."""
+"""The most a server bot's spec may ask for per decision (seconds, search iterations)."""
+
+BOT_DEADLINE: Final = 2.0
+"""Seconds a server search bot given no ``time`` thinks per decision at most
+(whatever its ``iterations``): every bot decision on the server has a deadline."""
+
+BOT_THREADS: Final = 32
+"""Search bots thinking at once (each in a thread of its own, so that each
+stops at its own deadline however many other tables' bots think meanwhile:
+they share the CPU, not a queue)."""
 
 SERVER_SETTINGS: Final = frozenset({"iterations", "time", "c", "policy", "epsilon", "temperature"})
 """The bot settings web clients may give (no paths: ``learned:file=`` would read the server's disk)."""
@@ -643,7 +704,7 @@ class TableService:
         self.away_after = away_after
         self.janitor_every = janitor_every
         self.writer = Writer(store)
-        self.bot_threads = ThreadPoolExecutor(2, thread_name_prefix="sushigo-bots")
+        self.bot_threads = ThreadPoolExecutor(BOT_THREADS, thread_name_prefix="sushigo-bots")
         """Search bots think here, never on the writer's thread or the event loop."""
         self.hint_seconds = hint_seconds
         self._analysis_pool: ProcessPoolExecutor | None = None
@@ -651,6 +712,8 @@ class TableService:
         self.analysis_workers = analysis_workers
         self.analysis_samples = analysis_samples
         self.hints_queued = 0
+        self.hints_of: Counter[str] = Counter()
+        """Hints waiting or computing, per address that created their tables."""
         self.analyses: dict[tuple[str, int], AnalysisJob] = {}
         """Game analyses asked for since this process started (finished ones are also stored)."""
         self.tables: dict[str, LiveTable] = {}
@@ -747,7 +810,7 @@ class TableService:
         creator = row.rules.get("creator")
         table = LiveTable(
             id=row.id, created=row.created, rules=rules, seed=row.seed, timer=row.timer,
-            status=row.status, seats=[Seat(s.seat, s.kind, s.bot, s.name, s.token_hash) for s in item.seats],
+            status=row.status, seats=[_restored_seat(s, row) for s in item.seats],
             game=new_game(rules, seed=row.seed), opened=[0] * rules.players,
             seeded=bool(row.rules.get("seeded")), learn=settings["learn"], private=settings["private"],
             chat=settings["chat"], chat_spectators=settings["chat_spectators"], hints=settings["hints"],
@@ -791,16 +854,25 @@ class TableService:
             self._seat_bot(table, h.seat, str(h.data.get("bot", STAND_IN)), h.data.get("by"))
         elif h.kind == "back" and h.seat is not None:
             self._seat_player(table, h.seat, h.at)
+        elif h.kind in ("claim", "invite") and h.seat is not None:
+            s = table.seats[h.seat]
+            if s.invite_hash is not None:
+                s.spent.append(s.invite_hash)
+            s.invite_hash = bytes.fromhex(h.data["invite"]) if h.kind == "invite" else None
+            if "replaced" in h.data:
+                s.spent.append(bytes.fromhex(h.data["replaced"]))
 
     def _make_bots(self, table: LiveTable) -> None:
         name_bots(table.seats)
         for s in table.seats:
             if s.kind == "bot" and s.bot is not None:
-                table.bots[s.seat] = make_bot(s.bot, seed=(table.seed + 7919 * (s.seat + 1)) % (1 << 63))
+                bot = table.bots[s.seat] = make_bot(s.bot, seed=(table.seed + 7919 * (s.seat + 1)) % (1 << 63))
+                if getattr(bot, "wants_world", False):
+                    table.think[s.seat] = min(getattr(bot, "time", None) or BOT_DEADLINE, BOT_LIMITS["time"])
 
     # ------------------------------------------------------------------ tables
 
-    async def create(self, req: CreateRequest, *, rematch_of: LiveTable | None = None
+    async def create(self, req: CreateRequest, *, rematch_of: LiveTable | None = None, address: str = ""
                      ) -> tuple[LiveTable, dict[int, str], str]:
         """A new table from a create request; returns it, the human seats' tokens
         and the creator's token.  A rematch (``rematch_of``) gives no seat tokens:
@@ -815,7 +887,7 @@ class TableService:
             elif kind == "human":
                 token = secrets.token_urlsafe(24)
                 tokens[i] = token
-                seats.append(Seat(i, "human", None, None, hash_token(token)))
+                seats.append(Seat(i, "human", None, None, None, invite_hash=hash_token(token)))
             elif kind.startswith("bot:"):
                 seats.append(Seat(i, "bot", _bot_spec(entry.strip(), i), None, None))
             else:
@@ -831,9 +903,12 @@ class TableService:
             seeded=req.seed is not None, learn=req.learn, private=req.private, chat=req.chat,
             chat_spectators=req.chat_spectators, hints=req.hints, creator_hash=hash_token(creator),
             rematch_of=rematch_of.id if rematch_of is not None else None,
+            owner=rematch_of.owner if rematch_of is not None else address,
         )
         self._make_bots(table)
         stored_rules: dict[str, Any] = {"options": rules.options(), "creator": hash_token(creator).hex()}
+        if tokens:
+            stored_rules["invites"] = {str(i): hash_token(t).hex() for i, t in tokens.items()}
         if rules.is_party:
             stored_rules["menu"] = list(rules.menu)
         if req.seed is not None:
@@ -854,16 +929,7 @@ class TableService:
 
     async def cancel(self, table_id: str, creator: str) -> LiveTable:
         """Cancel a table that has not started, for its creator (stored first)."""
-        table = self.tables.get(table_id)
-        if table is None:
-            summary = await self.summary(table_id)
-            if summary is None:
-                raise TableError("no_table", f"no table {table_id!r}")
-            if summary["status"] in OPEN_STATUSES:
-                raise TableError("wrong_process", "this table is served by another server process")
-            raise TableError("not_waiting", f"the table is {summary['status']}; only a waiting table can be cancelled")
-        if table.creator_hash is None or not hmac.compare_digest(table.creator_hash, hash_token(creator)):
-            raise TableError("not_creator", "this is not the creator's token of this table")
+        table = await self._creators_table(table_id, creator, ended="only a waiting table can be cancelled")
         if table.status != WAITING or table.starting:
             raise TableError("not_waiting", "the game has started; only a waiting table can be cancelled")
         try:
@@ -873,18 +939,35 @@ class TableService:
         self._end(table, CANCELLED)
         return table
 
-    async def claim_rematch(self, table: LiveTable, seat: int | None) -> tuple[LiveTable, str]:
+    async def _creators_table(self, table_id: str, creator: str, *, ended: str = "it is read-only") -> LiveTable:
+        """The open table ``table_id`` this process runs, if ``creator`` is its creator's token."""
+        table = self.tables.get(table_id)
+        if table is None:
+            summary = await self.summary(table_id)
+            if summary is None:
+                raise TableError("no_table", f"no table {table_id!r}")
+            if summary["status"] in OPEN_STATUSES:
+                raise TableError("wrong_process", "this table is served by another server process")
+            raise TableError("not_waiting", f"the table is {summary['status']}; {ended}")
+        if table.creator_hash is None or not hmac.compare_digest(table.creator_hash, hash_token(creator)):
+            raise TableError("not_creator", "this is not the creator's token of this table")
+        return table
+
+    async def claim_rematch(self, table: LiveTable, seat: int | None) -> tuple[LiveTable, str, str | None]:
         """"Play again": the finished table's rematch (created by the first seat
-        to ask: same seats, bots and options, a fresh seed) and a new token for
-        ``seat`` there (the caller sends it to that seat's socket only)."""
+        to ask: same seats, bots and options, a fresh seed), a new secret for
+        ``seat`` there and, for the seat that created it, the new table's creator
+        token (the caller sends them to that seat's socket only: the socket
+        holds the old seat's secret, so each new seat goes to its old player)."""
         if seat is None or table.seats[seat].kind != "human":
             raise TableError("not_seated", "only the table's players can play again")
         if table.status != FINISHED:
             raise TableError("not_over", "play again once the game is over")
+        creator = None
         async with table.rematch_lock:
             if table.rematch is None:
                 req = self._rematch_request(table)
-                new, _, _creator = await self.create(req, rematch_of=table)
+                new, _, creator = await self.create(req, rematch_of=table)
                 try:
                     await self._happening(table, "rematch", seat, {"table": new.id})[1]
                 except StoreError:
@@ -893,11 +976,11 @@ class TableService:
                 table.moved = True
                 self._publish(table)
             found = self.tables.get(table.rematch)
+            if found is not None and found.seats[seat].token_hash is not None:
+                raise TableError("already_claimed", "this seat took its place at the new table already")
             if found is None or found.status != WAITING:
                 raise TableError("not_waiting", "the new table has started or ended without this seat")
             new = found
-            if new.seats[seat].token_hash is not None:
-                raise TableError("already_claimed", "this seat took its place at the new table already")
             token = secrets.token_urlsafe(24)
             digest = hash_token(token)
             new.seats[seat].token_hash = digest
@@ -908,7 +991,7 @@ class TableService:
             except (StoreError, TableError):
                 new.seats[seat].token_hash = None
                 raise TableError("server_error", "the seat could not be stored; try again") from None
-            return new, token
+            return new, token, creator
 
     def _rematch_request(self, table: LiveTable) -> CreateRequest:
         rules = table.rules
@@ -929,14 +1012,84 @@ class TableService:
     def get(self, table_id: str) -> LiveTable | None:
         return self.tables.get(table_id)
 
-    def seat_of(self, table: LiveTable, token: str) -> int | None:
-        """The seat whose token this is (constant time over every seat), else ``None``."""
+    def seat_of(self, table: LiveTable, token: str) -> tuple[int | None, str]:
+        """The seat ``token`` opens and how (constant time over every seat's
+        hashes): ``(seat, "secret")`` the secret of the player who claimed it,
+        ``(seat, "invite")`` its open invite (:meth:`claim` binds it),
+        ``(seat, "spent")`` an invite that claimed it already or was replaced
+        (it grants nothing), ``(None, "none")`` nothing of this table."""
         digest = hash_token(token)
-        found = None
+        found: tuple[int | None, str] = (None, "none")
         for s in table.seats:
             if s.token_hash is not None and hmac.compare_digest(s.token_hash, digest):
-                found = s.seat
+                found = (s.seat, "secret")
+            if s.invite_hash is not None and hmac.compare_digest(s.invite_hash, digest):
+                found = (s.seat, "invite")
+            for h in s.spent:
+                if hmac.compare_digest(h, digest):
+                    found = (s.seat, "spent")
         return found
+
+    async def claim(self, table: LiveTable, seat: int) -> str:
+        """Bind human ``seat``, opened with its invite, to a new secret (stored
+        first) and return it: the caller sends it to the claiming socket only.
+
+        The invite is spent from now on.  When the seat had a player already
+        (the creator re-issued its invite, :meth:`reinvite`), that player's
+        secret stops working: their sockets are told ``seat_taken`` and closed.
+        """
+        _check_open(table, "seats")
+        s = table.seats[seat]
+        invite, old = s.invite_hash, s.token_hash
+        if invite is None:
+            raise TableError("seat_taken", SEAT_TAKEN)
+        secret = secrets.token_urlsafe(24)
+        digest = hash_token(secret)
+        s.invite_hash, s.token_hash = None, digest  # before any await: a second hello with it finds it spent
+        s.spent.append(invite)
+        if old is not None:
+            s.spent.append(old)  # the secret it replaces: its holder is told the seat was taken
+        try:
+            _, stored = self._happening(table, "claim", seat, {} if old is None else {"replaced": old.hex()})
+            await asyncio.gather(self.writer.submit(SetToken(table.id, seat, digest)), stored)
+        except StoreError:
+            s.invite_hash, s.token_hash = invite, old
+            del s.spent[-1 if old is None else -2:]
+            raise TableError("server_error", "the seat could not be claimed; try again") from None
+        if old is not None:
+            for conn in table.connections_of(seat):
+                conn.send(dump({"type": "error", "code": "seat_taken",
+                                "message": "your seat was claimed with the new invite the table's creator made"}))
+                conn.close(1008, "seat claimed with a new invite")
+                self.detach(table, conn)
+                conn.seat = None  # anything it still sends is a spectator's
+            self._tell(table, "claim", f"{{{seat}}}'s seat was claimed with its new invite.", seat)
+            self.broadcast_seats(table)
+        return secret
+
+    async def reinvite(self, table_id: str, creator: str, seat: int) -> str:
+        """A new invite for human ``seat`` of an open table, for its creator: the
+        way back for a player who lost their secret.  Everyone at the table sees
+        it (the seat's ``reinvited``, a line in the log); the seat's player keeps
+        playing until someone opens the new invite (which then holds the seat)."""
+        table = await self._creators_table(table_id, creator)
+        _check_open(table, "invites")
+        if not 0 <= seat < len(table.seats) or table.seats[seat].kind != "human":
+            raise TableError("bad_request", f"seat {seat} is not a player's seat")
+        s = table.seats[seat]
+        token = secrets.token_urlsafe(24)
+        digest = hash_token(token)
+        try:
+            await self._happening(table, "invite", seat, {"invite": digest.hex()})[1]
+        except StoreError:
+            raise TableError("server_error", "the invite could not be stored; try again") from None
+        if s.invite_hash is not None:
+            s.spent.append(s.invite_hash)
+        s.invite_hash = digest
+        if s.token_hash is not None:
+            self._tell(table, "invite", f"The table's creator made a new invite for {{{seat}}}'s seat.", seat)
+        self.broadcast_seats(table)
+        return token
 
     async def rename(self, table: LiveTable, seat: int, name: str) -> None:
         """Name a human seat (stored first); the game starts once every human seat has a name."""
@@ -1240,7 +1393,7 @@ class TableService:
             text = None
             if picked != table.picked_told:
                 table.picked_told = picked
-                text = dump({"type": "progress", "seq": table.seq, "picked": list(picked)})
+                text = dump({"type": "progress", "seq": table.public_seq, "picked": list(picked)})
             frames = StateFrames(table)
             # keyed by seat like conn.seat, which is None for a watcher without a seat
             own: dict[int | None, str] = {seat: frames.text(seat) for seat in table.refresh}
@@ -1259,9 +1412,12 @@ class TableService:
         game = table.game
         at = time.time() if at is None else at
         table.active = max(table.active, at)
-        if by == WITHDRAW:
+        if by in (WITHDRAW, CHANGE):
             game.withdraw(seat)  # the seat's decision is the one it was: same opening, same deadline
             table.seq += 1
+            if by == CHANGE:
+                table.hidden += 1
+                table.changing = seat
             return
         before = set(game.pending_seats)
         if by == "timer":
@@ -1272,9 +1428,12 @@ class TableService:
         moved = game.commit(seat, action)
         table.log += table.narrator.update()
         table.seq += 1
+        if table.changing == seat:
+            table.hidden += 1
+            table.changing = None
         for s in game.pending_seats:
             if s not in before or s == seat:
-                table.opened[s] = table.seq
+                table.opened[s] = table.public_seq
                 table.opened_at[s] = at
         table.moved = table.moved or moved
         if game.is_over:
@@ -1290,8 +1449,8 @@ class TableService:
         if table.status != PLAYING:
             raise TableError("game_over", _ended(table))
         game = table.game
-        if seq > table.seq:
-            raise TableError("stale", f"seq {seq} is ahead of the game ({table.seq})")
+        if seq > table.public_seq:
+            raise TableError("stale", f"seq {seq} is ahead of the game ({table.public_seq})")
         if seq < table.opened[seat] and (seat in game.pending_seats or game.has_committed(seat)):
             raise TableError("stale", f"seq {seq} predates this decision (it opened at {table.opened[seat]})")
 
@@ -1315,7 +1474,7 @@ class TableService:
         if table.game.has_committed(seat):
             if table.game.committed_action(seat) == action:
                 await self.writer.barrier()  # the same pick again: acknowledged once it is stored
-                return table.seq
+                return table.public_seq
             return await self._decide(table, seat, action, by, change=True)
         return await self._decide(table, seat, action, by)
 
@@ -1337,14 +1496,15 @@ class TableService:
         if change or action is None:
             old = table.game.committed_action(seat)
             assert old is not None
-            self._apply(table, seat, old, WITHDRAW, now)
-            futures.append(self.writer.submit(AppendEvent(table.id, EventRow(table.seq, seat, old, WITHDRAW, now))))
+            undo = CHANGE if change else WITHDRAW
+            self._apply(table, seat, old, undo, now)
+            futures.append(self.writer.submit(AppendEvent(table.id, EventRow(table.seq, seat, old, undo, now))))
         if action is not None:
             self._apply(table, seat, action, by, now)
             self.picks += 1
             self._clear_deadline(table, seat)
             futures.append(self.writer.submit(AppendEvent(table.id, EventRow(table.seq, seat, action, by, now))))
-        seq = table.seq
+        stored, seq = table.seq, table.public_seq
         if table.status == FINISHED:
             record = record_dumps(to_record(table.game, meta=self._meta(table)))
             futures.append(self.writer.submit(SetStatus(table.id, FINISHED, time.time(), table.result, record)))
@@ -1359,15 +1519,18 @@ class TableService:
             raise TableError("server_error", "the pick could not be stored; the table was reloaded") from None
         if by in ("seat", WITHDRAW) and table.seats[seat].kind == "human":
             table.refresh.add(seat)  # the seat's sockets show its hidden pick (and what it may change it to)
-        if table.seq == seq:  # nothing newer is waiting for its commit: publish
+        if table.seq == stored:  # nothing newer is waiting for its commit: publish
             self._after_change(table)  # first: it sets the move timer's deadline that the state shows
             self._publish(table)
         return seq
 
     def _meta(self, table: LiveTable) -> dict[str, Any]:
-        return {"seed": table.seed, "table": table.id,
-                "names": [s.name for s in table.seats],
-                "date": time.strftime("%Y-%m-%d", time.gmtime(table.created))}
+        meta: dict[str, Any] = {"seed": table.seed, "table": table.id,
+                                "names": [s.name for s in table.seats],
+                                "date": time.strftime("%Y-%m-%d", time.gmtime(table.created))}
+        if table.seeded:
+            meta["seeded"] = True  # the creator chose the seed (and so could know every hand)
+        return meta
 
     async def _reload(self, table: LiveTable) -> None:
         """Put the table back to what the database holds, after a write of it failed."""
@@ -1385,6 +1548,7 @@ class TableService:
         fresh = self._restore(items[0])
         self._repair(fresh, items[0])
         table.game, table.seq, table.opened = fresh.game, fresh.seq, fresh.opened
+        table.hidden, table.changing = fresh.hidden, fresh.changing
         table.narrator, table.log, table.log_sent = fresh.narrator, fresh.log, 0
         table.status, table.result, table.moved = fresh.status, fresh.result, True
         self._after_change(table)
@@ -1423,7 +1587,7 @@ class TableService:
         opened = table.opened[seat]
         if table.hinted.get(seat, (-1,))[0] == opened:
             return
-        if self.hints_queued >= HINT_QUEUE:
+        if self.hints_queued >= HINT_QUEUE or self.hints_of[table.owner] >= HINTS_PER_ADDRESS:
             frame = dump({"type": "hint", "round": table.game.round, "turn": table.game.turn, "busy": True,
                           "legal": [action_text(table.game, a) for a in table.game.legal_actions(seat)],
                           "samples": 0, "actions": []})
@@ -1433,6 +1597,7 @@ class TableService:
             return
         table.hinted[seat] = (opened, "")
         self.hints_queued += 1
+        self.hints_of[table.owner] += 1
         self._spawn(self._hint(table, seat, opened))
 
     async def _hint(self, table: LiveTable, seat: int, opened: int) -> None:
@@ -1458,10 +1623,14 @@ class TableService:
             log.exception("hint at table %s seat %d failed", table.id, seat)
         finally:
             self.hints_queued -= 1
+            self.hints_of[table.owner] -= 1
+            if self.hints_of[table.owner] <= 0:
+                del self.hints_of[table.owner]
 
     # ------------------------------------------------------------------ game analyses
 
-    async def analysis(self, table_id: str, seat: int, *, start: bool = False) -> AnalysisJob | None:
+    async def analysis(self, table_id: str, seat: int, *, start: bool = False,
+                       address: str = "") -> AnalysisJob | None:
         """The analysis of ``seat`` in finished table ``table_id``: from the database if it was
         made before, else the job computing it (``start``: start one if there is none).
 
@@ -1474,11 +1643,11 @@ class TableService:
         if summary["status"] != FINISHED:
             raise TableError("not_finished", "a game is analysed once it is finished")
         return await self.record_analysis(table_id, summary["players"], seat, lambda: self.record(table_id),
-                                          start=start)
+                                          start=start, address=address)
 
     async def record_analysis(self, key: str, players: int, seat: int,
-                              record: Callable[[], Awaitable[str | None]], *, start: bool = False
-                              ) -> AnalysisJob | None:
+                              record: Callable[[], Awaitable[str | None]], *, start: bool = False,
+                              address: str = "") -> AnalysisJob | None:
         """The analysis of ``seat`` in the finished game stored under ``key`` (a table's id, or
         an uploaded record's key, see :mod:`sushigo.server.replays`), whose record ``record()`` reads:
         as :meth:`analysis`, which checks that the table is finished first."""
@@ -1492,12 +1661,20 @@ class TableService:
             return AnalysisJob(key, seat, "done", 1, 1, stored)
         if not start:
             return job
-        if sum(1 for j in self.analyses.values() if j.status in ("queued", "running")) >= ANALYSIS_QUEUE:
+        job = self.analyses.get((key, seat))  # asked for meanwhile (the await above)?
+        if job is not None and job.status != "failed":
+            return job
+        working = [j for j in self.analyses.values() if j.status in ("queued", "running")]
+        if sum(1 for j in working if j.address == address) >= ANALYSES_PER_ADDRESS:
+            raise TableError("rate_limited", "this address has a game being analysed already: "
+                                             "ask again once it is done")
+        if len(working) >= ANALYSIS_QUEUE:
             raise TableError("busy", "the server is analysing other games: try again in a minute")
+        job = self.analyses[(key, seat)] = AnalysisJob(key, seat, address=address)  # before any await: it counts
         text = await record()
         if text is None:
+            del self.analyses[(key, seat)]
             raise TableError("no_table", "this game has no stored record")
-        job = self.analyses[(key, seat)] = AnalysisJob(key, seat)
         self._spawn(self._analyse(job, text))
         return job
 
@@ -1602,7 +1779,8 @@ class TableService:
                 view = view_for(game, seat, bot)
                 if getattr(bot, "wants_world", False):
                     loop = asyncio.get_running_loop()
-                    action = await loop.run_in_executor(self.bot_threads, bot.choose, view)
+                    deadline = time.monotonic() + table.think.get(seat, BOT_DEADLINE)
+                    action = await loop.run_in_executor(self.bot_threads, _think, bot, view, deadline)
                     if table.game is not game or table.opened[seat] != opened:
                         continue  # the table was reloaded meanwhile (or its player is back): think again
                 else:
@@ -1665,6 +1843,13 @@ class TableService:
     async def record(self, table_id: str) -> str | None:
         text = await asyncio.to_thread(self.store.record, table_id)
         return None if text is None else _with_old_options(text)
+
+
+def _think(bot: Bot, view: Any, deadline: float) -> int:
+    """A search bot's decision, ended by ``deadline`` (``time.monotonic()``),
+    however long the bot waited for its thread: it thinks what is left."""
+    bot.time = max(deadline - time.monotonic(), 0.001)  # type: ignore[attr-defined]
+    return bot.choose(view)
 
 
 def _ended(table: LiveTable) -> str:

@@ -1,9 +1,11 @@
-/* What a table offers beyond the game (docs/server.md): copy your own invite
+/* What a table offers beyond the game (docs/server.md): copy your own seat's
  * link, resume a seat this browser holds, cancel a waiting table you created,
+ * make a new invite for a seat of a table you created,
  * play again at the end, and hand an away player's seat to the bot.
  *
  * Hooks (data-testid): extras (the bar), copy-invite, resume-seat, cancel-table,
- * play-again, hand-over (buttons data-seat=n).
+ * play-again, hand-over (buttons data-seat=n), reinvite-open, reinvite-seat
+ * (data-seat=n), reinvite-url, reinvite-copy, reinvited (a note, data-seat=n).
  */
 import { $, el } from "/static/dom.js";
 
@@ -31,6 +33,46 @@ function button(testid, text, onClick) {
   return b;
 }
 
+/* The creator's way back for a player who lost their seat's secret: a new
+ * invite for one seat (POST /api/tables/{id}/invite); the table sees it. */
+var reinvite = { open: false, url: null, seat: null };
+
+function drawReinvite(bar, ctx, creator) {
+  bar.appendChild(button("reinvite-open", reinvite.open ? "Close new invites" : "New invite link…", function () {
+    reinvite.open = !reinvite.open;
+    renderExtras(ctx);
+  }));
+  if (!reinvite.open) return;
+  (ctx.table.seats || []).forEach(function (s) {
+    if (s.kind !== "human") return;
+    var b = button("reinvite-seat", "New invite for " + ctx.seatName(s.seat), function (ev) {
+      ev.currentTarget.disabled = true;
+      fetch("/api/tables/" + encodeURIComponent(ctx.id) + "/invite", {
+        method: "POST", headers: { "Content-Type": "application/json" },
+        body: JSON.stringify({ creator: creator, seat: s.seat })
+      }).then(function (r) {
+        return r.json().then(function (b) {
+          if (!r.ok) { ctx.showError(b.error || "no new invite"); return; }
+          reinvite.url = location.origin + b.invite;
+          reinvite.seat = s.seat;
+          renderExtras(ctx);
+        });
+      }, function () { ctx.showError("Not connected: no new invite was made."); });
+    });
+    b.setAttribute("data-seat", String(s.seat));
+    bar.appendChild(b);
+  });
+  if (reinvite.url) {
+    var input = el("input");
+    input.readOnly = true;
+    input.value = reinvite.url;
+    input.setAttribute("aria-label", "New invite for " + ctx.seatName(reinvite.seat));
+    input.setAttribute("data-testid", "reinvite-url");
+    bar.appendChild(input);
+    bar.appendChild(button("reinvite-copy", "Copy", function (ev) { copy(reinvite.url, ev.currentTarget); }));
+  }
+}
+
 /** Draw the bar: ctx = {id, table, status, seat, token, view, now, awayAfter, seatName, send, showError}. */
 export function renderExtras(ctx) {
   var bar = $("extras");
@@ -40,7 +82,7 @@ export function renderExtras(ctx) {
   var held = H.get(ctx.id);
   if (ctx.token) {
     var url = location.origin + "/t/" + ctx.id + "#seat=" + ctx.token;
-    bar.appendChild(button("copy-invite", "Copy my seat's link", function (ev) { copy(url, ev.currentTarget); }));
+    bar.appendChild(button("copy-invite", "Copy my seat's private link", function (ev) { copy(url, ev.currentTarget); }));
   } else if (held && held.token) {
     bar.appendChild(button("resume-seat", "You hold a seat here: resume it", function () {
       location.hash = "seat=" + held.token;  // table.js reloads as that seat
@@ -56,6 +98,18 @@ export function renderExtras(ctx) {
         function () { ctx.showError("Not connected: the table was not cancelled."); });
     }));
   }
+  if ((ctx.status === "waiting" || ctx.status === "playing") && held && held.creator) {
+    drawReinvite(bar, ctx, held.creator);
+  }
+  (t.seats || []).forEach(function (s) {
+    if (!s.reinvited || t.ended) return;
+    var note = el("span", "note", s.seat === ctx.seat
+      ? "The table's creator made a new invite for your seat: whoever opens it takes the seat."
+      : "A new invite is out for " + ctx.seatName(s.seat) + "'s seat.");
+    note.setAttribute("data-testid", "reinvited");
+    note.setAttribute("data-seat", String(s.seat));
+    bar.appendChild(note);
+  });
   if (ctx.status === "finished" && ctx.seat !== null) {
     bar.appendChild(button("play-again", t.rematch ? "Join the rematch" : "Play again", function (ev) {
       ev.currentTarget.disabled = true;

@@ -449,6 +449,12 @@
       hints.title = "Each player sees an estimate of their choices";
       head.appendChild(hints);
     }
+    if (t.seeded) {
+      var seeded = el("span", "pill seeded", "seeded deal");
+      seeded.setAttribute("data-testid", "seeded-tag");
+      seeded.title = "Its creator chose the seed, so could know every hand";
+      head.appendChild(seeded);
+    }
     if (t.watching) {
       var watching = el("span", "small-label", t.watching + " watching");
       watching.setAttribute("data-testid", "watching");

@@ -10,6 +10,7 @@
  *   connection      (connection.js) connection status ("Connected", "Reconnecting in 2 s"...);
  *                   data-state="open|connecting|closed"
  *   table-info      edition / menu;  round-info: "Round 2 · turn 3"
+ *   seeded-tag      "seeded deal" on a table whose creator chose the seed
  *   timer           move timer countdown (hidden without a deadline)
  *   name-form, name-input, name-submit, name-error   the name form
  *   rename          button that shows the name form again
@@ -175,6 +176,11 @@ import { DECISION_WORDS } from "/static/decisions.js";
         S.welcomed = true;
         S.retries = 0;
         S.seat = typeof msg.seat === "number" ? msg.seat : null;
+        if (S.seat !== null && typeof msg.token === "string") {
+          // the invite claimed this seat: from now on only this secret opens it (the invite is spent)
+          S.token = msg.token;
+          history.replaceState(null, "", location.pathname + location.search + "#seat=" + encodeURIComponent(msg.token));
+        }
         S.pickedAt = null;
         S.chat = [];  // the server sends the whole chat again after the log
         if (S.seat !== null && S.token) window.SushiHeld.remember(S.id, { token: S.token, seat: S.seat });
@@ -201,6 +207,7 @@ import { DECISION_WORDS } from "/static/decisions.js";
         // The ack may come after the state its pick produced: it then changes nothing.
         newerSeq(msg.seq);
         if (typeof msg.action === "number" && (S.stateSeq === null || msg.seq > S.stateSeq)) S.sentAction = msg.action;
+        S.pickedAt = null;  // stored: a change of mind (which keeps the seq: nobody else may learn of it) may follow
         showError("");
         render();
         break;
@@ -219,8 +226,9 @@ import { DECISION_WORDS } from "/static/decisions.js";
         render();
         break;
       case "rematch":
-        // your seat at the new table: kept in this browser, then opened
-        window.SushiHeld.remember(msg.table, { token: msg.token, seat: msg.seat });
+        // your seat at the new table (and, if you made it, its creator token): kept in this browser, then opened
+        window.SushiHeld.remember(msg.table, typeof msg.creator === "string"
+          ? { token: msg.token, seat: msg.seat, creator: msg.creator } : { token: msg.token, seat: msg.seat });
         location.href = msg.url;
         break;
       case "hint":
@@ -294,11 +302,20 @@ import { DECISION_WORDS } from "/static/decisions.js";
       render();
       return;
     }
-    if (code === "bad_token" || code === "no_table" || code === "wrong_process") {
+    if (code === "bad_token" || code === "seat_taken" || code === "no_table" || code === "wrong_process") {
       S.stop = true;
+      if (code === "seat_taken") {
+        // the seat is someone else's now: show nothing of it, and keep no spent secret (the creator token stays)
+        var held = window.SushiHeld.get(S.id);
+        window.SushiHeld.forget(S.id);
+        if (held && held.creator) window.SushiHeld.remember(S.id, { creator: held.creator });
+        S.seat = null; S.view = null; S.table = null; S.token = null; S.welcomed = false; S.log = [];
+      }
       showError(code === "bad_token"
         ? "This invite link is not valid for this table (" + text + ")."
-        : "This table cannot be opened here (" + text + ").");
+        : code === "seat_taken"
+          ? "This seat has been taken; ask the table to hand it back (its creator can make a new invite). You can still watch: open the table's address without #seat."
+          : "This table cannot be opened here (" + text + ").");
       if (S.ws) S.ws.close();
       render();
       return;
@@ -577,6 +594,7 @@ import { DECISION_WORDS } from "/static/decisions.js";
       if (S.seat === null && S.welcomed) info += " · watching";
     }
     $("table-info").textContent = info;
+    document.querySelector('[data-testid="seeded-tag"]').hidden = !(t && t.seeded);
     var r = "";
     if (v && S.status === "playing") r = "Round " + v.round + " of 3 · turn " + v.turn;
     else if (S.status === "finished") r = "Game over";
