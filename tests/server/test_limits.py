@@ -113,3 +113,25 @@ def test_one_address_tables_cannot_take_every_hint(tmp_path: Path) -> None:
             store.close()
 
     asyncio.run(main())
+
+
+def test_tables_and_uploads_per_hour_hold_under_a_burst(tmp_path: Path) -> None:
+    store = Store(f"sqlite:///{tmp_path / 'games.db'}")
+    store.create_schema()
+    app = create_app(store=store, limits=Limits(tables_per_hour=5, uploads_per_hour=5))
+    record = _record()
+    table = {"players": 2, "seats": ["human", "bot:greedy"]}
+
+    async def main() -> tuple[list[int], list[int]]:
+        async with app.router.lifespan_context(app):
+            transport = httpx.ASGITransport(app=app, client=("203.0.113.9", 4000))
+            async with httpx.AsyncClient(transport=transport, base_url="http://testserver") as c:
+                tables = await asyncio.gather(*(c.post("/api/tables", json=table) for _ in range(12)))
+                uploads = await asyncio.gather(*(c.post("/api/replays", content=record) for _ in range(12)))
+        return [r.status_code for r in tables], [r.status_code for r in uploads]
+
+    tables, uploads = asyncio.run(main())
+    assert sorted(tables) == [201] * 5 + [429] * 7, tables
+    assert sorted(uploads) == [201] * 5 + [429] * 7, uploads
+    assert len(store.summaries()) == 5
+    store.close()

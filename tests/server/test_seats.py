@@ -193,3 +193,27 @@ def test_two_claims_of_one_invite_at_once_give_one_secret(tmp_path: Path) -> Non
             assert service.seat_of(table, "x" * 32) == (None, "none")
 
     asyncio.run(main())
+
+
+def test_asking_again_for_a_started_rematch_says_already_claimed(lite_client: TestClient) -> None:
+    created = create(lite_client, players=2, seats=["human", "bot:greedy"])
+    finish(lite_client, created, "Ana")
+    with lite_client.websocket_connect(ws_path(created["id"])) as ws:
+        hello(ws, tokens(created)[0])
+        send(ws, type="rematch")
+        new = until(ws, "rematch")
+        assert lite_client.get(f"/api/tables/{new['table']}").json()["status"] == "playing"  # Ana was all it needed
+        send(ws, type="rematch")
+        assert error_code(ws) == "already_claimed"
+
+
+def test_a_seeded_game_says_so_in_its_record(lite_client: TestClient) -> None:
+    for seed, seeded in ((7, True), (None, False)):
+        body: dict[str, Any] = {"players": 2, "seats": ["human", "bot:greedy"]}
+        if seed is not None:
+            body["seed"] = seed
+        created = create(lite_client, **body)
+        assert created["table"]["seeded"] is seeded
+        finish(lite_client, created)
+        meta = lite_client.get(f"/api/tables/{created['id']}/record").json()["meta"]
+        assert meta.get("seeded") is (True if seeded else None)
