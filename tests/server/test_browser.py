@@ -89,6 +89,14 @@ def invites(base: str, created: dict[str, Any]) -> list[str]:
     return [base + s["invite"] for s in created["seats"] if s["kind"] == "human"]
 
 
+def lobby_tag_shown(page: Page, base: str, table_id: str, tag: str) -> bool:
+    """Open the lobby on ``page``: is table ``table_id``'s row listed with the ``tag`` pill?"""
+    page.goto(base + "/")
+    row = page.locator(f'[data-testid="table-row"][data-id="{table_id}"]')
+    row.wait_for()
+    return row.locator(f'[data-testid="{tag}"]').is_visible()
+
+
 def join(page: Page, url: str, name: str) -> None:
     """Open an invite link and type a name into the name form."""
     page.goto(url)
@@ -1183,10 +1191,7 @@ def test_hints_show_your_estimates_and_nobody_elses(live_server: str, browser: B
     watching = browser.new_context(viewport=viewport)
     try:
         lobby = ctx.new_page()
-        lobby.goto(live_server + "/")
-        row = lobby.locator(f'[data-testid="table-row"][data-id="{created["id"]}"]')
-        row.wait_for()
-        assert row.locator('[data-testid="hints-tag"]').is_visible()
+        assert lobby_tag_shown(lobby, live_server, created["id"], "hints-tag")
         page = ctx.new_page()
         errors = watch_errors(page)
         join(page, invites(live_server, created)[0], "Hinted")

@@ -14,7 +14,7 @@ pytest.importorskip("httpx")
 
 from playwright.sync_api import Browser
 
-from .test_browser import api_create, invites, join, watch_errors
+from .test_browser import api_create, invites, join, lobby_tag_shown, watch_errors
 
 pytestmark = pytest.mark.e2e
 
@@ -33,10 +33,7 @@ def test_a_claimed_seat_stays_with_its_browser_and_the_creator_can_hand_it_on(li
     try:
         # the lobby says the deal is seeded
         lobby = other_ctx.new_page()
-        lobby.goto(live_server + "/")
-        row = lobby.locator(f'[data-testid="table-row"][data-id="{created["id"]}"]')
-        row.wait_for()
-        assert row.locator('[data-testid="seeded-tag"]').is_visible()
+        assert lobby_tag_shown(lobby, live_server, created["id"], "seeded-tag")
         lobby.close()
 
         ana = ana_ctx.new_page()
