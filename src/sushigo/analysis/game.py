@@ -42,7 +42,6 @@ from sushigo.engine.base.cards import Card
 from sushigo.engine.editions import AnyGame, action_words
 from sushigo.engine.party.actions import party_action_name
 from sushigo.engine.party.cards import PartyCard
-from sushigo.engine.party.game import PartyGame
 
 ANALYSIS_FORMAT: Final = "sushigo-analysis/1"
 
@@ -270,7 +269,7 @@ def plan_analysis(game: AnyGame, seats: Sequence[int] | None = None, *, samples:
     chosen = list(range(game.players)) if seats is None else list(dict.fromkeys(seats))
     walked = {s: seat_decisions(game, s) for s in chosen}
     return AnalysisPlan(
-        edition="party" if isinstance(game, PartyGame) else "base", players=game.players, samples=samples,
+        edition=game.rules.edition, players=game.players, samples=samples,
         seed=seed, seats=tuple(chosen), forced={s: sum(1 for d in walked[s] if d.forced) for s in chosen},
         todo=tuple((s, d) for s in chosen for d in walked[s] if not d.forced),
     )

@@ -31,12 +31,12 @@ from typing import Any, ClassVar, Protocol, overload, runtime_checkable
 
 from sushigo.engine.base.actions import Action
 from sushigo.engine.base.game import Game
-from sushigo.engine.base.view import SeatView, seat_view
+from sushigo.engine.editions import AnyView as _AnyView
+from sushigo.engine.editions import new_game, seat_view
 from sushigo.engine.party.game import PartyGame
-from sushigo.engine.party.view import PartySeatView, party_seat_view
 from sushigo.engine.rules import Rules
 
-AnyView = SeatView | PartySeatView
+AnyView = _AnyView  # one name for a view of either edition (sushigo.engine.editions.AnyView)
 """What a seat sees in either edition: the argument of :meth:`Player.choose`."""
 
 
@@ -170,7 +170,7 @@ def play_game(
     rules = rules if rules is not None else Rules(len(bots))
     if rules.players != len(bots):
         raise ValueError(f"{len(bots)} bots for a {rules.players}-player game")
-    game: Game | PartyGame = PartyGame(rules, seed=seed) if rules.is_party else Game(rules, seed=seed)
+    game = new_game(rules, seed=seed)
     game_id = str(game_id) if game_id is not None else f"seed-{seed}"
     for seat, bot in enumerate(bots):
         start = getattr(bot, "start_game", None)
@@ -196,7 +196,4 @@ def view_for(game: Game | PartyGame, seat: int, player: object) -> AnyView:
     information set as a game (see :func:`sushigo.engine.base.view.seat_view`) when the
     player sets ``wants_world = True`` (search bots), else without it.
     """
-    world = bool(getattr(player, "wants_world", False))
-    if isinstance(game, PartyGame):
-        return party_seat_view(game, seat, world=world)
-    return seat_view(game, seat, world=world)
+    return seat_view(game, seat, world=bool(getattr(player, "wants_world", False)))

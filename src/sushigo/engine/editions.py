@@ -31,6 +31,7 @@ import random
 from collections.abc import Mapping
 from typing import Any
 
+from sushigo.engine.base.actions import action_name as base_action_name
 from sushigo.engine.base.explain import explain_round
 from sushigo.engine.base.game import Game
 from sushigo.engine.base.narration import BaseNarrator
@@ -43,13 +44,18 @@ from sushigo.engine.base.record import (
     to_base_record,
 )
 from sushigo.engine.base.scoring import Result
+from sushigo.engine.base.view import SeatView
+from sushigo.engine.base.view import seat_view as base_seat_view
+from sushigo.engine.base.view import spectator_view as base_spectator_view
 from sushigo.engine.narration import Line, Narrator
+from sushigo.engine.party.actions import party_action_name
 from sushigo.engine.party.cards import PartyCard
 from sushigo.engine.party.explain import explain_party_round
 from sushigo.engine.party.game import PartyGame, PartyResult
 from sushigo.engine.party.narration import PartyNarrator
 from sushigo.engine.party.narration import action_words as party_action_words
 from sushigo.engine.party.record import party_score_sheet, replay_party, to_party_record
+from sushigo.engine.party.view import PartySeatView, party_seat_view
 from sushigo.engine.points import RoundStory
 from sushigo.engine.records import RecordError, dumps, edition_of, expect, load_json, write_atomically
 from sushigo.engine.rules import Rules
@@ -57,7 +63,9 @@ from sushigo.engine.turns import Phase
 
 __all__ = [
     "AnyGame",
+    "AnyView",
     "RecordError",
+    "action_text",
     "action_words",
     "dumps",
     "edition_of",
@@ -69,6 +77,8 @@ __all__ = [
     "save_record",
     "score_collections",
     "score_sheet",
+    "seat_view",
+    "spectator_view",
     "story_of",
     "to_record",
     "write_atomically",
@@ -76,6 +86,9 @@ __all__ = [
 
 AnyGame = Game | PartyGame
 """A game of either edition."""
+
+AnyView = SeatView | PartySeatView
+"""A seat's or spectator's view of a game of either edition."""
 
 
 def new_game(
@@ -89,6 +102,44 @@ def new_game(
     if isinstance(rules, Rules) and rules.is_party:
         return PartyGame(rules, seed=seed, rng=rng, auto_deal=auto_deal)
     return Game(rules, seed=seed, rng=rng, auto_deal=auto_deal)
+
+
+def seat_view(game: AnyGame, seat: int | None, *, world: bool = False) -> AnyView:
+    """What ``seat`` may know of ``game`` now (``None``: a spectator, public
+    information only); ``world=True`` (a seat only) adds the seat's
+    information set as a game (:attr:`~sushigo.engine.base.view.SeatView.world`).
+
+    >>> from sushigo.engine.rules import Rules
+    >>> seat_view(new_game(Rules(3), seed=1), 0).hand is not None
+    True
+    >>> seat_view(new_game(Rules.party(4, "My First Meal"), seed=1), None).hand is None
+    True
+    """
+    if isinstance(game, PartyGame):
+        return party_seat_view(game, seat, world=world)
+    if seat is None:
+        if world:
+            raise ValueError("a spectator's view has no world")
+        return base_spectator_view(game)
+    return base_seat_view(game, seat, world=world)
+
+
+def spectator_view(game: AnyGame) -> AnyView:
+    """The public view of ``game``: collections, puddings or desserts, sizes, scores; no hand."""
+    return seat_view(game, None)
+
+
+def action_text(game: AnyGame, action: int) -> str:
+    """The text form of action id ``action`` in ``game``'s edition, as records and
+    clients write it (``"wasabi+egg"``, ``"special_order>salmon"``, ``"pass"``).
+
+    >>> from sushigo.engine.rules import Rules
+    >>> action_text(new_game(Rules(2), seed=1), 0)
+    'tempura'
+    """
+    if isinstance(game, PartyGame):
+        return party_action_name(action)
+    return base_action_name(action)
 
 
 def explain(game: AnyGame, round_number: int) -> RoundStory:

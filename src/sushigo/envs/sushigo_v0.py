@@ -45,13 +45,10 @@ from pettingzoo import ParallelEnv
 from pettingzoo.utils.conversions import parallel_to_aec
 
 from sushigo.engine.base.actions import NUM_ACTIONS
-from sushigo.engine.base.view import seat_view
-from sushigo.engine.editions import AnyGame, new_game, to_record
+from sushigo.engine.editions import AnyGame, new_game, seat_view, to_record
 from sushigo.engine.errors import IllegalActionError
 from sushigo.engine.flags import rules_from_flags
 from sushigo.engine.party.actions import PARTY_NUM_ACTIONS
-from sushigo.engine.party.game import PartyGame
-from sushigo.engine.party.view import party_seat_view
 from sushigo.engine.rules import Rules
 from sushigo.envs.observation import encode, observation_size
 from sushigo.envs.rewards import check_reward, final_rewards
@@ -117,7 +114,7 @@ class raw_parallel_env(ParallelEnv[str, dict[str, Any], int]):  # type: ignore[m
     def _observe(self, seat: int) -> dict[str, Any]:
         game = self.game
         assert game is not None
-        view = party_seat_view(game, seat) if isinstance(game, PartyGame) else seat_view(game, seat)
+        view = seat_view(game, seat)
         mask = np.zeros(self._num_actions, dtype=np.int8)
         mask[list(view.legal_actions)] = 1
         return {"observation": encode(view), "action_mask": mask}

@@ -37,7 +37,7 @@ from collections.abc import Awaitable, Callable, Iterator, Sequence
 from typing import Any, Final
 
 from sushigo.engine.base.game import Game
-from sushigo.engine.editions import AnyGame, action_words, narrator, replay
+from sushigo.engine.editions import AnyGame, action_text, action_words, narrator, replay
 from sushigo.engine.menus import menu_name
 from sushigo.engine.narration import Line, lines_seen_by
 from sushigo.engine.party.game import PartyGame
@@ -49,7 +49,6 @@ from sushigo.server.tables import (
     AnalysisJob,
     TableError,
     TableService,
-    action_text,
     explained_rounds,
     round_cards,
     view_payload,

@@ -41,12 +41,12 @@ from sushigo.engine.base.actions import action_name
 from sushigo.engine.base.cards import CARD_NAMES
 from sushigo.engine.base.scoring import wasabi_pairs
 from sushigo.engine.base.view import knows_hand, round_hands, seat_view, spectator_view
-from sushigo.engine.editions import AnyGame, action_words, explain, new_game, replay, to_record
+from sushigo.engine.editions import AnyGame, action_text, action_words, explain, new_game, replay, to_record
 from sushigo.engine.editions import narrator as narrator_for
+from sushigo.engine.editions import seat_view as editions_seat_view
 from sushigo.engine.flags import FlagError, rules_from_flags
 from sushigo.engine.menus import menu_name
 from sushigo.engine.narration import Line, Narrator, lines_seen_by
-from sushigo.engine.party.actions import party_action_name
 from sushigo.engine.party.game import PartyGame
 from sushigo.engine.party.view import party_seat_view, party_spectator_view, played_cards
 from sushigo.engine.records import dumps as record_dumps
@@ -575,13 +575,6 @@ class StateFrames:
                 + "," + p[2] + "," + _members({"legal": [action_name(a) for a in legal]}) + "," + p[3] + ","
                 + _members({"pass_to": (seat + step) % game.players, "receive_from": (seat - step) % game.players,
                             "change_to": change, "change_to_text": [action_name(a) for a in change]}) + "}")
-
-
-def action_text(game: AnyGame, action: int) -> str:
-    """The text form of an action id, as in ``view.legal`` (``"wasabi+egg"``, ``"pass"``)."""
-    if isinstance(game, PartyGame):
-        return party_action_name(action)
-    return action_name(action)
 
 
 def explained_rounds(game: AnyGame, done: list[dict[str, Any]] | None = None) -> list[dict[str, Any]]:
@@ -1608,8 +1601,7 @@ class TableService:
                 game = table.game
                 if table.opened[seat] != opened or seat not in game.pending_seats or table.status != PLAYING:
                     return
-                view = party_seat_view(game, seat, world=True) if isinstance(game, PartyGame) \
-                    else seat_view(game, seat, world=True)
+                view = editions_seat_view(game, seat, world=True)
                 job = partial(evaluate_decision, view, samples=DEFAULT_SAMPLES, seed=secrets.randbits(32),
                               time_limit=self.hint_seconds)
                 evaluation = await asyncio.get_running_loop().run_in_executor(self._pool(), job)
