@@ -18,7 +18,6 @@ Budget(name='ismcts', kind='iterations', value=500.0, group='ismcts c=0.7')
 
 from __future__ import annotations
 
-import json
 import math
 import os
 import re
@@ -29,15 +28,9 @@ from typing import Any, Final, NamedTuple
 
 from sushigo.engine.base.cards import CARD_NAMES
 from sushigo.engine.party.cards import PartyCard
+from sushigo.tournament.lines import EDITIONS, GAMES_FILE, LineError, check_line, read_lines
+from sushigo.tournament.lines import kind_of as _kind
 from sushigo.tournament.ratings import wilson_interval
-
-GAMES_FILE: Final = "games.jsonl"
-"""The file a tournament writes into its ``--out`` folder."""
-
-EDITIONS: Final = ("base", "party")
-
-REQUIRED_KEYS: Final = ("game", "edition", "players", "seats", "totals", "winners", "record")
-"""Keys every game line must have (the others are optional here)."""
 
 BUDGET_KINDS: Final = ("time", "iterations")
 """Bot settings that set a search budget: seconds per decision, or iterations."""
@@ -119,13 +112,6 @@ CARD_ORDER: Final[dict[str, int]] = _card_order()
 def card_rank(card: str) -> tuple[int, str]:
     """Sort key of a card type: :data:`CARD_ORDER`, unknown names last."""
     return CARD_ORDER.get(card, len(CARD_ORDER)), card
-
-
-def _kind(value: Any) -> str:
-    return {
-        dict: "an object", list: "a list", str: "a string", bool: "true/false",
-        int: "a whole number", float: "a fraction", type(None): "null",
-    }.get(type(value), type(value).__name__)
 
 
 def _is_int(value: Any) -> bool:
@@ -238,39 +224,16 @@ def parse_line(data: Any, source: str = "<line>") -> GameLine:
 
 
 def _parse_line(data: Any, source: str) -> GameLine:
-    if not isinstance(data, dict):
-        raise StatsError(f"a game line must be a JSON object, not {_kind(data)}")
-    missing = [k for k in REQUIRED_KEYS if k not in data]
-    if missing:
-        keys = ", ".join(repr(k) for k in missing)
-        raise StatsError(f"missing key{'s' if len(missing) > 1 else ''} {keys}")
+    try:
+        check_line(data)  # the schema the tournament writes (sushigo.tournament.lines)
+    except LineError as e:
+        raise StatsError(str(e)) from None
     game, edition, players = data["game"], data["edition"], data["players"]
-    if not _is_int(game):
-        raise StatsError(f"'game' must be a whole number, not {_kind(game)}")
-    if edition not in EDITIONS:
-        raise StatsError(f"'edition' must be 'base' or 'party', not {edition!r}")
-    if not _is_int(players) or not 2 <= players <= 8:
-        raise StatsError(f"'players' must be a whole number from 2 to 8, not {players!r}")
     seats, totals, winners = data["seats"], data["totals"], data["winners"]
-    if not isinstance(seats, list) or len(seats) != players or not all(isinstance(s, str) for s in seats):
-        raise StatsError(f"'seats' must be a list of {players} bot specs (strings)")
-    if not isinstance(totals, list) or len(totals) != players or not all(_is_int(t) for t in totals):
-        raise StatsError(f"'totals' must be a list of {players} whole numbers")
-    if (
-        not isinstance(winners, list) or not winners
-        or not all(_is_int(w) and 0 <= w < players for w in winners)
-        or len(set(winners)) != len(winners)
-    ):
-        raise StatsError(f"'winners' must be a non-empty list of distinct seats 0..{players - 1}")
-    best = max(totals)
-    if any(totals[w] != best for w in winners):
-        raise StatsError(f"'winners' {winners} do not all have the highest total {best}")
     record = data["record"]
     points: list[dict[str, int]] | None = None
     picks: list[FirstPick] = []
     if record is not None:  # null: a tournament run that did not keep records
-        if not isinstance(record, dict):
-            raise StatsError(f"'record' must be a game record (an object) or null, not {_kind(record)}")
         if record.get("players", players) != players:
             raise StatsError(f"the record is for {record.get('players')!r} players, the line says {players}")
         result = _result_with_breakdown(record)
@@ -323,22 +286,11 @@ def read_games(paths: Iterable[str]) -> list[GameLine]:
         seen.add(os.path.realpath(file))
         count = 0
         try:
-            with open(file, "rb") as f:
-                for lineno, raw in enumerate(f, start=1):
-                    source = f"{file}:{lineno}"
-                    try:
-                        text = raw.decode("utf-8")
-                    except UnicodeDecodeError as e:
-                        raise StatsError(f"{source}: not UTF-8 text (byte {e.start})") from None
-                    if not text.strip():
-                        continue
-                    try:
-                        data = json.loads(text)
-                    except (RecursionError, ValueError) as e:
-                        why = f"{e.msg} at column {e.colno}" if isinstance(e, json.JSONDecodeError) else "unusable"
-                        raise StatsError(f"{source}: not JSON: {why}") from None
-                    games.append(parse_line(data, source))
-                    count += 1
+            for source, data in read_lines(file):
+                games.append(parse_line(data, source))
+                count += 1
+        except LineError as e:
+            raise StatsError(str(e)) from None
         except FileNotFoundError:
             raise StatsError(f"{file}: no such file") from None
         except IsADirectoryError:

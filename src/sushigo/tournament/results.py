@@ -21,6 +21,7 @@ from fractions import Fraction
 from typing import Any
 
 from sushigo.engine.rules import Rules
+from sushigo.tournament.lines import to_line
 from sushigo.tournament.ratings import Rating, mean_interval, openskill_ratings, wilson_interval
 
 
@@ -60,23 +61,8 @@ class GameResult:
         return 1 / len(self.winners) if self.seat_of(bot) in self.winners else 0.0
 
     def to_json(self, rules: Rules) -> dict[str, Any]:
-        """The game's line in ``games.jsonl`` (see ``docs/tournaments.md``)."""
-        return {
-            "game": self.game,
-            "set": self.set,
-            "deal_seed": self.deal_seed,
-            "edition": rules.edition,
-            "menu": list(rules.menu) if rules.is_party else None,
-            "players": len(self.seats),
-            "seats": list(self.seats),
-            "bot_index": list(self.bot_index),
-            "bot_seeds": list(self.bot_seeds),
-            "totals": list(self.totals),
-            "winners": list(self.winners),
-            "ranks": list(self.ranks),
-            "incidents": [dict(i) for i in self.incidents],
-            "record": self.record,
-        }
+        """The game's line in ``games.jsonl`` (the schema of :mod:`sushigo.tournament.lines`)."""
+        return to_line(self, rules)
 
 
 @dataclass(frozen=True)

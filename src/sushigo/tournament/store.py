@@ -29,13 +29,13 @@ from collections.abc import Iterator
 from typing import IO, TYPE_CHECKING, Any, Final
 
 from sushigo.engine.records import write_atomically
+from sushigo.tournament.lines import GAMES_FILE, LineError, read_lines
 from sushigo.tournament.schedule import TournamentError
 
 if TYPE_CHECKING:
     from sushigo.engine.rules import Rules
     from sushigo.tournament.results import GameResult, TournamentResult, TournamentSummary
 
-GAMES_FILE: Final = "games.jsonl"
 PARTIAL_FILE: Final = "games.partial.jsonl"
 """Games appended as they finish (any order); removed when ``games.jsonl`` is written."""
 SUMMARY_FILE: Final = "summary.json"
@@ -149,12 +149,10 @@ class PartialGames:
 
 
 def read_games(path: str) -> Iterator[dict[str, Any]]:
-    """The games of a ``games.jsonl`` file, one dict per line, in order."""
-    with open(path, encoding="utf-8") as f:
-        for number, line in enumerate(f, 1):
-            if not line.strip():
-                continue
-            try:
-                yield json.loads(line)
-            except json.JSONDecodeError as e:
-                raise TournamentError(f"{path}, line {number}: not JSON ({e.msg})", usage=False) from None
+    """The games of a ``games.jsonl`` file, one dict per line, in order, each
+    checked against the schema (:func:`sushigo.tournament.lines.check_line`)."""
+    try:
+        for _source, line in read_lines(path):
+            yield line
+    except LineError as e:
+        raise TournamentError(str(e), usage=False) from None
