@@ -32,6 +32,7 @@ from sushigo.engine.base.scoring import Result
 from sushigo.engine.editions import (
     AnyGame,
     AnyView,
+    Moment,
     action_text,
     action_words,
     explain,
@@ -43,6 +44,7 @@ from sushigo.engine.editions import (
     spectator_view,
     story_of,
     to_record,
+    walk,
 )
 from sushigo.engine.errors import GameOverError, IllegalActionError
 from sushigo.engine.party.cards import PartyCard
@@ -62,6 +64,7 @@ __all__ = [
     "Game",
     "GameOverError",
     "IllegalActionError",
+    "Moment",
     "PartyCard",
     "PartyGame",
     "PartyResult",
@@ -85,4 +88,5 @@ __all__ = [
     "spectator_view",
     "story_of",
     "to_record",
+    "walk",
 ]

@@ -19,16 +19,10 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from dataclasses import dataclass
 
 from sushigo.bots.base import AnyView, legal_actions_of
-from sushigo.engine.base.game import Game
-from sushigo.engine.base.view import seat_view
-from sushigo.engine.editions import AnyGame
-from sushigo.engine.party.game import PartyGame
-from sushigo.engine.party.view import party_seat_view
-from sushigo.engine.turns import Phase
+from sushigo.engine.editions import AnyGame, seat_view, walk
 
 
 @dataclass(frozen=True)
@@ -53,44 +47,12 @@ class SeatDecision:
 
 
 def seat_decisions(game: AnyGame, seat: int) -> list[SeatDecision]:
-    """Every decision ``seat`` made in ``game`` (finished or not), in order."""
+    """Every decision ``seat`` made in ``game`` (finished or not), in order
+    (the moments of :func:`sushigo.engine.editions.walk` where it decided)."""
     if not 0 <= seat < game.players:
         raise ValueError(f"there is no seat {seat} in a {game.players}-player game")
-    if isinstance(game, PartyGame):
-        return list(_party_decisions(game, seat))
-    return list(_base_decisions(game, seat))
-
-
-def _base_decisions(game: Game, seat: int) -> Iterator[SeatDecision]:
-    replay = Game(game.rules, auto_deal=False)
-    for r, (dealt, turns) in enumerate(game.history(), start=1):
-        replay.deal(dealt)
-        for t, actions in enumerate(turns, start=1):
-            view = seat_view(replay, seat, world=True)
-            yield SeatDecision(r, t, 0, "pick", view, actions[seat])
-            replay.play(actions)
-
-
-def _party_decisions(game: PartyGame, seat: int) -> Iterator[SeatDecision]:
-    players = game.players
-    replay = PartyGame(game.rules, auto_deal=False)
-    for r, (dealt, turns) in enumerate(game.history(), start=1):
-        replay.deal(dealt)
-        for t, moves in enumerate(turns, start=1):
-            picks, later = moves[:players], moves[players:]
-            yield SeatDecision(r, t, 0, "pick", party_seat_view(replay, seat, world=True), picks[seat].action)
-            replay.play([m.action for m in picks])
-            index = 1
-            for move in later:
-                if replay.phase is Phase.DRAW:
-                    replay.draw(move.drawn)
-                decision = replay.decision
-                assert decision is not None and decision.seat == move.seat, "a history out of order"
-                if move.seat == seat:
-                    view = party_seat_view(replay, seat, world=True)
-                    yield SeatDecision(r, t, index, decision.kind, view, move.action)
-                    index += 1
-                replay.commit(move.seat, move.action)
+    return [SeatDecision(m.round, m.turn, m.index, m.kind, seat_view(m.board, seat, world=True), m.chosen[seat])
+            for m in walk(game) if seat in m.chosen and m.turn is not None]
 
 
 __all__ = ["SeatDecision", "seat_decisions"]

@@ -28,7 +28,8 @@ True
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
 from typing import Any
 
 from sushigo.engine.base.actions import action_name as base_action_name
@@ -64,6 +65,7 @@ from sushigo.engine.turns import Phase
 __all__ = [
     "AnyGame",
     "AnyView",
+    "Moment",
     "RecordError",
     "action_text",
     "action_words",
@@ -81,6 +83,7 @@ __all__ = [
     "spectator_view",
     "story_of",
     "to_record",
+    "walk",
     "write_atomically",
 ]
 
@@ -162,6 +165,106 @@ def narrator(game: AnyGame) -> Narrator:
     return PartyNarrator(game) if isinstance(game, PartyGame) else BaseNarrator(game)
 
 
+@dataclass(frozen=True, slots=True)
+class Moment:
+    """One moment of a game's history where someone decides (or a round ends):
+    what :func:`walk` yields, before the decisions of the moment are applied."""
+
+    board: AnyGame
+    """The game at this moment (one object, moved on after the moment: copy it to keep it)."""
+    kind: str
+    """``"pick"`` (every seat's simultaneous pick), a Party special deciding
+    (``"chopsticks"``, ``"spoon"``, ``"menu"``, ``"takeout_box"``), ``"round_end"``,
+    ``"end"`` (after a finished game's last round) or ``"now"`` (where an
+    unfinished game stands)."""
+    round: int
+    turn: int | None
+    """``None`` at a round's end."""
+    chosen: Mapping[int, int]
+    """Seat -> the action it decided at this moment (empty at a round's end)."""
+    index: int
+    """Which of the deciding seat's decisions this turn: 0 the pick, then 1, 2, ... each later one."""
+    told: tuple[Line, ...] = ()
+    """The story's lines since the previous moment (with ``narrate=True``)."""
+
+
+def walk(game: AnyGame, *, narrate: bool = False) -> Iterator[Moment]:
+    """Every moment of ``game``'s history (finished or not), in order: each
+    turn's picks, in Sushi Go Party! each decision after the reveal, and each
+    round's end; the one walk records, replays, the replay viewer and analysis use.
+
+    >>> from sushigo.engine.rules import Rules
+    >>> game = new_game(Rules.party(3, "Master Menu"), seed=4)
+    >>> game.random_playout(random.Random(4))
+    >>> moments = list(walk(game, narrate=True))
+    >>> moments[0].kind, moments[0].round, moments[0].turn, sorted(moments[0].chosen)
+    ('pick', 1, 1, [0, 1, 2])
+    >>> moments[-1].kind, sum(len(m.told) for m in moments) == len(story_of(game))
+    ('end', True)
+    """
+    if isinstance(game, PartyGame):
+        party = PartyGame(game.rules, auto_deal=False)
+        return _party_walk(game, party, _Told(narrator(party) if narrate else None))
+    base = Game(game.rules, auto_deal=False)
+    return _base_walk(game, base, _Told(narrator(base) if narrate else None))
+
+
+class _Told:
+    """The lines a narrator told since they were last taken (none without a narrator)."""
+
+    def __init__(self, teller: Narrator | None) -> None:
+        self.teller = teller
+        self.lines: list[Line] = []
+
+    def tell(self) -> None:
+        if self.teller is not None:
+            self.lines.extend(self.teller.update())
+
+    def take(self) -> tuple[Line, ...]:
+        out = tuple(self.lines)
+        self.lines.clear()
+        return out
+
+
+def _end_kind(game: AnyGame, r: int, rounds: int) -> str:
+    return ("end" if r == rounds else "round_end") if r < rounds or game.is_over else "now"
+
+
+def _base_walk(game: Game, board: Game, told: _Told) -> Iterator[Moment]:
+    history = game.history()
+    for r, (dealt, turns) in enumerate(history, start=1):
+        board.deal(dealt)
+        for t, actions in enumerate(turns, start=1):
+            yield Moment(board, "pick", r, t, dict(enumerate(actions)), 0, told.take())
+            board.play(list(actions))
+            told.tell()
+        yield Moment(board, _end_kind(game, r, len(history)), r, None, {}, 0, told.take())
+
+
+def _party_walk(game: PartyGame, board: PartyGame, told: _Told) -> Iterator[Moment]:
+    history = game.history()
+    players = game.players
+    for r, (dealt, turns) in enumerate(history, start=1):
+        board.deal(dealt)
+        for t, moves in enumerate(turns, start=1):
+            picks, later = moves[:players], moves[players:]
+            yield Moment(board, "pick", r, t, {m.seat: m.action for m in picks}, 0, told.take())
+            for m in picks:
+                board.commit(m.seat, m.action)
+                told.tell()
+            made = [0] * players
+            for move in later:
+                if board.phase is Phase.DRAW:
+                    board.draw(move.drawn)
+                decision = board.decision
+                assert decision is not None and decision.seat == move.seat, "a history out of order"
+                made[move.seat] += 1
+                yield Moment(board, decision.kind, r, t, {move.seat: move.action}, made[move.seat], told.take())
+                board.commit(move.seat, move.action)
+                told.tell()
+        yield Moment(board, _end_kind(game, r, len(history)), r, None, {}, 0, told.take())
+
+
 def story_of(game: AnyGame) -> list[Line]:
     """Every line of a game's story so far, told again from its history
     (the same lines a narrator that followed it from the start gave).
@@ -173,27 +276,7 @@ def story_of(game: AnyGame) -> list[Line]:
     >>> lines[-1].kind, sum(line.kind == "pick" for line in lines)
     ('game', 90)
     """
-    lines: list[Line] = []
-    if isinstance(game, PartyGame):
-        party = PartyGame(game.rules, auto_deal=False)
-        teller = narrator(party)
-        for hands, turns in game.history():
-            party.deal(hands)
-            for moves in turns:
-                for m in moves:
-                    if party.phase is Phase.DRAW:
-                        party.draw(m.drawn)
-                    party.commit(m.seat, m.action)
-                    lines += teller.update()
-        return lines
-    base = Game(game.rules, auto_deal=False)
-    teller = narrator(base)
-    for dealt, picks in game.history():
-        base.deal(dealt)
-        for actions in picks:
-            base.play(actions)
-            lines += teller.update()
-    return lines
+    return [line for moment in walk(game, narrate=True) for line in moment.told]
 
 
 def to_record(game: AnyGame, *, meta: Mapping[str, Any] | None = None) -> dict[str, Any]:

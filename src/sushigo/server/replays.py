@@ -33,16 +33,13 @@ import hashlib
 import json
 import time
 from collections import OrderedDict
-from collections.abc import Awaitable, Callable, Iterator, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from typing import Any, Final
 
-from sushigo.engine.base.game import Game
-from sushigo.engine.editions import AnyGame, action_text, action_words, narrator, replay
+from sushigo.engine.editions import AnyGame, action_text, action_words, replay, walk
 from sushigo.engine.menus import menu_name
 from sushigo.engine.narration import Line, lines_seen_by
-from sushigo.engine.party.game import PartyGame
 from sushigo.engine.records import RecordError, dumps, parse_json, seat_names
-from sushigo.engine.turns import Phase
 from sushigo.server.store import Store
 from sushigo.server.tables import (
     FINISHED,
@@ -74,12 +71,13 @@ def replay_document(game: AnyGame, seat: int | None, names: Sequence[str]) -> di
         raise ValueError("a game is replayed once it is over")
     lines: list[Line] = []
     steps: list[dict[str, Any]] = []
-    moments = _party_moments(game, lines) if isinstance(game, PartyGame) else _base_moments(game, lines)
-    for board, kind, round_number, turn, chosen, index in moments:
+    for moment in walk(game, narrate=True):
+        lines += moment.told
+        board, chosen = moment.board, moment.chosen
         mine = chosen.get(seat) if seat is not None else None
         steps.append({
-            "n": len(steps), "round": round_number, "turn": turn, "kind": kind, "deciding": sorted(chosen),
-            "index": index if mine is not None else None,
+            "n": len(steps), "round": moment.round, "turn": moment.turn, "kind": moment.kind,
+            "deciding": sorted(chosen), "index": moment.index if mine is not None else None,
             "chosen": None if mine is None else {"action": mine, "text": action_text(board, mine),
                                                  "words": action_words(board, mine)},
             "lines": len(lines), "rounds_done": len(board.round_breakdowns),
@@ -94,49 +92,6 @@ def replay_document(game: AnyGame, seat: int | None, names: Sequence[str]) -> di
         "lines": lines_seen_by(lines, seat), "steps": steps,
     }
     return doc
-
-
-# (the game at that moment, kind, round, turn, {seat: the action it chose}, the seat's decision index this turn)
-_Moment = tuple[AnyGame, str, int, int | None, dict[int, int], int]
-
-
-def _base_moments(game: Game, lines: list[Line]) -> Iterator[_Moment]:
-    board = Game(game.rules, auto_deal=False)
-    teller = narrator(board)
-    history = game.history()
-    for r, (dealt, turns) in enumerate(history, start=1):
-        board.deal(dealt)
-        for t, actions in enumerate(turns, start=1):
-            yield board, "pick", r, t, dict(enumerate(actions)), 0
-            board.play(actions)
-            lines += teller.update()
-        yield board, "end" if r == len(history) else "round_end", r, None, {}, 0
-
-
-def _party_moments(game: PartyGame, lines: list[Line]) -> Iterator[_Moment]:
-    players = game.players
-    board = PartyGame(game.rules, auto_deal=False)
-    teller = narrator(board)
-    history = game.history()
-    for r, (dealt, turns) in enumerate(history, start=1):
-        board.deal(dealt)
-        for t, moves in enumerate(turns, start=1):
-            picks, later = moves[:players], moves[players:]
-            yield board, "pick", r, t, {m.seat: m.action for m in picks}, 0
-            for m in picks:
-                board.commit(m.seat, m.action)
-                lines += teller.update()
-            made = [0] * players
-            for move in later:
-                if board.phase is Phase.DRAW:
-                    board.draw(move.drawn)
-                decision = board.decision
-                assert decision is not None and decision.seat == move.seat, "a history out of order"
-                made[move.seat] += 1
-                yield board, decision.kind, r, t, {move.seat: move.action}, made[move.seat]
-                board.commit(move.seat, move.action)
-                lines += teller.update()
-        yield board, "end" if r == len(history) else "round_end", r, None, {}, 0
 
 
 UPLOAD_KEY: Final = "upload/"
