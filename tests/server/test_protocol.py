@@ -201,8 +201,10 @@ def check_state(m: Msg, seat: int | None) -> None:
         assert len(view["hand"]) == view["hand_sizes"][seat]
         if view["committed"] is not None:  # a hidden pick: it may be changed to any pick it could have made
             assert view["legal_actions"] == [] and view["committed"] in view["change_to"]
+            # its text, as the pick's own entry in change_to_text: the page decodes no action id
+            assert view["committed_text"] == view["change_to_text"][view["change_to"].index(view["committed"])]
         else:
-            assert view["change_to"] == []
+            assert view["change_to"] == [] and view["committed_text"] is None
         assert len(view["change_to_text"]) == len(view["change_to"])
 
 

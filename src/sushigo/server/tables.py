@@ -428,6 +428,8 @@ def view_payload(game: AnyGame, seat: int | None, explained: list[dict[str, Any]
         change = game.change_choices(seat)
         out["change_to"] = change
         out["change_to_text"] = [action_text(game, a) for a in change]
+        committed = game.committed_action(seat)
+        out["committed_text"] = None if committed is None else action_text(game, committed)
     return out
 
 
@@ -558,6 +560,7 @@ class StateFrames:
         players = range(game.players)
         legal = game.legal_actions(seat)
         change = game.change_choices(seat)
+        committed = game.committed_action(seat)
         step = game.pass_step
         p = self._public
         knows = [knows_hand(game, seat, k) for k in players]
@@ -565,16 +568,17 @@ class StateFrames:
         unheld = self._unheld
         # the view's keys in order: seat | players .. pass_step | hand, legal_actions, committed |
         # collections .. picked | seen_hands, known_hands, known_cards | discard .. edition | legal |
-        # on_wasabi, last_round, explained | pass_to .. change_to_text
+        # on_wasabi, last_round, explained | pass_to .. change_to_text, committed_text
         return ('{"seat":' + str(seat) + "," + p[0] + ","
                 + _members({"hand": [names[c] for c in hands[seat]], "legal_actions": legal,
-                            "committed": game.committed_action(seat)}) + "," + p[1] + ","
+                            "committed": committed}) + "," + p[1] + ","
                 + _members({"seen_hands": [[names[c] for c in h[seat]] for h in self._history],
                             "known_hands": held,
                             "known_cards": [held[k] if knows[k] else unheld[k] for k in players]})
                 + "," + p[2] + "," + _members({"legal": [action_name(a) for a in legal]}) + "," + p[3] + ","
                 + _members({"pass_to": (seat + step) % game.players, "receive_from": (seat - step) % game.players,
-                            "change_to": change, "change_to_text": [action_name(a) for a in change]}) + "}")
+                            "change_to": change, "change_to_text": [action_name(a) for a in change],
+                            "committed_text": None if committed is None else action_name(committed)}) + "}")
 
 
 def explained_rounds(game: AnyGame, done: list[dict[str, Any]] | None = None) -> list[dict[str, Any]]:

@@ -484,6 +484,8 @@ function edited(r) {
   if (r < m.entries.length - 1 && m.edited.indexOf(r + 1) < 0) m.edited.push(r + 1);
 }
 
+var OPEN_GROUPS = {};  // the folded groups (special orders, takeout boxes) the scorekeeper opened
+
 function grid(r, s, counts) {
   var wrap = el("div", "sk-grid");
   var groups = [];
@@ -499,7 +501,12 @@ function grid(r, s, counts) {
     var extra = g === "special_order" || g === "takeout_box";
     var holder = extra ? el("details", "sk-group") : el("div", "sk-group");
     var used = byGroup[g].keys.some(function (k) { return counts[k] > 0; });
-    if (extra) { holder.open = used; holder.appendChild(el("summary", null, byGroup[g].label)); }
+    if (extra) {
+      // open while used, or while the scorekeeper keeps it open (a re-render after the server scored does not close it)
+      holder.open = used || !!OPEN_GROUPS[g];
+      holder.addEventListener("toggle", function () { OPEN_GROUPS[g] = holder.open; });
+      holder.appendChild(el("summary", null, byGroup[g].label));
+    }
     else holder.appendChild(el("h3", null, byGroup[g].label));
     byGroup[g].keys.forEach(function (k) { holder.appendChild(entryRow(r, s, k, counts)); });
     wrap.appendChild(holder);

@@ -80,18 +80,6 @@ import { DECISION_WORDS } from "/static/decisions.js";
   var C = window.SushiCards;
   var NAME_KEY = "sushigo.name";
 
-  var BASE_CARDS = ["tempura", "sashimi", "dumpling", "maki1", "maki2", "maki3", "egg",
-    "salmon", "squid", "wasabi", "chopsticks", "pudding"];
-  var PARTY_CARDS = ["tempura", "sashimi", "dumpling", "maki1", "maki2", "maki3", "egg",
-    "salmon", "squid", "wasabi", null, "pudding", "temaki", "uramaki3", "uramaki4",
-    "uramaki5", "eel", "tofu", "onigiri_circle", "onigiri_triangle", "onigiri_square",
-    "onigiri_rectangle", "edamame", "miso_soup", "chopsticks1", "chopsticks2",
-    "chopsticks3", "spoon4", "spoon5", "spoon6", "menu7", "menu8", "menu9",
-    "takeout_box10", "takeout_box11", "takeout_box12", "soy_sauce", "tea",
-    "special_order", "green_tea_ice_cream", "fruit_watermelon2", "fruit_pineapple2",
-    "fruit_orange2", "fruit_watermelon_pineapple", "fruit_watermelon_orange",
-    "fruit_pineapple_orange"];
-
   // ------------------------------------------------------------ state
   var m = /^\/t\/([^/?#]+)/.exec(location.pathname);
   var S = {
@@ -343,7 +331,6 @@ import { DECISION_WORDS } from "/static/decisions.js";
     var v = msg.view && typeof msg.view === "object" ? msg.view : null;
     S.view = v;
     C.setEdition(edition());
-    if (v && !Array.isArray(v.legal)) v.legal = (v.legal_actions || []).map(function (a) { return actionText(a); });
     // a hidden pick may be changed until the reveal: the hand offers what the seat could have picked
     if (v && v.committed !== null && v.committed !== undefined && Array.isArray(v.change_to) && v.change_to.length) {
       v.changing = true;
@@ -408,18 +395,18 @@ import { DECISION_WORDS } from "/static/decisions.js";
     return "base";
   }
 
+  // The text form of an action id, as the server gave it (the view's legal choices, what a
+  // hidden pick may change to, the hidden pick itself): the page decodes no action number.
   function actionText(a) {
-    if (edition() === "party") {
-      if (a >= 0 && a <= 45) return PARTY_CARDS[a] || String(a);
-      if (a >= 46 && a <= 91) return "special_order>" + (PARTY_CARDS[a - 46] || "?");
-      if (a === 92) return "special_order>face_down";
-      if (a >= 93 && a <= 95) return "special_order>" + ["egg", "salmon", "squid"][a - 93] + "+wasabi";
-      if (a === 96) return "pass";
-      if (a >= 97) return "flip:" + (a - 97);
-      return String(a);
+    var v = S.view;
+    if (a === null || a === undefined || !v) return String(a);
+    if (a === v.committed && typeof v.committed_text === "string") return v.committed_text;
+    var pairs = [[v.legal_actions, v.legal], [v.change_to, v.change_to_text]];
+    for (var i = 0; i < pairs.length; i++) {
+      var ids = pairs[i][0] || [], texts = pairs[i][1] || [];
+      var k = ids.indexOf(a);
+      if (k >= 0 && typeof texts[k] === "string") return texts[k];
     }
-    if (a >= 0 && a < 12) return BASE_CARDS[a];
-    if (a >= 12 && a < 156) return BASE_CARDS[Math.floor((a - 12) / 12)] + "+" + BASE_CARDS[(a - 12) % 12];
     return String(a);
   }
 
