@@ -192,6 +192,18 @@ def normalize_origin(text: str) -> str:
     return f"{scheme}://{host}" + (f":{port}" if port is not None and port != default else "")
 
 
+TABLE_ERROR_STATUS: Final[dict[str, int]] = {
+    "bad_request": 400, "not_creator": 403, "no_table": 404, "not_waiting": 409, "wrong_process": 409,
+    "game_over": 409, "not_finished": 409, "rate_limited": 429, "busy": 503,
+}
+"""The HTTP status of a :class:`TableError` a route answers with (others: 503)."""
+
+
+def table_failed(e: TableError) -> JSONResponse:
+    """The error answer for a :class:`TableError` (its one-line message, its status)."""
+    return fail(TABLE_ERROR_STATUS.get(e.code, 503), str(e))
+
+
 def _origin_ok(ws: WebSocket, allowed: frozenset[str]) -> bool:
     """Whether a handshake's ``Origin`` may open a table socket: the rule of
     :func:`sushigo.server.guard.origin_allowed`, which the state-changing HTTP
@@ -375,11 +387,6 @@ def create_app(
             return fail(400, f"the body is {shape}")
         return data
 
-    def creator_failed(e: TableError) -> JSONResponse:
-        status = {"no_table": 404, "not_creator": 403, "not_waiting": 409, "wrong_process": 409,
-                  "game_over": 409, "bad_request": 400}.get(e.code, 503)
-        return fail(status, str(e))
-
     @app.post("/api/tables/{table_id}/cancel", response_model=None)
     async def cancel_table(table_id: str, request: Request) -> dict[str, Any] | JSONResponse:
         data = await creator_body(request, {"creator"},
@@ -389,7 +396,7 @@ def create_app(
         try:
             table = await service.cancel(table_id[:64], data["creator"])
         except TableError as e:
-            return creator_failed(e)
+            return table_failed(e)
         return table.summary()
 
     @app.post("/api/tables/{table_id}/invite", response_model=None)
@@ -404,7 +411,7 @@ def create_app(
         try:
             token = await service.reinvite(table_id[:64], data["creator"], seat)
         except TableError as e:
-            return creator_failed(e)
+            return table_failed(e)
         return {"seat": seat, "invite": f"/t/{table_id[:64]}#seat={token}"}
 
     @app.get("/api/tables")
@@ -451,7 +458,7 @@ def create_app(
         try:
             job = await service.analysis(table_id[:64], n, start=start, address=address)
         except TableError as e:
-            return _replay_error(e)
+            return table_failed(e)
         if job is None:
             return {"table": table_id[:64], "seat": n, "status": "none", "done": 0, "total": 0, "analysis": None}
         return job.to_json()
@@ -489,10 +496,6 @@ def create_app(
             return fail(400, "?seat=N is a seat number, from 0 (leave it out for the spectator's view)")
         return int(seat)
 
-    def _replay_error(e: TableError) -> JSONResponse:
-        status = {"no_table": 404, "not_finished": 409, "bad_request": 400, "busy": 503, "rate_limited": 429}
-        return fail(status.get(e.code, 503), str(e))
-
     def _charge(request: Request) -> Callable[[], bool]:
         """Counts a replay document computed for the request's address (cached ones are not)."""
         addr = _address(request.client)
@@ -506,7 +509,7 @@ def create_app(
         try:
             return await replays.of_table(table_id[:64], n, _charge(request))
         except TableError as e:
-            return _replay_error(e)
+            return table_failed(e)
 
     @app.post("/api/replays", status_code=201, response_model=None)
     async def upload_record(request: Request) -> dict[str, Any] | JSONResponse:
@@ -542,7 +545,7 @@ def create_app(
         try:
             return await replays.of_upload(rid, n, _charge(request))
         except TableError as e:
-            return _replay_error(e)
+            return table_failed(e)
 
     @app.get("/api/replays/{upload_id}/record", response_model=None)
     async def upload_record_text(upload_id: str) -> Response:
@@ -566,7 +569,7 @@ def create_app(
         try:
             job = await replays.upload_analysis(rid, n, start=start, address=address)
         except TableError as e:
-            return _replay_error(e)
+            return table_failed(e)
         if job is None:
             return {"table": None, "upload": rid, "seat": n, "status": "none", "done": 0, "total": 0,
                     "analysis": None}

@@ -904,8 +904,9 @@ class TableService:
         )
         self._make_bots(table)
         stored_rules: dict[str, Any] = {"options": rules.options(), "creator": hash_token(creator).hex()}
-        if tokens:
-            stored_rules["invites"] = {str(i): hash_token(t).hex() for i, t in tokens.items()}
+        invites = {str(s.seat): s.invite_hash.hex() for s in seats if s.invite_hash is not None}
+        if invites:
+            stored_rules["invites"] = invites
         if rules.is_party:
             stored_rules["menu"] = list(rules.menu)
         if req.seed is not None:
