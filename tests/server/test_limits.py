@@ -135,3 +135,27 @@ def test_tables_and_uploads_per_hour_hold_under_a_burst(tmp_path: Path) -> None:
     assert sorted(uploads) == [201] * 5 + [429] * 7, uploads
     assert len(store.summaries()) == 5
     store.close()
+
+
+def test_new_invites_per_hour_hold_under_a_burst_and_a_strangers_are_refused(tmp_path: Path) -> None:
+    store = Store(f"sqlite:///{tmp_path / 'games.db'}")
+    store.create_schema()
+    app = create_app(store=store, limits=Limits(invites_per_hour=5))
+
+    async def main() -> tuple[list[int], int, int]:
+        async with app.router.lifespan_context(app):
+            transport = httpx.ASGITransport(app=app, client=("203.0.113.9", 4000))
+            async with httpx.AsyncClient(transport=transport, base_url="http://testserver") as c:
+                created = (await c.post("/api/tables", json={"players": 2, "seats": ["human", "bot:greedy"]})).json()
+                url = f"/api/tables/{created['id']}/invite"
+                stranger = await c.post(url, json={"creator": "x" * 32, "seat": 0})  # refused, not counted
+                burst = await asyncio.gather(*(c.post(url, json={"creator": created["creator"], "seat": 0})
+                                               for _ in range(8)))
+                foreign = await c.post(url, json={"creator": created["creator"], "seat": 0},
+                                       headers={"Origin": "http://evil.example"})
+        return [r.status_code for r in burst], stranger.status_code, foreign.status_code
+
+    burst, stranger, foreign = asyncio.run(main())
+    assert stranger == 403 and foreign == 403
+    assert sorted(burst) == [200] * 5 + [429] * 3, burst
+    store.close()

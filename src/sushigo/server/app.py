@@ -89,6 +89,8 @@ class Limits:
     """Largest uploaded game record (bytes; a whole 8-player Party game's is about 10 KB)."""
     uploads_per_hour: int = 60
     """Game records one address may upload to the replay viewer per hour."""
+    invites_per_hour: int = 20
+    """New invites a table's creator may make for its seats per hour (each is stored and told to the table)."""
     replays_per_minute: int = 60
     """Replay documents the server computes for one address per minute (one it
     keeps from before costs nothing and is not counted)."""
@@ -243,6 +245,7 @@ def create_app(
     created = PerHour(limits.tables_per_hour)
     uploaded = PerHour(limits.uploads_per_hour)
     documents = PerHour(limits.replays_per_minute, window=60.0)
+    invited = PerHour(limits.invites_per_hour)  # per table
     replays = ReplayService(service, store)
 
     @contextlib.asynccontextmanager
@@ -408,9 +411,14 @@ def create_app(
         seat = data["seat"]
         if type(seat) is not int:
             return fail(400, '"seat" is a seat number, from 0')
+        now = invited.take(table_id[:64])  # before the await: concurrent requests count too
+        if now is None:
+            return fail(429, f"this table's creator made {limits.invites_per_hour} new invites in the last hour; "
+                             "try later")
         try:
             token = await service.reinvite(table_id[:64], data["creator"], seat)
         except TableError as e:
+            invited.give_back(table_id[:64], now)
             return table_failed(e)
         return {"seat": seat, "invite": f"/t/{table_id[:64]}#seat={token}"}
 
