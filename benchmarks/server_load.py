@@ -67,7 +67,7 @@ _WANTED = ('{"type":"state"', '{"type":"error"')
 async def client(url: str, token: str, game: dict[Any, Turn], stats: Stats, think: float,
                  rng: random.Random, players: int) -> None:
     async with websockets.connect(url, max_size=2**20, open_timeout=60) as ws:
-        await ws.send(json.dumps({"v": 1, "type": "hello", "token": token, "name": "bot", "last_seq": None}))
+        await ws.send(json.dumps({"v": 2, "type": "hello", "token": token, "name": "bot", "last_seq": None}))
         my_key: Any = None  # the turn this client picked on, until it sees the next one
         while True:
             raw = await ws.recv()
@@ -98,7 +98,7 @@ async def client(url: str, token: str, game: dict[Any, Turn], stats: Stats, thin
                 if think:
                     await asyncio.sleep(think * rng.uniform(0.5, 1.5))
                 action = rng.choice(view["legal_actions"])
-                await ws.send(json.dumps({"v": 1, "type": "pick", "seq": msg["seq"], "action": action}))
+                await ws.send(json.dumps({"v": 2, "type": "pick", "seq": msg["seq"], "action": action}))
                 turn = game.setdefault(key, Turn())
                 turn.picks += 1
                 turn.last_pick = max(turn.last_pick, time.perf_counter())

@@ -1,11 +1,12 @@
-"""The ``state`` frames a publish shares among seats are exactly the reference ones.
+"""The ``state`` frames carry the engine's view document as it is, one document for both editions.
 
-:class:`sushigo.server.tables.StateFrames` encodes what seats share once and
-adds each seat's own fields; every frame it writes must be, byte for byte,
-``dump`` of the message built from :func:`sushigo.server.tables.view_payload`
-(the engine's views), for every seat and the spectator, at every moment of
-whole games (hidden picks committed, changed and taken back, chopsticks, both
-passing directions, the end of the game).
+Every frame :class:`sushigo.server.tables.StateFrames` writes must be, byte
+for byte, ``dump`` of the message built around
+:func:`sushigo.engine.editions.view_document`, for every seat and the
+spectator, at every moment of whole games (hidden picks committed, changed
+and taken back, chopsticks, both passing directions, the end of the game);
+and each document's ``choices`` are exactly what the seat may send now, in
+the engine's words.
 """
 
 from __future__ import annotations
@@ -15,17 +16,41 @@ import time
 
 import pytest
 
-from sushigo.engine.editions import new_game
+from sushigo.engine.editions import action_text, action_words, new_game, view_document
 from sushigo.engine.flags import rules_from_flags
 from sushigo.server.protocol import dump
-from sushigo.server.tables import FINISHED, PLAYING, WAITING, LiveTable, Seat, StateFrames, view_payload
+from sushigo.server.tables import FINISHED, PLAYING, WAITING, LiveTable, Seat, StateFrames
+
+SHARED_KEYS = {"edition", "seat", "players", "round", "turn", "phase", "hand", "legal_actions", "legal", "committed",
+               "collections", "on_wasabi", "hand_sizes", "picked", "known_cards", "scores", "result",
+               "last_round", "explained", "choices"}
+"""What a client renders of either edition, under one name."""
+SEAT_KEYS = {"pass_to", "receive_from", "change_to", "change_to_text", "committed_text"}
 
 
 def _reference(table: LiveTable, seat: int | None) -> str:
-    view = None if table.status == WAITING else view_payload(table.game, seat, list(table.explained))
+    view = None if table.status == WAITING else view_document(table.game, seat, list(table.explained))
+    if view is not None:
+        _check_document(table, seat, view)
     deadline = round(table.deadlines[seat][1], 3) if seat in table.deadlines else None
     return dump({"type": "state", "seq": table.seq, "status": table.status, "seat": seat,
                  "table": table.summary(), "view": view, "deadline": deadline})
+
+
+def _check_document(table: LiveTable, seat: int | None, view: dict[str, object]) -> None:
+    game = table.game
+    assert set(view) >= SHARED_KEYS and view["edition"] == game.rules.edition
+    if seat is None:
+        assert view["hand"] is None and view["choices"] == [] and not SEAT_KEYS & set(view)
+        return
+    assert set(view) >= SEAT_KEYS
+    committed = game.committed_action(seat)
+    change = game.change_choices(seat)
+    now = change if committed is not None and change else game.legal_actions(seat)
+    assert view["choices"] == [{"action": a, "text": action_text(game, a), "words": action_words(game, a)}
+                               for a in now]
+    if committed is None:
+        assert [c["text"] for c in view["choices"]] == view["legal"]  # type: ignore[attr-defined]
 
 
 def _table(players: int, seed: int, **flags: object) -> LiveTable:
@@ -40,8 +65,6 @@ def _check_all(table: LiveTable) -> int:
     seats: list[int | None] = [None, *range(table.game.players)]
     for seat in random.Random(table.seq).sample(seats, len(seats)):  # in any order
         assert frames.text(seat) == _reference(table, seat), (seat, table.seq)
-    if table.status != WAITING and table.game.rules.edition == "base":
-        assert frames._public, "the base game's frames were not shared"
     return len(seats)
 
 
@@ -49,7 +72,7 @@ def _check_all(table: LiveTable) -> int:
     (2, 1, {}), (3, 2, {"pass_both_ways": True}), (4, 3, {}), (5, 4, {"pass_both_ways": True}),
     (4, 5, {"edition": "party", "menu": "nigiri, uramaki, tempura, tofu, eel, menu, spoon, green_tea_ice_cream"}),
 ])
-def test_shared_state_frames_are_the_reference_frames(players: int, seed: int, flags: dict[str, object]) -> None:
+def test_state_frames_carry_the_view_document(players: int, seed: int, flags: dict[str, object]) -> None:
     table = _table(players, seed, **flags)
     rng = random.Random(seed)
     checked = _check_all(table)

@@ -33,10 +33,9 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from sushigo.engine.editions import new_game, replay, story_of
+from sushigo.engine.editions import new_game, replay, story_of, view_document
 from sushigo.engine.narration import lines_seen_by
 from sushigo.server.app import Limits
-from sushigo.server.tables import view_payload
 
 from .conftest import create, make_client, tokens
 
@@ -171,10 +170,10 @@ def _check(client: Any, tid: str, frames: dict[int | None, list[dict[str, Any]]]
             if msg["type"] != "state" or msg["view"] is None:
                 continue
             view = msg["view"]
-            seen = [g for g in moments[msg["seq"]] if view == json.loads(json.dumps(view_payload(g, seat)))]
+            seen = [g for g in moments[msg["seq"]] if view == json.loads(json.dumps(view_document(g, seat)))]
             assert seen, (seat, msg["seq"])
             if seat not in changers.get(msg["seq"], set()):  # only a seat's own change of mind shows
-                assert len({json.dumps(view_payload(g, seat)) for g in moments[msg["seq"]]}) == 1
+                assert len({json.dumps(view_document(g, seat)) for g in moments[msg["seq"]]}) == 1
             game = seen[-1]
             checked += 1
             for k in range(game.players):

@@ -41,8 +41,7 @@ from typing import Final
 from sushigo.bots.base import AnyView, legal_actions_of
 from sushigo.bots.party_policy import party_heuristic_playout
 from sushigo.bots.policy import heuristic_playout
-from sushigo.engine.base.view import determinize
-from sushigo.engine.party.view import PartySeatView, determinize_party
+from sushigo.engine.editions import by_game, edition_for
 
 DEFAULT_SAMPLES: Final = 200
 """Playouts per legal action when a budget is not given."""
@@ -125,17 +124,12 @@ def _playout(view: AnyView, seat: int, action: int, world_rng: random.Random,
              rng: random.Random) -> tuple[float, float]:
     """(margin, win share) of one world sampled from ``view`` with ``world_rng``, the seat playing
     ``action`` first (so no other seat's pick can depend on it), the playout policy the rest."""
-    if isinstance(view, PartySeatView):
-        party = determinize_party(view, world_rng)
-        party.commit(seat, action)
-        party_heuristic_playout(party, rng, EPSILON)
-        result = party.result()
-        return _outcome(tuple(result.totals), result.winners, seat)
-    world = determinize(view, world_rng)
+    world = edition_for(view).determinize(view, world_rng)
     world.commit(seat, action)
-    heuristic_playout(world, rng, EPSILON)
-    base = world.result()
-    return _outcome(tuple(base.totals), base.winners, seat)
+    by_game(world, base=lambda g: heuristic_playout(g, rng, EPSILON),
+            party=lambda g: party_heuristic_playout(g, rng, EPSILON))
+    result = world.result()
+    return _outcome(tuple(result.totals), result.winners, seat)
 
 
 def evaluate_decision(view: AnyView, *, samples: int = DEFAULT_SAMPLES, seed: int = 0,

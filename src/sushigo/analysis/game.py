@@ -37,11 +37,7 @@ from typing import Any, Final
 from sushigo.analysis.evaluate import DEFAULT_SAMPLES, DecisionEvaluation, evaluate_decision
 from sushigo.analysis.walk import SeatDecision, seat_decisions
 from sushigo.bots.base import AnyView
-from sushigo.engine.base.actions import action_name
-from sushigo.engine.base.cards import Card
-from sushigo.engine.editions import AnyGame, action_words
-from sushigo.engine.party.actions import party_action_name
-from sushigo.engine.party.cards import PartyCard
+from sushigo.engine.editions import EDITIONS, AnyGame, action_words
 
 ANALYSIS_FORMAT: Final = "sushigo-analysis/1"
 
@@ -134,8 +130,8 @@ class GameAnalysis:
     seats: tuple[SeatAnalysis, ...]
 
     def action_name(self, action: int) -> str:
-        """The text form of an action of this game (``action_name`` / ``party_action_name``)."""
-        return party_action_name(action) if self.edition == "party" else action_name(action)
+        """The text form of an action of this game (:meth:`~sushigo.engine.editions.Edition.action_text`)."""
+        return EDITIONS[self.edition].action_text(action)
 
     def to_json(self, words: Callable[[int], str] | None = None) -> dict[str, Any]:
         """The ``sushigo-analysis/1`` document (``docs/analysis.md``); ``words`` (an action
@@ -258,7 +254,7 @@ class AnalysisPlan:
 
 
 def _card_name(edition: str, card: int) -> str:
-    return PartyCard(card).name_in_records if edition == "party" else Card(card).name_in_records
+    return EDITIONS[edition].card_name(card)
 
 
 def plan_analysis(game: AnyGame, seats: Sequence[int] | None = None, *, samples: int = DEFAULT_SAMPLES,

@@ -176,13 +176,9 @@ def play_game(
         start = getattr(bot, "start_game", None)
         if start is not None:
             start(game_id, seat, rules)
-    if isinstance(game, PartyGame):
-        while not game.is_over:
-            for seat in game.pending_seats:
-                game.commit(seat, bots[seat].choose(view_for(game, seat, bots[seat])))
-    else:
-        while not game.is_over:
-            game.play([bot.choose(view_for(game, s, bot)) for s, bot in enumerate(bots)])
+    while not game.is_over:
+        for seat in game.pending_seats:
+            game.commit(seat, bots[seat].choose(view_for(game, seat, bots[seat])))
     result = game.result().to_json()
     for bot in bots:
         end = getattr(bot, "end_game", None)

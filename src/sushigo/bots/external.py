@@ -45,6 +45,8 @@ from typing import IO, Any, ClassVar, Final, Literal
 from sushigo.bots.base import AnyView, Bot, legal_actions_of
 from sushigo.engine.base.actions import Action, card_ids
 from sushigo.engine.base.cards import Card
+from sushigo.engine.base.view import SeatView
+from sushigo.engine.editions import by_view
 from sushigo.engine.party.actions import party_action_name
 from sushigo.engine.party.cards import PartyCard
 from sushigo.engine.party.view import PartySeatView
@@ -103,9 +105,8 @@ def legal_entries(view: AnyView) -> list[list[str]]:
     order).  Party: one string per action, its text form
     (:func:`~sushigo.engine.party.actions.party_action_name`).
     """
-    if isinstance(view, PartySeatView):
-        return [[party_action_name(a)] for a in view.legal_actions]
-    return [[Card(c).name_in_records for c in card_ids(a)] for a in view.legal_actions]
+    return by_view(view, base=lambda v: [[Card(c).name_in_records for c in card_ids(a)] for a in v.legal_actions],
+                   party=lambda v: [[party_action_name(a)] for a in v.legal_actions])
 
 
 def pick_message(view: AnyView, game_id: str) -> dict[str, Any]:
@@ -114,7 +115,6 @@ def pick_message(view: AnyView, game_id: str) -> dict[str, Any]:
     if seat is None:
         raise ValueError("a spectator's view has nothing to pick")
     n = view.players
-    scores = [sum(r[s] for r in view.result.rounds) for s in range(n)]
     msg: dict[str, Any] = {
         "type": "pick",
         "protocol": PROTOCOL,
@@ -124,49 +124,61 @@ def pick_message(view: AnyView, game_id: str) -> dict[str, Any]:
         "round": view.round,
         "turn": view.turn,
     }
-    if isinstance(view, PartySeatView):
-        d = view.decision
-        msg.update({
-            "edition": "party",
-            "menu": list(view.menu),
-            "decision": None if d is None else {
-                "kind": d.kind,
-                "card": PartyCard(d.card).name_in_records,
-                "drawn": [PartyCard(c).name_in_records for c in d.drawn],
-            },
-            "hand": [c.name_in_records for c in view.hand or ()],
-            "collections": [[p.text for p in col] for col in view.collections],
-            "puddings": [
-                sum(c == _PUDDING for c in ds) + sum(p.kind == _PUDDING for p in col)
-                for ds, col in zip(view.desserts, view.collections)
-            ],
-            "on_wasabi": [[p.on_wasabi for p in col] for col in view.collections],
-            "desserts": [[c.name_in_records for c in ds] for ds in view.desserts],
-            "scores": scores,
-            "legal": legal_entries(view),
-            "options": {k: getattr(view.rules, k) for k in PARTY_OPTION_NAMES},
-            "pass_to": (seat + 1) % n,
-            "receive_from": (seat - 1) % n,
-            "hand_sizes": list(view.hand_sizes),
-            "known_cards": [[c.name_in_records for c in k] for k in view.known_cards],
-            "deck_size": view.deck_size,
-            "uramaki_claimed": view.uramaki_claimed,
-        })
-        return msg
-    msg.update({
+    msg.update(by_view(view, base=_base_pick, party=_party_pick))
+    return msg
+
+
+def _party_pick(view: PartySeatView) -> dict[str, Any]:
+    """The Party half of :func:`pick_message`."""
+    seat, n, d = view.seat or 0, view.players, view.decision
+    return {
+        "edition": "party",
+        "menu": list(view.menu),
+        "decision": None if d is None else {
+            "kind": d.kind,
+            "card": PartyCard(d.card).name_in_records,
+            "drawn": [PartyCard(c).name_in_records for c in d.drawn],
+        },
+        "hand": [c.name_in_records for c in view.hand or ()],
+        "collections": [[p.text for p in col] for col in view.collections],
+        "puddings": [
+            sum(c == _PUDDING for c in ds) + sum(p.kind == _PUDDING for p in col)
+            for ds, col in zip(view.desserts, view.collections)
+        ],
+        "on_wasabi": [[p.on_wasabi for p in col] for col in view.collections],
+        "desserts": [[c.name_in_records for c in ds] for ds in view.desserts],
+        "scores": _scores(view),
+        "legal": legal_entries(view),
+        "options": {k: getattr(view.rules, k) for k in PARTY_OPTION_NAMES},
+        "pass_to": (seat + 1) % n,
+        "receive_from": (seat - 1) % n,
+        "hand_sizes": list(view.hand_sizes),
+        "known_cards": [[c.name_in_records for c in k] for k in view.known_cards],
+        "deck_size": view.deck_size,
+        "uramaki_claimed": view.uramaki_claimed,
+    }
+
+
+def _base_pick(view: SeatView) -> dict[str, Any]:
+    """The original game's half of :func:`pick_message`."""
+    seat, n = view.seat or 0, view.players
+    return {
         "edition": "base",
         "hand": [c.name_in_records for c in view.hand or ()],
         "collections": [[c.name_in_records for c in col] for col in view.collections],
         "puddings": list(view.puddings),
-        "scores": scores,
+        "scores": _scores(view),
         "legal": legal_entries(view),
         "options": {k: getattr(view.rules, k) for k in OPTION_NAMES},
         "pass_to": (seat + view.pass_step) % n,
         "receive_from": (seat - view.pass_step) % n,
         "hand_sizes": list(view.hand_sizes),
         "known_cards": [[c.name_in_records for c in k] for k in view.known_cards],
-    })
-    return msg
+    }
+
+
+def _scores(view: AnyView) -> list[int]:
+    return [sum(r[s] for r in view.result.rounds) for s in range(view.players)]
 
 
 def _short(value: object, limit: int = 80) -> str:

@@ -53,7 +53,7 @@ from sushigo.engine.base.scoring import (
     wasabi_pairs,
 )
 from sushigo.engine.base.view import SeatView
-from sushigo.engine.party.view import PartySeatView
+from sushigo.engine.editions import by_view
 from sushigo.engine.rules import HAND_SIZES, NUM_ROUNDS
 
 _TEMPURA: Final = int(Card.TEMPURA)
@@ -148,6 +148,25 @@ class _Estimator:
         )
 
 
+def base_action_values(view: SeatView) -> dict[Action, float]:
+    """The estimated worth of the collection after each legal action of an original-game view."""
+    actions = legal_actions_of(view)
+    seat = view.seat
+    if seat is None:
+        raise ValueError("a spectator's view has no seat to pick for")
+    estimate = _Estimator(view, seat)
+    base = [int(c) for c in view.collections[seat]]
+    values: dict[Action, float] = {}
+    for action in actions:
+        cards = card_ids(action)
+        collection = base[:]
+        if len(cards) == 2:
+            collection.remove(_CHOPSTICKS)  # the chopsticks go back into the hand
+        collection.extend(cards)
+        values[action] = estimate.value(collection)
+    return values
+
+
 class GreedyBot(Bot):
     """Takes the legal pick whose resulting collection is worth most (see the module doc)."""
 
@@ -168,23 +187,7 @@ class GreedyBot(Bot):
         >>> values[encode([Card.SASHIMI])] > values[encode([Card.SALMON])]
         True
         """
-        if isinstance(view, PartySeatView):
-            return party_action_values(view)
-        actions = legal_actions_of(view)
-        seat = view.seat
-        if seat is None:
-            raise ValueError("a spectator's view has no seat to pick for")
-        estimate = _Estimator(view, seat)
-        base = [int(c) for c in view.collections[seat]]
-        values: dict[Action, float] = {}
-        for action in actions:
-            cards = card_ids(action)
-            collection = base[:]
-            if len(cards) == 2:
-                collection.remove(_CHOPSTICKS)  # the chopsticks go back into the hand
-            collection.extend(cards)
-            values[action] = estimate.value(collection)
-        return values
+        return by_view(view, base=base_action_values, party=party_action_values)
 
     def choose(self, view: AnyView) -> Action:
         return best_action(legal_actions_of(view), lambda: self.action_values(view), self.rng)

@@ -58,6 +58,7 @@ from sushigo.engine.base.actions import Action
 from sushigo.engine.base.game import Game
 from sushigo.engine.base.scoring import Result
 from sushigo.engine.base.view import SeatView, determinize
+from sushigo.engine.editions import by_view
 from sushigo.engine.party.game import PartyResult
 from sushigo.engine.party.view import PartySeatView, determinize_party
 from sushigo.engine.turns import Phase
@@ -200,10 +201,7 @@ class ISMCTSBot(Bot):
             return actions[0]
         if view.world is None or view.seat is None:
             raise ValueError("ismcts needs a seat's view made with world=True (see Bot.wants_world)")
-        if isinstance(view, PartySeatView):
-            iterate: Callable[[Node], None] = self._party_iteration(view)
-        else:
-            iterate = self._base_iteration(view)
+        iterate = by_view(view, base=self._base_iteration, party=self._party_iteration)
         root = Node()
         deadline = None if self.time is None else time.perf_counter() + self.time
         limit = self.iterations

@@ -48,6 +48,7 @@ from sushigo.bots.base import AnyView, Bot, legal_actions_of
 from sushigo.bots.party_greedy import party_action_values
 from sushigo.engine.base.actions import NUM_ACTIONS, Action
 from sushigo.engine.base.view import SeatView
+from sushigo.engine.editions import by_view
 from sushigo.engine.observation import MAX_PLAYERS, block_start, features, observation_size, padded_positions
 from sushigo.engine.party.actions import PARTY_NUM_ACTIONS
 from sushigo.engine.party.cards import NUM_PARTY_IDS, cards_of_item
@@ -392,10 +393,8 @@ class LearnedBot(Bot):
         actions = legal_actions_of(view)
         if len(actions) == 1:
             return actions[0]
-        if isinstance(view, PartySeatView):
-            scores = self.policy_for("party").party_scores(view, actions)
-        else:
-            scores = self.policy.logits(network_input(view), actions)
+        scores = by_view(view, base=lambda v: self.policy.logits(network_input(v), actions),
+                         party=lambda v: self.policy_for("party").party_scores(v, actions))
         if self.temperature == 0.0:
             return actions[max(range(len(actions)), key=scores.__getitem__)]
         top = max(scores)

@@ -56,6 +56,8 @@ from typing import ClassVar, Final
 from sushigo.bots.base import AnyView, Bot, legal_actions_of
 from sushigo.bots.estimates import WASABI_BONUS, best_action, completion_chance, race_value
 from sushigo.engine.base.actions import Action
+from sushigo.engine.base.view import SeatView
+from sushigo.engine.editions import by_view
 from sushigo.engine.party.actions import PASS, copy_target, flip_position
 from sushigo.engine.party.cards import (
     CHOPSTICKS_IDS,
@@ -648,9 +650,14 @@ class PartyGreedyBot(Bot):
     name: ClassVar[str] = "greedy"
 
     def choose(self, view: AnyView) -> Action:
-        if not isinstance(view, PartySeatView):
-            raise TypeError("PartyGreedyBot plays Sushi Go Party! views only (use GreedyBot)")
+        return by_view(view, base=_not_party, party=self._choose)
+
+    def _choose(self, view: PartySeatView) -> Action:
         return best_action(legal_actions_of(view), lambda: party_action_values(view), self.rng)
+
+
+def _not_party(view: SeatView) -> Action:
+    raise TypeError("PartyGreedyBot plays Sushi Go Party! views only (use GreedyBot)")
 
 
 __all__ = [

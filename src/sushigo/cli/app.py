@@ -21,7 +21,7 @@ from sushigo.analysis.evaluate import DEFAULT_SAMPLES
 from sushigo.cli.errors import EXIT_BAD_INPUT, EXIT_USAGE
 from sushigo.cli.errors import fail as _fail
 from sushigo.engine.base.scoring import Result
-from sushigo.engine.editions import replay, score_sheet
+from sushigo.engine.editions import by_result, replay, score_sheet
 from sushigo.engine.party.game import PartyResult
 from sushigo.engine.records import RecordError, load_json, seat_names
 from sushigo.terminal.render import party_score_sheet_table, score_sheet_table, winners_line
@@ -154,12 +154,12 @@ def _print_result(result: Result | PartyResult, data: Any, output: OutputFormat,
     if not final:
         title += f" after {len(result.rounds)} round(s)"
     console.print(Text(title, style="bold"))
-    if isinstance(result, PartyResult):
-        console.print(party_score_sheet_table(result, names, title=None))
-        later = "Desserts are scored after round 3."
-    else:
-        console.print(score_sheet_table(result, names, title=None))
-        later = "Puddings are scored after round 3."
+    table, later = by_result(
+        result,
+        base=lambda r: (score_sheet_table(r, names, title=None), "Puddings are scored after round 3."),
+        party=lambda r: (party_score_sheet_table(r, names, title=None), "Desserts are scored after round 3."),
+    )
+    console.print(table)
     console.print(winners_line(result, names) if final else Text(later))
 
 

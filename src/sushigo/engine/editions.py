@@ -1,4 +1,13 @@
-"""One entry point for both editions: new games, records and score sheets.
+"""One door for both editions: an :class:`Edition` per edition, and the functions of the flat API.
+
+Everything that differs between the original game and Sushi Go Party! is
+reached through the :class:`Edition` of a game, rules, view or record
+(:func:`edition_for`): a new game, seat and spectator views, the view
+document clients render, action text and words, narration, explanations,
+the history walk, records, replays and score sheets.  No module outside
+``sushigo.engine`` tests which edition it holds; code with a strategy per
+edition (bots) names both and lets :func:`by_view` (or :func:`by_game`,
+:meth:`Edition.select`) choose.
 
 :func:`new_game` makes a :class:`~sushigo.engine.base.game.Game` for base
 rules and a :class:`~sushigo.engine.party.game.PartyGame` for Party rules.
@@ -28,11 +37,13 @@ True
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar, TypeVar
 
+from sushigo.engine.base.actions import NUM_ACTIONS
 from sushigo.engine.base.actions import action_name as base_action_name
+from sushigo.engine.base.cards import Card
 from sushigo.engine.base.explain import explain_round
 from sushigo.engine.base.game import Game
 from sushigo.engine.base.narration import BaseNarrator
@@ -45,33 +56,42 @@ from sushigo.engine.base.record import (
     to_base_record,
 )
 from sushigo.engine.base.scoring import Result
-from sushigo.engine.base.view import SeatView
+from sushigo.engine.base.view import SeatView, determinize, on_wasabi
 from sushigo.engine.base.view import seat_view as base_seat_view
 from sushigo.engine.base.view import spectator_view as base_spectator_view
 from sushigo.engine.narration import Line, Narrator
-from sushigo.engine.party.actions import party_action_name
+from sushigo.engine.party.actions import PARTY_NUM_ACTIONS, party_action_name
 from sushigo.engine.party.cards import PartyCard
 from sushigo.engine.party.explain import explain_party_round
 from sushigo.engine.party.game import PartyGame, PartyResult
 from sushigo.engine.party.narration import PartyNarrator
 from sushigo.engine.party.narration import action_words as party_action_words
 from sushigo.engine.party.record import party_score_sheet, replay_party, to_party_record
-from sushigo.engine.party.view import PartySeatView, party_seat_view
+from sushigo.engine.party.view import PartySeatView, determinize_party, party_seat_view, played_cards
 from sushigo.engine.points import RoundStory
 from sushigo.engine.records import RecordError, dumps, edition_of, expect, load_json, write_atomically
 from sushigo.engine.rules import Rules
 from sushigo.engine.turns import Phase
 
 __all__ = [
+    "BASE",
+    "EDITIONS",
+    "PARTY",
     "AnyGame",
     "AnyView",
+    "Edition",
     "Moment",
     "RecordError",
     "action_text",
     "action_words",
+    "by_game",
+    "by_result",
+    "by_view",
     "dumps",
+    "edition_for",
     "edition_of",
     "explain",
+    "explained_rounds",
     "load_json",
     "narrator",
     "new_game",
@@ -83,6 +103,7 @@ __all__ = [
     "spectator_view",
     "story_of",
     "to_record",
+    "view_document",
     "walk",
     "write_atomically",
 ]
@@ -94,6 +115,318 @@ AnyView = SeatView | PartySeatView
 """A seat's or spectator's view of a game of either edition."""
 
 
+T = TypeVar("T")
+R = TypeVar("R")
+
+
+class Edition:
+    """What one edition does its own way, behind one door: :data:`BASE` and
+    :data:`PARTY` are the two instances (:func:`edition_for` finds a thing's).
+
+    >>> from sushigo.engine.rules import Rules
+    >>> party = edition_for(Rules.party(3, "Master Menu"))
+    >>> party, party.name, edition_for("base") is BASE
+    (<Edition party>, 'party', True)
+    >>> game = party.new_game(Rules.party(3, "Master Menu"), seed=2)
+    >>> party.action_text(game.legal_actions(0)[0]) in party.view_document(game, 0)["legal"]
+    True
+    """
+
+    name: ClassVar[str]
+    """``"base"`` or ``"party"``: the ``edition`` of rules, records and views."""
+    title: ClassVar[str]
+    num_actions: ClassVar[int]
+    """How many action ids the edition's encoding has (ids are ``0 .. num_actions - 1``)."""
+
+    def __repr__(self) -> str:
+        return f"<Edition {self.name}>"
+
+    def select(self, base: T, party: T) -> T:
+        """The one of two per-edition things that is this edition's (for code
+        with a strategy per edition, such as a bot: ``edition_for(view).select(self._base, self._party)``)."""
+        raise NotImplementedError
+
+    def new_game(self, rules: Rules, *, seed: int | None = None, rng: random.Random | None = None,
+                 auto_deal: bool = True) -> AnyGame:
+        raise NotImplementedError
+
+    def seat_view(self, game: AnyGame, seat: int | None, *, world: bool = False) -> AnyView:
+        """What ``seat`` (``None``: a spectator) may know of ``game`` now (see :func:`seat_view`)."""
+        raise NotImplementedError
+
+    def determinize(self, view: AnyView, rng: random.Random) -> AnyGame:
+        """One game consistent with everything ``view`` shows, its unseen cards dealt with ``rng``."""
+        raise NotImplementedError
+
+    def action_text(self, action: int) -> str:
+        """Action id ``action``'s text form, as records and clients write it."""
+        raise NotImplementedError
+
+    def action_words(self, action: int) -> str:
+        """Action id ``action`` in words."""
+        raise NotImplementedError
+
+    def card_name(self, card: int) -> str:
+        """Card id ``card``'s name in records (``"squid"``, ``"miso_soup"``)."""
+        raise NotImplementedError
+
+    def narrator(self, game: AnyGame) -> Narrator:
+        raise NotImplementedError
+
+    def explain(self, game: AnyGame, round_number: int) -> RoundStory:
+        raise NotImplementedError
+
+    def walk(self, game: AnyGame, *, narrate: bool = False) -> Iterator[Moment]:
+        raise NotImplementedError
+
+    def to_record(self, game: AnyGame, *, meta: Mapping[str, Any] | None = None) -> dict[str, Any]:
+        raise NotImplementedError
+
+    def replay(self, data: dict[str, Any]) -> AnyGame:
+        raise NotImplementedError
+
+    def score_sheet(self, data: dict[str, Any]) -> Result | PartyResult:
+        raise NotImplementedError
+
+    def round_cards(self, game: AnyGame, done: int) -> dict[str, Any]:
+        """Finished round ``done``'s collections: ``round``, ``collections`` (record
+        names, or Party collection texts) and ``on_wasabi`` (public: all of it was revealed)."""
+        raise NotImplementedError
+
+    def tiebreak(self, result: Result | PartyResult) -> tuple[int, ...]:
+        """What breaks a tie on points, per seat: puddings, or Party dessert cards."""
+        raise NotImplementedError
+
+    def view_document(self, game: AnyGame, seat: int | None, explained: list[dict[str, Any]] | None = None,
+                      *, rounds: bool = True) -> dict[str, Any]:
+        """Everything a client renders for ``seat`` (``None``: a spectator), one
+        document for both editions: the view's :meth:`to_json` and
+
+        - ``last_round``: the newest finished round's :meth:`round_cards` (or ``None``);
+        - ``explained``: every finished round's scoring in words (:func:`explained_rounds`;
+          ``explained``, the rounds explained before, is extended in place);
+        - ``choices``: what the seat may send now, each ``{"action", "text", "words"}``:
+          its legal actions, or, while its pick is hidden and may change, what it
+          may change it to (a spectator's: empty);
+        - a seat's ``pass_to`` and ``receive_from``, ``change_to`` and ``change_to_text``
+          (while its pick is hidden, else empty) and ``committed_text`` (its hidden pick's text).
+
+        ``rounds=False`` leaves ``last_round`` and ``explained`` ``None`` (for a caller that has them).
+        """
+        out = self.seat_view(game, seat).to_json()
+        done = len(game.round_breakdowns)
+        out["last_round"] = (self.round_cards(game, done) if done else None) if rounds else None
+        out["explained"] = explained_rounds(game, explained) if rounds else None
+        if seat is None:
+            out["choices"] = []
+            return out
+        text, words = self.action_text, self.action_words
+        change = game.change_choices(seat)
+        committed = game.committed_action(seat)
+        out["pass_to"] = (seat + game.pass_step) % game.players
+        out["receive_from"] = (seat - game.pass_step) % game.players
+        out["change_to"] = change
+        out["change_to_text"] = [text(a) for a in change]
+        out["committed_text"] = None if committed is None else text(committed)
+        now = change if committed is not None and change else out["legal_actions"]
+        out["choices"] = [{"action": a, "text": text(a), "words": words(a)} for a in now]
+        return out
+
+
+def _base(game: object) -> Game:
+    if not isinstance(game, Game):
+        raise TypeError(f"the original game's edition was given {type(game).__name__}")
+    return game
+
+
+def _party(game: object) -> PartyGame:
+    if not isinstance(game, PartyGame):
+        raise TypeError(f"Sushi Go Party!'s edition was given {type(game).__name__}")
+    return game
+
+
+class _BaseEdition(Edition):
+    name = "base"
+    title = "Sushi Go!"
+    num_actions = NUM_ACTIONS
+
+    def select(self, base: T, party: T) -> T:
+        return base
+
+    def new_game(self, rules: Rules, *, seed: int | None = None, rng: random.Random | None = None,
+                 auto_deal: bool = True) -> Game:
+        return Game(rules, seed=seed, rng=rng, auto_deal=auto_deal)
+
+    def seat_view(self, game: AnyGame, seat: int | None, *, world: bool = False) -> SeatView:
+        if seat is None:
+            if world:
+                raise ValueError("a spectator's view has no world")
+            return base_spectator_view(_base(game))
+        return base_seat_view(_base(game), seat, world=world)
+
+    def determinize(self, view: AnyView, rng: random.Random) -> Game:
+        if not isinstance(view, SeatView):
+            raise TypeError(f"the original game's edition was given {type(view).__name__}")
+        return determinize(view, rng)
+
+    def action_text(self, action: int) -> str:
+        return base_action_name(action)
+
+    def action_words(self, action: int) -> str:
+        return base_action_words(action)
+
+    def card_name(self, card: int) -> str:
+        return Card(card).name_in_records
+
+    def narrator(self, game: AnyGame) -> Narrator:
+        return BaseNarrator(_base(game))
+
+    def explain(self, game: AnyGame, round_number: int) -> RoundStory:
+        return explain_round(_base(game).round_collections(round_number))
+
+    def walk(self, game: AnyGame, *, narrate: bool = False) -> Iterator[Moment]:
+        board = Game(game.rules, auto_deal=False)
+        return _base_walk(_base(game), board, _Told(BaseNarrator(board) if narrate else None))
+
+    def to_record(self, game: AnyGame, *, meta: Mapping[str, Any] | None = None) -> dict[str, Any]:
+        return to_base_record(_base(game), meta=meta)
+
+    def replay(self, data: dict[str, Any]) -> Game:
+        try:
+            return replay_base(data)
+        except UnknownCardInRecord as e:
+            raise _named_party_card(e) from None
+
+    def score_sheet(self, data: dict[str, Any]) -> Result:
+        try:
+            return base_score_sheet(data)
+        except UnknownCardInRecord as e:
+            raise _named_party_card(e) from None
+
+    def round_cards(self, game: AnyGame, done: int) -> dict[str, Any]:
+        cols = _base(game).round_collections(done)
+        return {"round": done, "collections": [[c.name_in_records for c in col] for col in cols],
+                "on_wasabi": on_wasabi(cols)}
+
+    def tiebreak(self, result: Result | PartyResult) -> tuple[int, ...]:
+        if not isinstance(result, Result):
+            raise TypeError(f"the original game's edition was given {type(result).__name__}")
+        return tuple(result.puddings)
+
+
+class _PartyEdition(Edition):
+    name = "party"
+    title = "Sushi Go Party!"
+    num_actions = PARTY_NUM_ACTIONS
+
+    def select(self, base: T, party: T) -> T:
+        return party
+
+    def new_game(self, rules: Rules, *, seed: int | None = None, rng: random.Random | None = None,
+                 auto_deal: bool = True) -> PartyGame:
+        return PartyGame(rules, seed=seed, rng=rng, auto_deal=auto_deal)
+
+    def seat_view(self, game: AnyGame, seat: int | None, *, world: bool = False) -> PartySeatView:
+        return party_seat_view(_party(game), seat, world=world)
+
+    def determinize(self, view: AnyView, rng: random.Random) -> PartyGame:
+        if not isinstance(view, PartySeatView):
+            raise TypeError(f"Sushi Go Party!'s edition was given {type(view).__name__}")
+        return determinize_party(view, rng)
+
+    def action_text(self, action: int) -> str:
+        return party_action_name(action)
+
+    def action_words(self, action: int) -> str:
+        return party_action_words(action)
+
+    def card_name(self, card: int) -> str:
+        return PartyCard(card).name_in_records
+
+    def narrator(self, game: AnyGame) -> Narrator:
+        return PartyNarrator(_party(game))
+
+    def explain(self, game: AnyGame, round_number: int) -> RoundStory:
+        return explain_party_round(_party(game), round_number)
+
+    def walk(self, game: AnyGame, *, narrate: bool = False) -> Iterator[Moment]:
+        board = PartyGame(game.rules, auto_deal=False)
+        return _party_walk(_party(game), board, _Told(PartyNarrator(board) if narrate else None))
+
+    def to_record(self, game: AnyGame, *, meta: Mapping[str, Any] | None = None) -> dict[str, Any]:
+        return to_party_record(_party(game), meta=meta)
+
+    def replay(self, data: dict[str, Any]) -> PartyGame:
+        return replay_party(data)
+
+    def score_sheet(self, data: dict[str, Any]) -> PartyResult:
+        return party_score_sheet(data)
+
+    def round_cards(self, game: AnyGame, done: int) -> dict[str, Any]:
+        cols = [played_cards(col) for col in _party(game).round_collections(done)]
+        return {"round": done, "collections": [[p.text for p in col] for col in cols],
+                "on_wasabi": [[p.on_wasabi for p in col] for col in cols]}
+
+    def tiebreak(self, result: Result | PartyResult) -> tuple[int, ...]:
+        if not isinstance(result, PartyResult):
+            raise TypeError(f"Sushi Go Party!'s edition was given {type(result).__name__}")
+        return tuple(result.dessert_cards)
+
+
+BASE: Edition = _BaseEdition()
+"""The original Sushi Go!."""
+PARTY: Edition = _PartyEdition()
+"""Sushi Go Party!."""
+EDITIONS: Mapping[str, Edition] = {e.name: e for e in (BASE, PARTY)}
+"""Each edition by its name."""
+
+
+def edition_for(thing: Rules | AnyGame | AnyView | str | int) -> Edition:
+    """The :class:`Edition` of rules, a game, a view (anything with ``rules``) or
+    an edition's name (an int is a player count: base rules).
+
+    >>> from sushigo.engine.rules import Rules
+    >>> edition_for(new_game(Rules(2), seed=1)), edition_for("party")
+    (<Edition base>, <Edition party>)
+    """
+    if isinstance(thing, str):
+        if thing not in EDITIONS:
+            raise ValueError(f"unknown edition {thing!r}: one of {', '.join(EDITIONS)}")
+        return EDITIONS[thing]
+    if isinstance(thing, int):
+        return BASE
+    rules = thing if isinstance(thing, Rules) else thing.rules
+    return EDITIONS[rules.edition]
+
+
+def by_view(view: AnyView, base: Callable[[SeatView], R], party: Callable[[PartySeatView], R]) -> R:
+    """``base(view)`` or ``party(view)``, whichever takes ``view``'s edition: for code
+    with a strategy per edition (a bot's choice, an analysis's playout).
+
+    >>> from sushigo.engine.rules import Rules
+    >>> view = seat_view(new_game(Rules.party(3, "Master Menu"), seed=1), 0)
+    >>> by_view(view, base=lambda v: "base", party=lambda v: v.menu[0])
+    'nigiri'
+    """
+    if isinstance(view, PartySeatView):
+        return party(view)
+    return base(view)
+
+
+def by_game(game: AnyGame, base: Callable[[Game], R], party: Callable[[PartyGame], R]) -> R:
+    """``base(game)`` or ``party(game)``, whichever takes ``game``'s edition (see :func:`by_view`)."""
+    if isinstance(game, PartyGame):
+        return party(game)
+    return base(game)
+
+
+def by_result(result: Result | PartyResult, base: Callable[[Result], R], party: Callable[[PartyResult], R]) -> R:
+    """``base(result)`` or ``party(result)``, whichever takes ``result``'s edition (see :func:`by_view`)."""
+    if isinstance(result, PartyResult):
+        return party(result)
+    return base(result)
+
+
 def new_game(
     rules: Rules | int,
     *,
@@ -102,9 +435,9 @@ def new_game(
     auto_deal: bool = True,
 ) -> AnyGame:
     """A new game of the edition ``rules`` names (an int means base rules)."""
-    if isinstance(rules, Rules) and rules.is_party:
-        return PartyGame(rules, seed=seed, rng=rng, auto_deal=auto_deal)
-    return Game(rules, seed=seed, rng=rng, auto_deal=auto_deal)
+    if isinstance(rules, int):
+        rules = Rules(rules)
+    return edition_for(rules).new_game(rules, seed=seed, rng=rng, auto_deal=auto_deal)
 
 
 def seat_view(game: AnyGame, seat: int | None, *, world: bool = False) -> AnyView:
@@ -118,18 +451,38 @@ def seat_view(game: AnyGame, seat: int | None, *, world: bool = False) -> AnyVie
     >>> seat_view(new_game(Rules.party(4, "My First Meal"), seed=1), None).hand is None
     True
     """
-    if isinstance(game, PartyGame):
-        return party_seat_view(game, seat, world=world)
-    if seat is None:
-        if world:
-            raise ValueError("a spectator's view has no world")
-        return base_spectator_view(game)
-    return base_seat_view(game, seat, world=world)
+    return edition_for(game).seat_view(game, seat, world=world)
 
 
 def spectator_view(game: AnyGame) -> AnyView:
     """The public view of ``game``: collections, puddings or desserts, sizes, scores; no hand."""
     return seat_view(game, None)
+
+
+def view_document(game: AnyGame, seat: int | None, explained: list[dict[str, Any]] | None = None) -> dict[str, Any]:
+    """The document a client renders for ``seat`` (``None``: a spectator): :meth:`Edition.view_document`.
+
+    >>> from sushigo.engine.rules import Rules
+    >>> doc = view_document(new_game(Rules(2), seed=1), 0)
+    >>> doc["edition"], doc["choices"][0]["text"] == doc["legal"][0], doc["last_round"]
+    ('base', True, None)
+    """
+    return edition_for(game).view_document(game, seat, explained)
+
+
+def explained_rounds(game: AnyGame, done: list[dict[str, Any]] | None = None) -> list[dict[str, Any]]:
+    """Every finished round's scoring in the engine's words (public: every
+    card of a finished round was revealed), as ``RoundStory.to_json()``: each
+    seat's figures (``category``, ``count``, ``points``, ``text``) and the races.
+
+    A finished round never changes: ``done``, the rounds explained before
+    (a live table keeps them), is extended rather than explained again.
+    """
+    done = [] if done is None else done
+    edition = edition_for(game)
+    for number in range(len(done) + 1, len(game.round_breakdowns) + 1):
+        done.append(edition.explain(game, number).to_json())
+    return list(done)
 
 
 def action_text(game: AnyGame, action: int) -> str:
@@ -140,29 +493,25 @@ def action_text(game: AnyGame, action: int) -> str:
     >>> action_text(new_game(Rules(2), seed=1), 0)
     'tempura'
     """
-    if isinstance(game, PartyGame):
-        return party_action_name(action)
-    return base_action_name(action)
+    return edition_for(game).action_text(action)
 
 
 def explain(game: AnyGame, round_number: int) -> RoundStory:
     """How finished round ``round_number`` of a game of either edition scored, in words
     (:func:`~sushigo.engine.base.explain.explain_round`,
     :func:`~sushigo.engine.party.explain.explain_party_round`)."""
-    if isinstance(game, PartyGame):
-        return explain_party_round(game, round_number)
-    return explain_round(game.round_collections(round_number))
+    return edition_for(game).explain(game, round_number)
 
 
 def action_words(game: AnyGame, action: int) -> str:
     """One decision of ``game`` in words (``'Tempura'``, ``'Wasabi, then Egg nigiri (chopsticks)'``)."""
-    return party_action_words(action) if isinstance(game, PartyGame) else base_action_words(action)
+    return edition_for(game).action_words(action)
 
 
 def narrator(game: AnyGame) -> Narrator:
     """A narrator that follows ``game`` from now on (call its ``update()`` after
     each decision; :mod:`sushigo.engine.narration`)."""
-    return PartyNarrator(game) if isinstance(game, PartyGame) else BaseNarrator(game)
+    return edition_for(game).narrator(game)
 
 
 @dataclass(frozen=True, slots=True)
@@ -202,11 +551,7 @@ def walk(game: AnyGame, *, narrate: bool = False) -> Iterator[Moment]:
     >>> moments[-1].kind, sum(len(m.told) for m in moments) == len(story_of(game))
     ('end', True)
     """
-    if isinstance(game, PartyGame):
-        party = PartyGame(game.rules, auto_deal=False)
-        return _party_walk(game, party, _Told(narrator(party) if narrate else None))
-    base = Game(game.rules, auto_deal=False)
-    return _base_walk(game, base, _Told(narrator(base) if narrate else None))
+    return edition_for(game).walk(game, narrate=narrate)
 
 
 class _Told:
@@ -285,9 +630,7 @@ def to_record(game: AnyGame, *, meta: Mapping[str, Any] | None = None) -> dict[s
     Adds the optional keys ``meta`` (with the seed when known, plus anything
     given) and, for a finished game, ``result``.
     """
-    if isinstance(game, Game):
-        return to_base_record(game, meta=meta)
-    return to_party_record(game, meta=meta)
+    return edition_for(game).to_record(game, meta=meta)
 
 
 def save_record(game: AnyGame, path: str, *, meta: Mapping[str, Any] | None = None) -> None:
@@ -302,12 +645,7 @@ def replay(data: Any) -> AnyGame:
     turn and seat of the first problem, including a record that stops early.
     """
     expect(data, dict, "record", "the record")
-    if edition_of(data) == "party":
-        return replay_party(data)
-    try:
-        return replay_base(data)
-    except UnknownCardInRecord as e:
-        raise _named_party_card(e) from None
+    return EDITIONS[edition_of(data)].replay(data)
 
 
 def score_sheet(data: Any) -> Result | PartyResult:
@@ -316,12 +654,7 @@ def score_sheet(data: Any) -> Result | PartyResult:
     The pudding adjustment applies only when all three rounds are present.
     """
     expect(data, dict, "score sheet", "the score sheet")
-    if edition_of(data) == "party":
-        return party_score_sheet(data)
-    try:
-        return base_score_sheet(data)
-    except UnknownCardInRecord as e:
-        raise _named_party_card(e) from None
+    return EDITIONS[edition_of(data)].score_sheet(data)
 
 
 _PARTY_NAMES = frozenset(c.name_in_records for c in PartyCard)

@@ -98,6 +98,18 @@ def menu_name(menu: Sequence[str]) -> str | None:
     return None
 
 
+def menu_label(menu: Sequence[str]) -> str | list[str] | None:
+    """A game's menu as summaries show it: its official name, else its items
+    (``None`` for the original game, which has no menu).
+
+    >>> menu_label(()), menu_label(OFFICIAL_MENUS["My First Meal"] + ("nigiri",))
+    (None, 'My First Meal')
+    """
+    if not menu:
+        return None
+    return menu_name(menu) or list(menu)
+
+
 def parse_menu(text: str | Sequence[str]) -> Menu:
     """A menu from an official name (any case, ``sushi-go`` style works) or
     from its items (a comma-separated string or a list; nigiri may be left out).

@@ -44,11 +44,9 @@ from gymnasium import spaces
 from pettingzoo import ParallelEnv
 from pettingzoo.utils.conversions import parallel_to_aec
 
-from sushigo.engine.base.actions import NUM_ACTIONS
-from sushigo.engine.editions import AnyGame, new_game, seat_view, to_record
+from sushigo.engine.editions import AnyGame, edition_for, new_game, seat_view, to_record
 from sushigo.engine.errors import IllegalActionError
 from sushigo.engine.flags import rules_from_flags
-from sushigo.engine.party.actions import PARTY_NUM_ACTIONS
 from sushigo.engine.rules import Rules
 from sushigo.envs.observation import encode, observation_size
 from sushigo.envs.rewards import check_reward, final_rewards
@@ -84,8 +82,9 @@ class raw_parallel_env(ParallelEnv[str, dict[str, Any], int]):  # type: ignore[m
         n = self.rules.players
         self.possible_agents = [f"player_{i}" for i in range(n)]
         self.agents: list[str] = []
-        self._edition = "party" if self.rules.is_party else "base"
-        self._num_actions = PARTY_NUM_ACTIONS if self.rules.is_party else NUM_ACTIONS
+        of_rules = edition_for(self.rules)
+        self._edition = of_rules.name
+        self._num_actions = of_rules.num_actions
         self._obs_size = observation_size(n, self._edition)
         self.game: AnyGame | None = None
         self._seed: int | None = None

@@ -1,4 +1,4 @@
-"""The WebSocket protocol ``sushigo-ws/1`` and the create-table request (``docs/server.md``).
+"""The WebSocket protocol ``sushigo-ws/2`` and the create-table request (``docs/server.md``).
 
 Client messages are checked strictly with pydantic: exact keys, exact JSON
 types, bounded sizes.  :func:`parse_client` turns a text frame into a message
@@ -24,10 +24,13 @@ from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
 from sushigo.engine.records import RecordError, parse_json
 
-VERSION: Final = 1
-"""The ``v`` of every message."""
+VERSION: Final = 2
+"""The ``v`` of every server message (2: a ``state``'s view is the engine's view document, ``choices`` and all)."""
 
-PROTOCOL: Final = "sushigo-ws/1"
+ACCEPTED: Final = (1, 2)
+"""The ``v`` a client message may carry: version 2 changed only what the server sends (keys added)."""
+
+PROTOCOL: Final = "sushigo-ws/2"
 
 MAX_MESSAGE: Final = 4096
 """Longest client message accepted (characters); longer ones get ``too_large``."""
@@ -59,7 +62,7 @@ class ProtocolError(ValueError):
 
 class Hello(BaseModel):
     model_config = _STRICT
-    v: Literal[1]
+    v: Literal[1, 2]
     type: Literal["hello"]
     token: Annotated[str, Field(max_length=128)] | None = None
     name: Annotated[str, Field(max_length=200)] | None = None
@@ -68,7 +71,7 @@ class Hello(BaseModel):
 
 class Pick(BaseModel):
     model_config = _STRICT
-    v: Literal[1]
+    v: Literal[1, 2]
     type: Literal["pick"]
     seq: Annotated[int, Field(ge=0, le=1 << 31)]
     action: Annotated[int, Field(ge=0, le=1 << 16)]
@@ -76,14 +79,14 @@ class Pick(BaseModel):
 
 class Rename(BaseModel):
     model_config = _STRICT
-    v: Literal[1]
+    v: Literal[1, 2]
     type: Literal["name"]
     name: Annotated[str, Field(max_length=200)]
 
 
 class Ping(BaseModel):
     model_config = _STRICT
-    v: Literal[1]
+    v: Literal[1, 2]
     type: Literal["ping"]
 
 
@@ -91,28 +94,28 @@ class Withdraw(BaseModel):
     """Take back your hidden pick (until the last seat commits)."""
 
     model_config = _STRICT
-    v: Literal[1]
+    v: Literal[1, 2]
     type: Literal["withdraw"]
     seq: Annotated[int, Field(ge=0, le=1 << 31)]
 
 
 class Chat(BaseModel):
     model_config = _STRICT
-    v: Literal[1]
+    v: Literal[1, 2]
     type: Literal["chat"]
     text: Annotated[str, Field(max_length=1000)]
 
 
 class React(BaseModel):
     model_config = _STRICT
-    v: Literal[1]
+    v: Literal[1, 2]
     type: Literal["react"]
     reaction: Annotated[str, Field(max_length=20)]
 
 
 class Mute(BaseModel):
     model_config = _STRICT
-    v: Literal[1]
+    v: Literal[1, 2]
     type: Literal["mute"]
     seat: Annotated[int, Field(ge=0, le=7)]
     muted: bool
@@ -122,7 +125,7 @@ class HandOver(BaseModel):
     """Let the greedy bot play for an away seat the table waits on."""
 
     model_config = _STRICT
-    v: Literal[1]
+    v: Literal[1, 2]
     type: Literal["hand_over"]
     seat: Annotated[int, Field(ge=0, le=7)]
 
@@ -131,7 +134,7 @@ class Rematch(BaseModel):
     """"Play again": a seat of a finished table asks for its seat at the new one."""
 
     model_config = _STRICT
-    v: Literal[1]
+    v: Literal[1, 2]
     type: Literal["rematch"]
 
 
@@ -164,11 +167,12 @@ def parse_client(text: str | bytes) -> AnyClientMessage:
     if not isinstance(data, dict):
         raise ProtocolError("bad_message", "not a JSON object")
     if "v" not in data:
-        raise ProtocolError("bad_message", "missing key 'v' (the protocol version, 1)")
+        raise ProtocolError("bad_message", f"missing key 'v' (the protocol version, {VERSION})")
     if type(data["v"]) is not int:  # strictly typed: 1.0, true and "1" are not the version 1
         raise ProtocolError("bad_message", f"v must be the whole number {VERSION}, not {json.dumps(data['v'])}")
-    if data["v"] != VERSION:
-        raise ProtocolError("unsupported_version", f"protocol version {data['v']!r} (this server speaks 1)")
+    if data["v"] not in ACCEPTED:
+        raise ProtocolError("unsupported_version",
+                            f"protocol version {data['v']!r} (this server speaks {VERSION}, and 1)")
     kind = data.get("type")
     if kind not in _TYPES:
         raise ProtocolError("bad_message", f"unknown message type {kind!r} (one of {', '.join(_TYPES)})")

@@ -5,9 +5,9 @@
 read) and stops at every moment someone decides: each turn's picks, and in
 Sushi Go Party! each decision after the reveal (chopsticks, spoon, menu,
 takeout box), then once at the end of each round.  At each step it keeps the
-view the table sent that seat at that moment (:func:`~sushigo.server.tables.view_payload`:
-the engine's seat or spectator view, so a seat's steps show only what it
-knew), how many lines of the turn log it had read (the engine's narration, as
+view the table sent that seat at that moment (the engine's view document,
+:meth:`~sushigo.engine.editions.Edition.view_document`: the seat's or spectator's
+view, so a seat's steps show only what it knew), how many lines of the turn log it had read (the engine's narration, as
 that seat reads it), and, where the seat itself decided, what it chose.  The
 page (``static/replay.js``) draws these; it computes nothing.
 
@@ -36,8 +36,8 @@ from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Sequence
 from typing import Any, Final
 
-from sushigo.engine.editions import AnyGame, action_text, action_words, replay, walk
-from sushigo.engine.menus import menu_name
+from sushigo.engine.editions import AnyGame, action_text, action_words, edition_for, explained_rounds, replay, walk
+from sushigo.engine.menus import menu_label
 from sushigo.engine.narration import Line, lines_seen_by
 from sushigo.engine.records import RecordError, dumps, parse_json, seat_names
 from sushigo.server.store import Store
@@ -46,9 +46,6 @@ from sushigo.server.tables import (
     AnalysisJob,
     TableError,
     TableService,
-    explained_rounds,
-    round_cards,
-    view_payload,
 )
 
 FORMAT: Final = "sushigo-replay/1"
@@ -71,6 +68,7 @@ def replay_document(game: AnyGame, seat: int | None, names: Sequence[str]) -> di
         raise ValueError("a game is replayed once it is over")
     lines: list[Line] = []
     steps: list[dict[str, Any]] = []
+    edition = edition_for(game)
     for moment in walk(game, narrate=True):
         lines += moment.told
         board, chosen = moment.board, moment.chosen
@@ -81,13 +79,14 @@ def replay_document(game: AnyGame, seat: int | None, names: Sequence[str]) -> di
             "chosen": None if mine is None else {"action": mine, "text": action_text(board, mine),
                                                  "words": action_words(board, mine)},
             "lines": len(lines), "rounds_done": len(board.round_breakdowns),
-            "view": view_payload(board, seat, rounds=False),
+            "view": edition.view_document(board, seat, rounds=False),
         })
-    rounds = [{**round_cards(game, n), "explained": story} for n, story in enumerate(explained_rounds(game), start=1)]
+    rounds = [{**edition.round_cards(game, n), "explained": story}
+              for n, story in enumerate(explained_rounds(game), start=1)]
     rules = game.rules
     doc: dict[str, Any] = {
         "format": FORMAT, "edition": rules.edition, "players": game.players, "names": list(names),
-        "menu": (menu_name(rules.menu) or list(rules.menu)) if rules.is_party else None,
+        "menu": menu_label(rules.menu),
         "options": rules.options(), "seat": seat, "result": game.result().to_json(), "rounds": rounds,
         "lines": lines_seen_by(lines, seat), "steps": steps,
     }

@@ -37,23 +37,25 @@ from sushigo.analysis.game import action_label, plan_analysis
 from sushigo.bots import make_bot, parse_bot_spec
 from sushigo.bots.base import Bot, view_for
 from sushigo.bots.greedy import GreedyBot
-from sushigo.engine.base.actions import action_name
-from sushigo.engine.base.cards import CARD_NAMES
-from sushigo.engine.base.scoring import wasabi_pairs
-from sushigo.engine.base.view import knows_hand, round_hands, seat_view, spectator_view
-from sushigo.engine.editions import AnyGame, action_text, action_words, explain, new_game, replay, to_record
+from sushigo.engine.editions import (
+    AnyGame,
+    Edition,
+    action_text,
+    action_words,
+    edition_for,
+    new_game,
+    replay,
+    to_record,
+)
 from sushigo.engine.editions import narrator as narrator_for
 from sushigo.engine.editions import seat_view as editions_seat_view
 from sushigo.engine.flags import FlagError, rules_from_flags
-from sushigo.engine.menus import menu_name
+from sushigo.engine.menus import menu_label
 from sushigo.engine.narration import Line, Narrator, lines_seen_by
-from sushigo.engine.party.game import PartyGame
-from sushigo.engine.party.view import party_seat_view, party_spectator_view, played_cards
 from sushigo.engine.records import dumps as record_dumps
 from sushigo.engine.rules import Rules, RulesError
 from sushigo.server.protocol import REACTIONS, clean_chat, dump
 from sushigo.server.protocol import CreateTable as CreateRequest
-from sushigo.server.protocol import encode as _encode
 from sushigo.server.store import (
     OPEN_STATUSES,
     AddHappening,
@@ -236,7 +238,8 @@ class LiveTable:
     learn: bool = False
     """A "Learn to play" table (the page teaches as the game goes)."""
     explained: list[dict[str, Any]] = field(default_factory=list)
-    """The finished rounds' scoring in words (:func:`explained_rounds`), kept so each is explained once."""
+    """The finished rounds' scoring in words (:func:`~sushigo.engine.editions.explained_rounds`),
+    kept so each is explained once."""
     narrator: Narrator = field(init=False)
     """Follows :attr:`game` and tells each finished turn (:mod:`sushigo.engine.narration`)."""
     log: list[Line] = field(default_factory=list)
@@ -278,11 +281,6 @@ class LiveTable:
     hinted: dict[int, tuple[int, str]] = field(default_factory=dict)
     """Per seat, the decision (its opening ``seq``) a hint is computed or being computed for,
     and the ``hint`` frame ("" while it is being computed)."""
-    public_json: tuple[Any, tuple[Any, ...], list[str], dict[str, Any]] | None = None
-    """The game, the moment of it, and the state view's public members encoded (:meth:`StateFrames._shared`)."""
-    rounds_json: tuple[Any, int, str] | None = None
-    """The game, its number of finished rounds, and the state view's ``last_round`` and
-    ``explained`` members encoded for them (:meth:`StateFrames._rounds`)."""
 
     def __post_init__(self) -> None:
         self.narrator = narrator_for(self.game)
@@ -291,8 +289,9 @@ class LiveTable:
         self.active = self.active or self.created
 
     @property
-    def edition(self) -> str:
-        return self.rules.edition
+    def edition(self) -> Edition:
+        """The game's edition: the engine's one door for what differs between the editions."""
+        return edition_for(self.rules)
 
     @property
     def public_seq(self) -> int:
@@ -323,7 +322,7 @@ def _summary(table_id: str, rules: Rules, status: str, created: float, timer: in
              seats: list[Seat], result: dict[str, Any] | None, settings: dict[str, Any]) -> dict[str, Any]:
     out: dict[str, Any] = {
         "id": table_id, "edition": rules.edition, "players": rules.players,
-        "menu": (menu_name(rules.menu) or list(rules.menu)) if rules.is_party else None,
+        "menu": menu_label(rules.menu),
         "options": rules.options(), "status": status, "ended": status not in OPEN_STATUSES,
         "created": created, "timer": timer,
         "seeded": seeded, **settings, "watching": 0, "seats": [s.to_json() for s in seats],
@@ -405,217 +404,36 @@ def _with_old_options(text: str) -> str:
     return record_dumps(record) + "\n"
 
 
-def view_payload(game: AnyGame, seat: int | None, explained: list[dict[str, Any]] | None = None,
-                 *, rounds: bool = True) -> dict[str, Any]:
-    """What ``seat`` (``None``: a spectator) may see, as sent in ``state.view``
-    (``explained``: the table's rounds explained so far, see :func:`explained_rounds`;
-    ``rounds=False``: ``last_round`` and ``explained`` left ``None``, for a caller that has them)."""
-    if isinstance(game, PartyGame):
-        pv = party_seat_view(game, seat) if seat is not None else party_spectator_view(game)
-        out = pv.to_json()
-        out["on_wasabi"] = [[p.on_wasabi for p in col] for col in pv.collections]
-    else:
-        v = seat_view(game, seat) if seat is not None else spectator_view(game)
-        out = v.to_json()
-        out["edition"] = "base"
-        out["legal"] = [action_name(a) for a in v.legal_actions]
-        out["on_wasabi"] = _on_wasabi(v.collections)
-    out["last_round"] = _last_round(game) if rounds else None
-    out["explained"] = explained_rounds(game, explained) if rounds else None
-    if seat is not None:
-        out["pass_to"] = (seat + game.pass_step) % game.players
-        out["receive_from"] = (seat - game.pass_step) % game.players
-        change = game.change_choices(seat)
-        out["change_to"] = change
-        out["change_to_text"] = [action_text(game, a) for a in change]
-        committed = game.committed_action(seat)
-        out["committed_text"] = None if committed is None else action_text(game, committed)
-    return out
-
-
-
-_NAMES: Final[tuple[str, ...]] = tuple(CARD_NAMES)
-
-_BASE_SPECTATOR_KEYS: Final = (
-    "seat", "players", "round", "turn", "phase", "pass_step", "hand", "legal_actions", "committed",
-    "collections", "puddings", "hand_sizes", "picked", "seen_hands", "known_hands", "known_cards",
-    "discard", "scores", "result", "edition", "legal", "on_wasabi", "last_round", "explained")
-"""The keys of a base-game ``state.view`` in :func:`view_payload`'s order (a seat's adds :data:`_BASE_SEAT_EXTRA`)."""
-
-_BASE_SEAT_EXTRA: Final = ("pass_to", "receive_from", "change_to", "change_to_text")
-
-_BASE_OWN: Final = frozenset({"seat", "hand", "legal_actions", "committed", "seen_hands", "known_hands",
-                              "known_cards", "legal", *_BASE_SEAT_EXTRA})
-"""The fields of a base-game view that differ from seat to seat; every other one is public."""
-
-
-def _members(d: dict[str, Any]) -> str:
-    """``'"a":1,"b":2'``: the members of ``d`` as :func:`_encode` writes them inside its braces."""
-    return _encode(d)[1:-1]
-
-
 class StateFrames:
-    """The ``state`` frames of one moment of a table, for any seat: what every
-    seat shares (the table's summary, the view's public fields) is computed and
-    encoded once, then each seat's own fields are added.
-
-    The text is exactly ``dump`` of :meth:`TableService.state_message`'s message
-    with :func:`view_payload` as the view (``tests/server/test_frames.py``
-    checks it, byte for byte, for every seat at every moment of whole games).
-    A base-game seat's own fields come from :mod:`sushigo.engine.base.view`'s
-    functions (its hand, :func:`~sushigo.engine.base.view.knows_hand`,
-    :func:`~sushigo.engine.base.view.known_cards`, the round's hands replayed
-    once for every seat); Party views are :func:`view_payload`'s own.
+    """The ``state`` frames of one moment of a table, for any seat: the
+    table's summary is encoded once, each seat's view is the engine's view
+    document (:meth:`~sushigo.engine.editions.Edition.view_document`) as it is.
 
     Valid while the table does not change: make one per publish.
     """
 
     def __init__(self, table: LiveTable) -> None:
         self.table = table
-        self.game = table.game
         self._texts: dict[int | None, str] = {}
-        self._head: str | None = None  # the members before the seat's, and the table's summary
-        self._viewless = table.status in (WAITING, CANCELLED)
-        self._public: list[str] | None = None  # base game: the public members between the own ones
-        self._history: list[list[list[int]]] | None = None
+        self._summary: Any = None
 
     def text(self, seat: int | None) -> str:
         """The ``state`` frame for ``seat`` (``None``: a spectator)."""
         text = self._texts.get(seat)
         if text is None:
             table = self.table
-            deadline = "null"
-            if seat is not None and seat in table.deadlines:
-                deadline = _encode(round(table.deadlines[seat][1], 3))
-            if self._head is None:
-                self._head = '{"type":"state","seq":' + _encode(table.public_seq) + ',"status":' + _encode(table.status)
-                self._summary = _encode(table.summary())
-            view = "null" if self._viewless else self._view(seat)
-            text = self._texts[seat] = (self._head + ',"seat":' + ("null" if seat is None else str(int(seat)))
-                                        + ',"table":' + self._summary + ',"view":' + view
-                                        + ',"deadline":' + deadline + ',"v":1}')
+            if self._summary is None:
+                self._summary = table.summary()
+            deadline = round(table.deadlines[seat][1], 3) if seat is not None and seat in table.deadlines else None
+            view = None
+            if table.status not in (WAITING, CANCELLED):
+                if seat is not None and not 0 <= seat < table.rules.players:
+                    raise ValueError(f"there is no seat {seat}")
+                view = table.edition.view_document(table.game, seat, table.explained)
+            text = self._texts[seat] = dump({"type": "state", "seq": table.public_seq, "status": table.status,
+                                             "seat": seat, "table": self._summary, "view": view,
+                                             "deadline": deadline})
         return text
-
-    def _rounds(self) -> str:
-        """The members ``last_round`` and ``explained``, encoded once per finished round (kept by the table)."""
-        table, game = self.table, self.game
-        done = len(game.round_breakdowns)
-        cached = table.rounds_json
-        if cached is None or cached[0] is not game or cached[1] != done:
-            text = _members({"last_round": _last_round(game), "explained": explained_rounds(game, table.explained)})
-            cached = table.rounds_json = (game, done, text)
-        return cached[2]
-
-    def _shared(self) -> tuple[list[str], dict[str, Any]]:
-        """The base-game view's public members, in runs between the seats' own ones, and the
-        spectator's view they come from (``[]``: the engine's view has other keys, no shortcut).
-
-        Kept by the table until something is revealed: a hidden pick (or its withdrawal)
-        changes nothing public but ``picked``, which is encoded afresh each time.
-        """
-        table, game = self.table, self.game
-        key = (game.round, game.turn, game.phase, game.is_over, len(game.round_breakdowns))
-        cached = table.public_json
-        if cached is None or cached[0] is not game or cached[1] != key:
-            spectator = view_payload(game, None, rounds=False)
-            runs: list[str] = []
-            if tuple(spectator) == _BASE_SPECTATOR_KEYS:  # else the engine's view changed: no shortcut
-                public: dict[str, Any] = {}
-                for name in _BASE_SPECTATOR_KEYS[:-2]:  # last_round and explained: once a round
-                    if name in _BASE_OWN:
-                        if public:
-                            runs.append(_members(public))
-                            public = {}
-                    elif name != "picked":  # the last of its run
-                        public[name] = spectator[name]
-                runs.append(_members(public) + "," + self._rounds())
-            cached = table.public_json = (game, key, runs, spectator)
-        runs = list(cached[2])
-        if runs:
-            runs[1] += ',"picked":' + _encode([game.has_committed(s) for s in range(game.players)])
-        return runs, cached[3]
-
-    def _view(self, seat: int | None) -> str:
-        game = self.game
-        if isinstance(game, PartyGame):
-            return _encode(view_payload(game, seat, self.table.explained))
-        if self._public is None:
-            self._public, self._spectator_view = self._shared()
-        if not self._public:
-            return _encode(view_payload(game, seat, self.table.explained))
-        if seat is None:
-            spectator, runs = self._spectator_view, self._public
-            own = [_members({key: spectator[key]}) for key in _BASE_SPECTATOR_KEYS if key in _BASE_OWN]
-            # seat | p0 | hand, legal_actions, committed | p1 | seen_hands .. known_cards | p2 | legal | p3
-            return ("{" + own[0] + "," + runs[0] + "," + ",".join(own[1:4]) + "," + runs[1]
-                    + "," + ",".join(own[4:7]) + "," + runs[2] + "," + own[7] + "," + runs[3] + "}")
-        if not 0 <= seat < game.players:
-            raise ValueError(f"there is no seat {seat}")
-        if self._history is None:
-            self._history = round_hands(game)
-            # what a seat knows of a hand it has not held is what a spectator knows (known_cards)
-            self._unheld = self._spectator_view["known_cards"]
-        names = _NAMES
-        hands = game.hands
-        players = range(game.players)
-        legal = game.legal_actions(seat)
-        change = game.change_choices(seat)
-        committed = game.committed_action(seat)
-        step = game.pass_step
-        p = self._public
-        knows = [knows_hand(game, seat, k) for k in players]
-        held = [[names[c] for c in hands[k]] if knows[k] else None for k in players]
-        unheld = self._unheld
-        # the view's keys in order: seat | players .. pass_step | hand, legal_actions, committed |
-        # collections .. picked | seen_hands, known_hands, known_cards | discard .. edition | legal |
-        # on_wasabi, last_round, explained | pass_to .. change_to_text, committed_text
-        return ('{"seat":' + str(seat) + "," + p[0] + ","
-                + _members({"hand": [names[c] for c in hands[seat]], "legal_actions": legal,
-                            "committed": committed}) + "," + p[1] + ","
-                + _members({"seen_hands": [[names[c] for c in h[seat]] for h in self._history],
-                            "known_hands": held,
-                            "known_cards": [held[k] if knows[k] else unheld[k] for k in players]})
-                + "," + p[2] + "," + _members({"legal": [action_name(a) for a in legal]}) + "," + p[3] + ","
-                + _members({"pass_to": (seat + step) % game.players, "receive_from": (seat - step) % game.players,
-                            "change_to": change, "change_to_text": [action_name(a) for a in change],
-                            "committed_text": None if committed is None else action_name(committed)}) + "}")
-
-
-def explained_rounds(game: AnyGame, done: list[dict[str, Any]] | None = None) -> list[dict[str, Any]]:
-    """Every finished round's scoring in the engine's words (public: every
-    card of a finished round was revealed), as ``RoundStory.to_json()``: each
-    seat's figures (``category``, ``count``, ``points``, ``text``) and the races.
-
-    A finished round never changes: ``done``, the rounds explained before
-    (a live table keeps them), is extended rather than explained again.
-    """
-    done = [] if done is None else done
-    for number in range(len(done) + 1, len(game.round_breakdowns) + 1):
-        done.append(explain(game, number).to_json())
-    return list(done)
-
-
-def _last_round(game: AnyGame) -> dict[str, Any] | None:
-    """The collections of the newest finished round (public: all of it was revealed)."""
-    done = len(game.round_breakdowns)
-    return round_cards(game, done) if done else None
-
-
-def round_cards(game: AnyGame, done: int) -> dict[str, Any]:
-    """Finished round ``done``'s collections, as ``view.last_round`` (``round``, ``collections``
-    in record names or Party collection texts, ``on_wasabi``; public: all of it was revealed)."""
-    if isinstance(game, PartyGame):
-        cols = [played_cards(col) for col in game.round_collections(done)]
-        return {"round": done, "collections": [[p.text for p in col] for col in cols],
-                "on_wasabi": [[p.on_wasabi for p in col] for col in cols]}
-    base = game.round_collections(done)
-    return {"round": done, "collections": [[c.name_in_records for c in col] for col in base],
-            "on_wasabi": _on_wasabi(base)}
-
-
-def _on_wasabi(collections: Sequence[Sequence[int]]) -> list[list[bool]]:
-    """Per base-game collection card: is it a nigiri on a wasabi."""
-    return [[i in pairs for i in range(len(col))] for col, pairs in ((c, wasabi_pairs(c)) for c in collections)]
 
 
 def _rules_from_request(req: CreateRequest) -> Rules:
@@ -907,7 +725,7 @@ class TableService:
         invites = {str(s.seat): s.invite_hash.hex() for s in seats if s.invite_hash is not None}
         if invites:
             stored_rules["invites"] = invites
-        if rules.is_party:
+        if rules.menu:  # Sushi Go Party!'s
             stored_rules["menu"] = list(rules.menu)
         if req.seed is not None:
             stored_rules["seeded"] = True
@@ -999,7 +817,7 @@ class TableService:
                                   "timer": table.timer, "learn": False, "private": table.private,
                                   "chat": table.chat, "chat_spectators": table.chat_spectators,
                                   "hints": table.hints}
-        if rules.is_party:
+        if rules.menu:  # Sushi Go Party!'s
             fields["menu"] = list(rules.menu)
         for key in ("pass_both_ways", "reshuffle", "uramaki_split", "menu_card_draw",
                     "two_player_pudding_penalty", "wasabi_colour"):

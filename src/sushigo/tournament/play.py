@@ -15,8 +15,7 @@ from dataclasses import dataclass
 from typing import Any, cast
 
 from sushigo.bots import EXTERNAL_PREFIX, Bot, Player, make_bot, play_game
-from sushigo.engine.editions import to_record
-from sushigo.engine.party.game import PartyResult
+from sushigo.engine.editions import edition_for, to_record
 from sushigo.engine.rules import Rules
 from sushigo.tournament.ratings import rank_seats
 from sushigo.tournament.results import GameResult
@@ -101,7 +100,7 @@ def play_scheduled(
         for bot in fresh:
             bot.close()
     result = played.result()
-    tiebreak = result.dessert_cards if isinstance(result, PartyResult) else result.puddings
+    tiebreak = edition_for(played).tiebreak(result)
     incidents = tuple(
         _incident_json(incident, game.game, k, spec)
         for bot, mark, k, spec in zip(bots, marks, game.bot_index, game.seats)

@@ -26,10 +26,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from sushigo.engine.base.actions import Action, card_ids
+from sushigo.engine.base.actions import Action, action_name, card_ids
 from sushigo.engine.base.cards import DECK_COUNT_LIST, NUM_CARD_TYPES, Card, count_cards
 from sushigo.engine.base.game import Game
-from sushigo.engine.base.scoring import Result
+from sushigo.engine.base.scoring import Result, wasabi_pairs
 from sushigo.engine.copies import by_fields
 from sushigo.engine.rules import Rules
 from sushigo.engine.turns import Phase
@@ -94,12 +94,16 @@ class SeatView:
     """
 
     def to_json(self) -> dict[str, Any]:
-        """A JSON-friendly dict with card names (for bots and network play)."""
+        """A JSON-friendly dict with card names (for bots and network play):
+        the same keys as the Party view's where the editions share a notion
+        (``edition``, ``legal``, the text form of each legal action, and
+        ``on_wasabi``, per seat and collection card: does it sit on a wasabi)."""
 
         def names(cards: tuple[Card, ...] | None) -> list[str] | None:
             return None if cards is None else [c.name_in_records for c in cards]
 
         return {
+            "edition": "base",
             "seat": self.seat,
             "players": self.players,
             "round": self.round,
@@ -108,8 +112,10 @@ class SeatView:
             "pass_step": self.pass_step,
             "hand": names(self.hand),
             "legal_actions": list(self.legal_actions),
+            "legal": [action_name(a) for a in self.legal_actions],
             "committed": self.committed,
             "collections": [names(c) for c in self.collections],
+            "on_wasabi": on_wasabi(self.collections),
             "puddings": list(self.puddings),
             "hand_sizes": list(self.hand_sizes),
             "picked": list(self.picked),
@@ -122,6 +128,15 @@ class SeatView:
             "scores": [list(r) for r in self.result.rounds],
             "result": self.result.to_json(),
         }
+
+
+def on_wasabi(collections: Sequence[Sequence[int]]) -> list[list[bool]]:
+    """Per collection card: is it a nigiri on a wasabi.
+
+    >>> on_wasabi([[Card.WASABI, Card.SQUID, Card.EGG]])
+    [[False, True, False]]
+    """
+    return [[i in pairs for i in range(len(col))] for col, pairs in ((c, wasabi_pairs(c)) for c in collections)]
 
 
 _CARD: tuple[Card, ...] = tuple(Card)  # Card(c) is an enum lookup; indexing is several times faster

@@ -123,6 +123,7 @@ class PartySeatView:
                 "drawn": [PartyCard(c).name_in_records for c in d.drawn],
             },
             "collections": [[p.text for p in col] for col in self.collections],
+            "on_wasabi": [[p.on_wasabi for p in col] for col in self.collections],
             "desserts": [names(x) for x in self.desserts],
             "hand_sizes": list(self.hand_sizes),
             "picked": list(self.picked),
