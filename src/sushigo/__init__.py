@@ -30,11 +30,18 @@ from sushigo.engine.base.cards import Card, parse_card
 from sushigo.engine.base.game import Game
 from sushigo.engine.base.scoring import Result
 from sushigo.engine.editions import (
+    BASE,
+    PARTY,
     AnyGame,
     AnyView,
+    Edition,
     Moment,
     action_text,
     action_words,
+    by_game,
+    by_result,
+    by_view,
+    edition_for,
     explain,
     new_game,
     replay,
@@ -44,6 +51,7 @@ from sushigo.engine.editions import (
     spectator_view,
     story_of,
     to_record,
+    view_document,
     walk,
 )
 from sushigo.engine.errors import GameOverError, IllegalActionError
@@ -56,11 +64,14 @@ from sushigo.engine.turns import Phase
 __version__ = "0.7.0"
 
 __all__ = [
+    "BASE",
     "NUM_ACTIONS",
+    "PARTY",
     "Action",
     "AnyGame",
     "AnyView",
     "Card",
+    "Edition",
     "Game",
     "GameOverError",
     "IllegalActionError",
@@ -75,7 +86,11 @@ __all__ = [
     "action_name",
     "action_text",
     "action_words",
+    "by_game",
+    "by_result",
+    "by_view",
     "decode",
+    "edition_for",
     "encode",
     "explain",
     "new_game",
@@ -88,5 +103,6 @@ __all__ = [
     "spectator_view",
     "story_of",
     "to_record",
+    "view_document",
     "walk",
 ]

@@ -5,8 +5,9 @@ for byte, ``dump`` of the message built around
 :func:`sushigo.engine.editions.view_document`, for every seat and the
 spectator, at every moment of whole games (hidden picks committed, changed
 and taken back, chopsticks, both passing directions, the end of the game);
-and each document's ``choices`` are exactly what the seat may send now, in
-the engine's words.
+each document holds the seat's view as ``seat_view(game, seat).to_json()``
+builds it alone (the documents of a moment share what seats share); and its
+``choices`` are exactly what the seat may send now, in the engine's words.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ import time
 
 import pytest
 
-from sushigo.engine.editions import action_text, action_words, new_game, view_document
+from sushigo.engine.editions import action_text, action_words, new_game, seat_view, view_document
 from sushigo.engine.flags import rules_from_flags
 from sushigo.server.protocol import dump
 from sushigo.server.tables import FINISHED, PLAYING, WAITING, LiveTable, Seat, StateFrames
@@ -40,6 +41,8 @@ def _reference(table: LiveTable, seat: int | None) -> str:
 def _check_document(table: LiveTable, seat: int | None, view: dict[str, object]) -> None:
     game = table.game
     assert set(view) >= SHARED_KEYS and view["edition"] == game.rules.edition
+    alone = seat_view(game, seat).to_json()  # the seat's view built on its own, not among others
+    assert {key: view[key] for key in alone} == alone
     if seat is None:
         assert view["hand"] is None and view["choices"] == [] and not SEAT_KEYS & set(view)
         return

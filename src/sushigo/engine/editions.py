@@ -56,7 +56,7 @@ from sushigo.engine.base.record import (
     to_base_record,
 )
 from sushigo.engine.base.scoring import Result
-from sushigo.engine.base.view import SeatView, determinize, on_wasabi
+from sushigo.engine.base.view import SeatView, determinize, on_wasabi, round_hands, seat_members
 from sushigo.engine.base.view import seat_view as base_seat_view
 from sushigo.engine.base.view import spectator_view as base_spectator_view
 from sushigo.engine.narration import Line, Narrator
@@ -213,24 +213,49 @@ class Edition:
 
         ``rounds=False`` leaves ``last_round`` and ``explained`` ``None`` (for a caller that has them).
         """
-        out = self.seat_view(game, seat).to_json()
+        return self.view_documents(game, explained, rounds=rounds)(seat)
+
+    def view_documents(self, game: AnyGame, explained: list[dict[str, Any]] | None = None,
+                       *, rounds: bool = True) -> Callable[[int | None], dict[str, Any]]:
+        """Seat -> its :meth:`view_document` at this moment of ``game``, for many seats at
+        once: what seats share (the public view, the rounds) is built once.  Valid
+        while the game does not change.
+
+        >>> from sushigo.engine.rules import Rules
+        >>> game = BASE.new_game(Rules(4), seed=3)
+        >>> of = BASE.view_documents(game)
+        >>> all(of(s) == BASE.view_document(game, s) for s in (None, 0, 1, 2, 3))
+        True
+        """
         done = len(game.round_breakdowns)
-        out["last_round"] = (self.round_cards(game, done) if done else None) if rounds else None
-        out["explained"] = explained_rounds(game, explained) if rounds else None
-        if seat is None:
-            out["choices"] = []
-            return out
+        last_round = (self.round_cards(game, done) if done else None) if rounds else None
+        told = explained_rounds(game, explained) if rounds else None
+        view_json = self._view_json(game)
         text, words = self.action_text, self.action_words
-        change = game.change_choices(seat)
-        committed = game.committed_action(seat)
-        out["pass_to"] = (seat + game.pass_step) % game.players
-        out["receive_from"] = (seat - game.pass_step) % game.players
-        out["change_to"] = change
-        out["change_to_text"] = [text(a) for a in change]
-        out["committed_text"] = None if committed is None else text(committed)
-        now = change if committed is not None and change else out["legal_actions"]
-        out["choices"] = [{"action": a, "text": text(a), "words": words(a)} for a in now]
-        return out
+
+        def of(seat: int | None) -> dict[str, Any]:
+            out = view_json(seat)
+            out["last_round"] = last_round
+            out["explained"] = told
+            if seat is None:
+                out["choices"] = []
+                return out
+            change = game.change_choices(seat)
+            committed = game.committed_action(seat)
+            out["pass_to"] = (seat + game.pass_step) % game.players
+            out["receive_from"] = (seat - game.pass_step) % game.players
+            out["change_to"] = change
+            out["change_to_text"] = [text(a) for a in change]
+            out["committed_text"] = None if committed is None else text(committed)
+            now = change if committed is not None and change else out["legal_actions"]
+            out["choices"] = [{"action": a, "text": text(a), "words": words(a)} for a in now]
+            return out
+
+        return of
+
+    def _view_json(self, game: AnyGame) -> Callable[[int | None], dict[str, Any]]:
+        """Seat -> ``seat_view(game, seat).to_json()`` (a new dict each time), for many seats at once."""
+        return lambda seat: self.seat_view(game, seat).to_json()
 
 
 def _base(game: object) -> Game:
@@ -263,6 +288,21 @@ class _BaseEdition(Edition):
                 raise ValueError("a spectator's view has no world")
             return base_spectator_view(_base(game))
         return base_seat_view(_base(game), seat, world=world)
+
+    def _view_json(self, game: AnyGame) -> Callable[[int | None], dict[str, Any]]:
+        base = _base(game)
+        spectator = base_spectator_view(base).to_json()
+        history: list[list[list[int]]] = []
+
+        def of(seat: int | None) -> dict[str, Any]:
+            if seat is None:
+                return dict(spectator)
+            if not history:
+                history.extend(round_hands(base))
+            # a seat sees what a spectator sees, and its own members (hidden information: engine.base.view)
+            return {**spectator, **seat_members(base, seat, history, spectator["known_cards"])}
+
+        return of
 
     def determinize(self, view: AnyView, rng: random.Random) -> Game:
         if not isinstance(view, SeatView):

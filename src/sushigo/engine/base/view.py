@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from sushigo.engine.base.actions import Action, action_name, card_ids
-from sushigo.engine.base.cards import DECK_COUNT_LIST, NUM_CARD_TYPES, Card, count_cards
+from sushigo.engine.base.cards import CARD_NAMES, DECK_COUNT_LIST, NUM_CARD_TYPES, Card, count_cards
 from sushigo.engine.base.game import Game
 from sushigo.engine.base.scoring import Result, wasabi_pairs
 from sushigo.engine.copies import by_fields
@@ -219,6 +219,43 @@ def seat_view(game: Game, seat: int, *, world: bool = False) -> SeatView:
         world=sample_world(game, seat, random.Random(0)) if world else None,
         **_public(game),
     )
+
+
+def seat_members(game: Game, seat: int, history: Sequence[Sequence[Sequence[int]]],
+                 public_known: Sequence[list[str]]) -> dict[str, Any]:
+    """The members of ``seat_view(game, seat).to_json()`` that are the seat's own
+    (every other member is the spectator's), built straight from the game: for
+    many seats at once, given the round's hands ``history`` (:func:`round_hands`)
+    and the spectator's ``known_cards``, which is what a seat knows of a hand
+    it has not held.
+
+    >>> game = Game(3, seed=2)
+    >>> spectator = spectator_view(game).to_json()
+    >>> own = seat_members(game, 1, round_hands(game), spectator["known_cards"])
+    >>> {**spectator, **own} == seat_view(game, 1).to_json()
+    True
+    """
+    if not 0 <= seat < game.players:
+        raise ValueError(f"there is no seat {seat}")
+    names = _NAMES
+    hands = game.hands
+    players = range(game.players)
+    knows = [knows_hand(game, seat, k) for k in players]
+    held = [[names[c] for c in hands[k]] if knows[k] else None for k in players]
+    legal = game.legal_actions(seat)
+    return {
+        "seat": seat,
+        "hand": [names[c] for c in hands[seat]],
+        "legal_actions": legal,
+        "legal": [action_name(a) for a in legal],
+        "committed": game.committed_action(seat),
+        "seen_hands": [[names[c] for c in h[seat]] for h in history],
+        "known_hands": held,
+        "known_cards": [held[k] if knows[k] else public_known[k] for k in players],
+    }
+
+
+_NAMES: tuple[str, ...] = tuple(CARD_NAMES)
 
 
 def determinize(view: SeatView, rng: random.Random) -> Game:
