@@ -170,15 +170,19 @@ def test_a_seeded_table_says_so(lite_client: TestClient) -> None:
 
 def test_party_tables_stored_before_the_wasabi_colour_option_keep_their_reading() -> None:
     """A Party table row written by sushigo 0.4 has no ``wasabi_colour``: it was played with
-    wasabi a colour of its own, and a restart must go on with that reading (new rows store it)."""
+    wasabi a colour of its own, and the migration (0002) names it so that a restart goes on
+    with that reading (new rows store it)."""
     from sushigo.engine.rules import Rules
+    from sushigo.server.migrations.versions.v0002_party_wasabi_colour import rules_with_colour
     from sushigo.server.store import TableRow
     from sushigo.server.tables import _rules_of
 
     old = dict(Rules.party(3, "My First Meal").options())
     del old["wasabi_colour"]
+    migrated = rules_with_colour(json.dumps({"options": old, "menu": list(Rules.party(3, "My First Meal").menu)}))
+    assert migrated is not None
     row = TableRow(id="t", created=0.0, edition="party", players=3, seed=1, timer=None, status="playing",
-                   rules={"options": old, "menu": list(Rules.party(3, "My First Meal").menu)})
+                   rules=json.loads(migrated))
     assert _rules_of(row).wasabi_colour == "own"
     new = TableRow(id="t", created=0.0, edition="party", players=3, seed=1, timer=None, status="playing",
                    rules={"options": Rules.party(3, "My First Meal").options(),
@@ -191,14 +195,14 @@ def test_party_tables_stored_before_the_wasabi_colour_option_keep_their_reading(
 
 def test_records_of_old_party_tables_name_the_wasabi_colour_they_were_played_with() -> None:
     """A finished Party table of sushigo 0.4 stored its record without ``wasabi_colour``;
-    the record the server hands out names "own", so ``sushigo replay`` accepts it."""
+    the migration (0002) names "own" in it, so ``sushigo replay`` accepts the record the server hands out."""
     import random
 
     from sushigo.engine.editions import replay, to_record
     from sushigo.engine.party.game import PartyGame
     from sushigo.engine.records import dumps
     from sushigo.engine.rules import Rules
-    from sushigo.server.tables import _with_old_options
+    from sushigo.server.migrations.versions.v0002_party_wasabi_colour import record_with_colour
 
     for seed in range(100):  # a game where the reading changes the result: its old record fails
         game = PartyGame(Rules.party(4, "My First Meal", wasabi_colour="own"), seed=seed)
@@ -211,13 +215,13 @@ def test_records_of_old_party_tables_name_the_wasabi_colour_they_were_played_wit
             break
     else:
         pytest.fail("no game of 100 where the wasabi colour changes the result")
-    served = json.loads(_with_old_options(dumps(old)))
+    migrated = record_with_colour(dumps(old))
+    assert migrated is not None
+    served = json.loads(migrated)
     assert served["options"]["wasabi_colour"] == "own"
     assert replay(served).result() == game.result()
-    new = dumps(to_record(PartyGame(Rules.party(3, "My First Meal"), seed=1)))
-    assert _with_old_options(new) == new
-    base = dumps(to_record(played_base_game()))
-    assert _with_old_options(base) == base
+    assert record_with_colour(dumps(to_record(PartyGame(Rules.party(3, "My First Meal"), seed=1)))) is None
+    assert record_with_colour(dumps(to_record(played_base_game()))) is None
 
 
 def played_base_game() -> Any:

@@ -1,0 +1,39 @@
+"""What the lobby and the HTTP reads ask of any table, live here or only stored:
+listings, summaries, rules and records."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+from sushigo.engine.rules import Rules
+
+from .base import ServiceBase
+from .model import _rules_of, summary_of
+
+
+class Lobby(ServiceBase):
+    """Tables as the lobby lists them, their rules and their records."""
+
+    async def listing(self, limit: int = 200) -> list[dict[str, Any]]:
+        """Summaries of the newest tables (from the database, so every process's tables show)."""
+        loaded = await asyncio.to_thread(self.store.summaries, limit)
+        return [self.tables[item.id].summary() if item.id in self.tables else summary_of(item)
+                for item in loaded]
+
+    async def summary(self, table_id: str) -> dict[str, Any] | None:
+        if table_id in self.tables:
+            return self.tables[table_id].summary()
+        loaded = await asyncio.to_thread(self.store.load, table_id=table_id)
+        return summary_of(loaded[0]) if loaded else None
+
+    async def rules_of(self, table_id: str) -> Rules | None:
+        """The rules a table is played with (``None``: no such table)."""
+        if table_id in self.tables:
+            return self.tables[table_id].rules
+        loaded = await asyncio.to_thread(self.store.load, table_id=table_id)
+        return _rules_of(loaded[0].row) if loaded else None
+
+    async def record(self, table_id: str) -> str | None:
+        """The table's stored record, as it is stored (``None``: no such table, or not ended)."""
+        return await asyncio.to_thread(self.store.record, table_id)
