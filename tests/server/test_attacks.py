@@ -18,7 +18,7 @@ from websockets.exceptions import ConnectionClosed, InvalidStatus
 from sushigo import Game
 from sushigo.engine.editions import to_record
 from sushigo.server.app import create_app
-from sushigo.server.scorekeeper import SHEETS_PER_HOUR
+from sushigo.server.routes.sheets import SHEETS_PER_HOUR
 from sushigo.server.store import Store
 
 from .conftest import ServerProcess, create, finish, make_client, play_out, tokens

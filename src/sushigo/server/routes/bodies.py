@@ -1,0 +1,184 @@
+"""The JSON bodies the routes take, as pydantic models: exact keys, exact JSON
+types, read under a size limit (``docs/server.md``, "HTTP" and "Scorekeeper").
+
+A route takes one as a dependency, ``body: Annotated[InviteBody,
+Depends(InviteBody.read)]``: :meth:`JsonBody.read` reads the body (413 past
+its ``LIMIT``), decodes it (400 with the decoder's one line) and validates it.
+A body that fails validation is answered with the line its own validators
+gave (:func:`says`), or else with the model's ``SHAPE``, the line that says
+what the body is.  The create-table body is
+:class:`sushigo.server.protocol.CreateTable`.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Annotated, Any, ClassVar, Final, Self
+
+from fastapi import Request
+from fastapi.responses import JSONResponse
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, ValidatorFunctionWrapHandler, field_validator
+from pydantic_core import PydanticCustomError
+
+from sushigo.engine.records import RecordError, parse_json
+from sushigo.engine.sheets import sheet_rules
+from sushigo.server.replies import read_body
+from sushigo.server.routes.errors import Refused
+
+MAX_SHEET: Final = 65536
+"""Largest body of a score or sheet request (bytes)."""
+
+NOT_A_SHEET: Final = "the sheet must be a JSON object (docs/spec/game-record.md)"
+
+_SAYS: Final = "says"
+"""The error type of a validator's own line (the answer is that line)."""
+
+
+def says(line: str) -> PydanticCustomError:
+    """A validation error whose line is the 400's whole message."""
+    return PydanticCustomError(_SAYS, "{line}", {"line": line})
+
+
+async def read_limited(request: Request, limit: int) -> bytes:
+    """The request's body; :class:`Refused` (413) once it is longer than ``limit`` bytes."""
+    body = await read_body(request, limit)
+    if isinstance(body, JSONResponse):
+        raise Refused.by(body)
+    return body
+
+
+def decode_json(raw: bytes) -> Any:
+    """A body's JSON (Unicode text only: :func:`~sushigo.engine.records.parse_json`); else 400."""
+    try:
+        return parse_json(raw, "the body")
+    except RecordError as e:
+        raise Refused(400, str(e)) from None
+
+
+def documented(model: type[BaseModel]) -> dict[str, Any]:
+    """A route's ``openapi_extra``: its JSON body is ``model`` (FastAPI reads it through a dependency)."""
+    return {"requestBody": {"required": True,
+                            "content": {"application/json": {"schema": model.model_json_schema()}}}}
+
+
+class JsonBody(BaseModel):
+    """A JSON request body: exactly the model's keys, of exactly their JSON types."""
+
+    model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
+
+    LIMIT: ClassVar[int] = 1024
+    """Largest body (bytes)."""
+    EMPTY: ClassVar[bytes] = b"null"
+    """What an empty body reads as."""
+    SHAPE: ClassVar[str] = "the body is not what this route takes"
+    """The 400's line for a body of another shape."""
+
+    @classmethod
+    async def read(cls, request: Request) -> Self:
+        """The request's body as this model, or :class:`Refused` (413 or 400, one line)."""
+        return cls.of(cls.decode(await read_limited(request, cls.LIMIT) or cls.EMPTY))
+
+    @classmethod
+    def decode(cls, raw: bytes) -> Any:
+        return decode_json(raw)
+
+    @classmethod
+    def of(cls, data: Any) -> Self:
+        """``data`` as this model, or :class:`Refused` (400, one line)."""
+        try:
+            return cls.model_validate(data)
+        except ValidationError as e:
+            errors = e.errors()
+            line = errors[0]["msg"] if errors and all(err["type"] == _SAYS for err in errors) else cls.SHAPE
+            raise Refused(400, line) from None
+
+
+CreatorToken = Annotated[str, Field(min_length=1, max_length=128)]
+
+
+class CancelBody(JsonBody):
+    """``POST /api/tables/{id}/cancel``: the creator cancels a waiting table."""
+
+    SHAPE = 'the body is {"creator": TOKEN}, the creator token the table was created with'
+    creator: CreatorToken
+
+
+class InviteBody(JsonBody):
+    """``POST /api/tables/{id}/invite``: the creator makes a new invite for a human seat."""
+
+    SHAPE = 'the body is {"creator": TOKEN, "seat": N}: the creator token and a human seat, from 0'
+    creator: CreatorToken
+    seat: int
+
+    @field_validator("seat", mode="wrap")
+    @classmethod
+    def _seat_number(cls, value: Any, handler: ValidatorFunctionWrapHandler) -> Any:
+        try:
+            return handler(value)
+        except ValidationError:
+            raise says('"seat" is a seat number, from 0') from None
+
+
+class SeatBody(JsonBody):
+    """``POST .../analysis``: the seat whose decisions to analyse."""
+
+    SHAPE = 'the body is {"seat": N}, the seat to analyse (from 0)'
+    seat: int
+
+    @classmethod
+    def decode(cls, raw: bytes) -> Any:
+        try:
+            return json.loads(raw)
+        except (ValueError, UnicodeDecodeError, RecursionError):
+            raise Refused(400, "the body is not JSON") from None
+
+
+def sheet_problem(data: Any) -> str | None:
+    """Why ``data`` can't be kept as a sheet (its setup must be readable), or None."""
+    if not isinstance(data, dict):
+        return NOT_A_SHEET
+    try:
+        sheet_rules(data)
+    except RecordError as e:
+        return str(e)
+    rounds = data.get("rounds", [])
+    if not isinstance(rounds, list) or len(rounds) > 3:
+        return "rounds: a score sheet has 1 to 3 rounds"
+    return None
+
+
+def _keepable(sheet: Any) -> Any:
+    problem = sheet_problem(sheet)
+    if problem is not None:
+        raise says(f"sheet: {problem}")
+    return sheet
+
+
+class NewSheet(JsonBody):
+    """``POST /api/sheets``: a score sheet to keep (other keys are ignored)."""
+
+    model_config = ConfigDict(extra="ignore")
+    LIMIT = MAX_SHEET
+    EMPTY = b""
+    SHAPE = f"sheet: {NOT_A_SHEET}"
+    sheet: Any = Field(default=None, validate_default=True)
+    """The sheet (docs/spec/game-record.md): one whose setup is readable, 1 to 3 rounds."""
+
+    _keepable = field_validator("sheet")(_keepable)
+
+
+class SavedSheet(JsonBody):
+    """``PUT /api/sheets/{id}``: a kept sheet's new text, with its edit token (other keys are ignored)."""
+
+    model_config = ConfigDict(extra="ignore")
+    LIMIT = MAX_SHEET
+    EMPTY = b""
+    SHAPE = 'the body is {"token": EDIT_TOKEN, "sheet": SHEET}'
+    token: str
+    sheet: Any
+
+    _keepable = field_validator("sheet")(_keepable)
+
+
+__all__ = ["MAX_SHEET", "CancelBody", "InviteBody", "JsonBody", "NewSheet", "SavedSheet", "SeatBody",
+           "decode_json", "documented", "read_limited", "says", "sheet_problem"]
