@@ -166,11 +166,16 @@ def play_to_end(page: Page, choose: Callable[[Page, random.Random], str | None],
     raise AssertionError(f"the game did not finish in time: {describe([page])}")
 
 
+def table_state(page: Page, expr: str) -> Any:
+    """`expr` over the table page's state S (table.js exports it: the pages keep nothing on window)."""
+    return page.evaluate(f"async () => {{ const S = (await import('/static/table.js')).S; return {expr}; }}")
+
+
 def finish_elsewhere(page: Page, base: str, created: dict[str, Any], seed: int = 3) -> None:
     """The page's seat (the table's first human seat) plays the rest of the game at
     random on a socket of its own; the page is then reloaded on the finished table
     (for tests of what a finished table offers: playing is tested elsewhere)."""
-    secret = page.evaluate("() => window.sushigoTable.token")  # what its invite's claim gave the page
+    secret = table_state(page, "S.token")  # what its invite's claim gave the page
     play_out(base, created["id"], secret, seed)
     page.reload()
     page.wait_for_selector(FINISHED)
@@ -178,9 +183,10 @@ def finish_elsewhere(page: Page, base: str, created: dict[str, Any], seed: int =
 
 def describe(pages: list[Page]) -> list[dict[str, Any]]:
     """What each page shows (for failure messages)."""
-    return [p.evaluate("""() => {
+    return [p.evaluate("""async () => {
         const t = id => (document.querySelector('[data-testid="' + id + '"]') || {}).textContent;
-        const S = window.sushigoTable || {};
+        const S = document.querySelector('script[src="/static/table.js"]')
+            ? (await import("/static/table.js")).S : {};
         return {status: t("status"), error: t("error"), round: t("round-info"), conn: t("connection"),
                 seq: S.seq, stateSeq: S.stateSeq, pickedAt: S.pickedAt,
                 legal: S.view && S.view.legal, committed: S.view && S.view.committed,
@@ -587,14 +593,15 @@ def test_no_card_name_breaks_inside_a_word(live_server: str, browser: Browser, v
     try:
         page = ctx.new_page()
         page.goto(live_server + "/")
-        overflowing = page.evaluate("""(names) => {
+        overflowing = page.evaluate("""async (names) => {
+            const Cards = await import("/static/cards.js");
             const host = document.createElement("div");
             host.className = "hand";
             document.body.appendChild(host);
             const bad = [];
             for (const name of names) {
                 for (const kind of ["hand", "choice"]) {
-                    const card = window.SushiCards.element(name, {tag: "button", mini: kind === "choice"});
+                    const card = Cards.element(name, {tag: "button", mini: kind === "choice"});
                     if (kind === "choice") card.classList.add("action-card");
                     host.appendChild(card);
                     const label = card.querySelector(".card-name");
@@ -602,10 +609,10 @@ def test_no_card_name_breaks_inside_a_word(live_server: str, browser: Browser, v
                     if (label.scrollWidth > label.clientWidth + 1) bad.push(kind + ": " + label.textContent);
                 }
                 // and as the caption of a collection's card (with "on wasabi" for a nigiri on one)
-                for (const text of [window.SushiCards.label(name), window.SushiCards.label(name) + " on wasabi"]) {
+                for (const text of [Cards.label(name), Cards.label(name) + " on wasabi"]) {
                     const group = document.createElement("div");
                     group.className = "group";
-                    const caption = window.SushiCards.caption(text);
+                    const caption = Cards.caption(text);
                     group.appendChild(caption);
                     host.appendChild(group);
                     if (caption.scrollWidth > caption.clientWidth + 1"""
@@ -838,7 +845,7 @@ def test_the_rules_are_one_tap_away(live_server: str, browser: Browser, viewport
             click_action(page, page.locator(ENABLED).first.get_attribute("data-action") or "")
         page.wait_for_selector(ENABLED)
         from sushigo.engine.party.cards import PARTY_LABELS, parse_party_card
-        for seat, cards in enumerate(page.evaluate("window.sushigoTable.view.known_cards")):
+        for seat, cards in enumerate(table_state(page, "S.view.known_cards")):
             where = page.locator(f'[data-testid="seat"][data-seat="{seat}"] [data-testid="known-hand"]')
             assert where.count() == (1 if cards and seat != 0 else 0)
             if where.count():
@@ -860,8 +867,8 @@ def test_the_rules_are_one_tap_away(live_server: str, browser: Browser, viewport
             page.wait_for_selector(ENABLED)
             click_action(page, page.locator(ENABLED).first.get_attribute("data-action") or "")
         page.wait_for_selector(ENABLED)
-        known = page.evaluate("window.sushigoTable.view.known_cards")
-        whole = page.evaluate("window.sushigoTable.view.known_hands")
+        known = table_state(page, "S.view.known_cards")
+        whole = table_state(page, "S.view.known_hands")
         for seat, cards in enumerate(known):
             where = page.locator(f'[data-testid="seat"][data-seat="{seat}"] [data-testid="known-hand"]')
             if seat == 0 or not cards:
@@ -924,7 +931,7 @@ def test_your_turn_is_noticed_and_motion_can_be_reduced(live_server: str, browse
             click_action(page, page.locator(ENABLED).first.get_attribute("data-action") or "")
             page.wait_for_selector(ENABLED)
             page.evaluate("window.__hidden = false")
-            return page.evaluate("({...window.sushigoTable.notified})")
+            return table_state(page, "({...S.notified})")
 
         assert pick_hidden() == {"sounds": 0, "notifications": 0}  # off: nothing
         toggle.click()
@@ -1106,7 +1113,8 @@ def test_your_tables_resume_cancel_and_the_copy_link(live_server: str, context: 
     page.goto(live_server + f"/t/{table_id}")
     page.click('[data-testid="resume-seat"]')
     page.wait_for_selector('[data-testid="copy-invite"]')
-    secret = page.evaluate(f"() => window.SushiHeld.get({table_id!r}).token")  # the claim's, not the invite
+    # the claim's secret, not the invite
+    secret = page.evaluate(f"async () => (await import('/static/held.js')).seats.get({table_id!r}).token")
     assert secret != invite.split("#seat=")[1]
     assert page.evaluate("() => location.hash") == "#seat=" + secret
     page.goto(live_server + "/")
@@ -1201,19 +1209,20 @@ def test_hints_show_your_estimates_and_nobody_elses(live_server: str, browser: B
         for turn in (1, 2, 3):
             page.wait_for_selector('[data-testid="hints"] [data-testid="hint-row"]', timeout=30_000)
             rows = page.locator('[data-testid="hint-row"]')
-            legal = page.evaluate("() => window.sushigoTable.view.legal_actions")
+            legal = table_state(page, "S.view.legal_actions")
             actions = [int(r.get_attribute("data-action") or -1) for r in rows.all()]
             assert sorted(actions) == sorted(legal)
             assert rows.first.get_attribute("data-best") == "true"
             assert "best" in (rows.first.text_content() or "")
             if turn == 2:
                 shot(page, f"hints-{edition}-{viewport['width']}")
+            page.evaluate("async () => { window.__table = (await import('/static/table.js')).S; }")
             click_action(page, str(actions[0]))
             page.wait_for_function(
                 "() => !document.querySelector('[data-testid=\"hints\"] [data-testid=\"hint-row\"]')"
-                f" || window.sushigoTable.view.turn > {turn}")
+                f" || window.__table.view.turn > {turn}")
         assert spectator.locator('[data-testid="hints"]').is_hidden()
-        assert spectator.evaluate("() => window.sushigoTable.hint") is None
+        assert table_state(spectator, "S.hint") is None
         assert errors == []
     finally:
         ctx.close()

@@ -42,7 +42,7 @@ def test_a_claimed_seat_stays_with_its_browser_and_the_creator_can_hand_it_on(li
         # the claim's secret replaced the invite in the address and in the browser
         ana.wait_for_function(f"() => !location.hash.includes({_hash_token(invite_ana)!r})")
         secret = _hash_token(ana.url)
-        held = ana.evaluate(f"() => window.SushiHeld.get({created['id']!r}).token")
+        held = ana.evaluate(f"async () => (await import('/static/held.js')).seats.get({created['id']!r}).token")
         assert held == secret
         assert ana.locator('[data-testid="seeded-tag"]').is_visible()
 
@@ -60,7 +60,8 @@ def test_a_claimed_seat_stays_with_its_browser_and_the_creator_can_hand_it_on(li
         ana.wait_for_selector('[data-testid="hand"] [data-card]')
 
         # Bo lost his secret: the creator's page (here Ana's browser holds the creator token) makes a new invite
-        ana.evaluate(f"() => window.SushiHeld.remember({created['id']!r}, {{creator: {created['creator']!r}}})")
+        ana.evaluate(f"async () => (await import('/static/held.js')).seats.remember({created['id']!r},"
+                     f" {{creator: {created['creator']!r}}})")
         ana.click('[data-testid="reinvite-open"]')
         ana.click('[data-testid="reinvite-seat"][data-seat="1"]')
         new_invite = ana.locator('[data-testid="reinvite-url"]')

@@ -21,13 +21,15 @@ scores nothing itself is shown by what it does).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from itertools import combinations
 from typing import Any, Final
 
 from sushigo.engine.base.explain import explain_puddings
 from sushigo.engine.base.scoring import maki_awards
-from sushigo.engine.party.cards import PARTY_LABELS, PartyCard
+from sushigo.engine.party.cards import FACE_DOWN, PARTY_LABELS, PartyCard
 from sushigo.engine.party.scoring import (
     FRUIT_POINTS,
+    URAMAKI_PLACES,
     edamame_awards,
     eel_points,
     fruit_icons,
@@ -36,6 +38,7 @@ from sushigo.engine.party.scoring import (
     onigiri_points,
     party_maki_awards,
     party_pudding_awards,
+    score_party_round,
     soy_sauce_awards,
     tea_points,
     temaki_awards,
@@ -49,7 +52,7 @@ from sushigo.engine.points import (
     race_sentence,
     sets_figure,
 )
-from sushigo.engine.rules import Rules
+from sushigo.engine.rules import NUM_ROUNDS, Rules
 
 C = PartyCard
 
@@ -189,11 +192,17 @@ def dishes(rules: Rules) -> list[Dish]:
 def card_words() -> dict[str, Any]:
     """Every card's label and every item's scoring line, for front ends that
     draw cards (the browser's cards.js): ``labels`` by record name, ``items``
-    (each card's menu item), and ``hints`` per edition and item.
+    (each card's menu item), and ``hints`` per edition and item; and the few
+    figures of the rules a page offers or says: ``rounds`` (a game's),
+    ``face_down_points`` (a card a takeout box flipped) and
+    ``uramaki_race_points`` (every total a seat can hold of one round's
+    uramaki places: the sums of their distinct subsets, sorted).
 
     >>> words = card_words()
     >>> words["labels"]["fruit_watermelon_orange"], words["items"]["maki2"], words["hints"]["base"]["tempura"]
     ('Fruit (watermelon, orange)', 'maki', '5 points for each pair.')
+    >>> words["rounds"], words["face_down_points"], words["uramaki_race_points"]
+    (3, 2, [0, 2, 5, 7, 8, 10, 13, 15])
     """
     labels = {c.name_in_records: label for c, label in PARTY_LABELS.items()}
     labels["chopsticks"] = "Chopsticks"
@@ -201,11 +210,16 @@ def card_words() -> dict[str, Any]:
     items = {c.name_in_records: c.item for c in PartyCard}
     items["chopsticks"] = "chopsticks"
     sample = Rules.party(4, "Master Menu")  # any table: only the menu card draw changes a line
+    face_down = score_party_round([[FACE_DOWN]], [0], ["takeout_box"], [0], 0)[0]["takeout_box"]
+    race = sorted({sum(c) for n in range(len(URAMAKI_PLACES) + 1) for c in combinations(URAMAKI_PLACES, n)})
     return {
         "labels": labels,
         "items": items,
         "hints": {"base": {d.item: d.rule for d in BASE_DISHES},
                   "party": {d.item: d.rule for d in _party_dishes(sample).values()}},
+        "rounds": NUM_ROUNDS,
+        "face_down_points": face_down,
+        "uramaki_race_points": race,
     }
 
 

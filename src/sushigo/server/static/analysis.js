@@ -1,3 +1,4 @@
+// @ts-check
 /* "Analyse my game" on a finished table (docs/server.md, /api/tables/{id}/analysis):
  * the server's analysis of your seat's decisions, made on its worker pool from
  * what you knew at each one (docs/analysis.md). The page renders the server's
@@ -10,7 +11,8 @@
  * retry (the panel: data-round, data-turn), retry-hand (the hand then), retry-choice (a button
  * per legal action, data-action=<text form>), retry-answer (after choosing), retry-next.
  */
-import { $, el, getJson } from "/static/dom.js";
+import { $, as, el, getJson } from "./dom.js";
+import * as Cards from "./cards.js";
 
 var SVG = "http://www.w3.org/2000/svg";
 export var MARKS = { inaccuracy: "?!", mistake: "?", blunder: "??" };
@@ -115,9 +117,10 @@ export function graph(decisions, opts) {
   svg.setAttribute("role", opts.choose ? "group" : "img");
   svg.setAttribute("aria-label", "Your expected final margin after each decision, from " +
     bottom.toFixed(1) + " to " + top.toFixed(1) + " points");
+  /** @param {string} tag  @param {Record<string, string | number>} attrs  @returns {SVGElement} */
   function add(tag, attrs) {
-    var e = document.createElementNS(SVG, tag);
-    Object.keys(attrs).forEach(function (k) { e.setAttribute(k, attrs[k]); });
+    var e = as(document.createElementNS(SVG, tag), SVGElement);
+    Object.keys(attrs).forEach(function (k) { e.setAttribute(k, String(attrs[k])); });
     svg.appendChild(e);
     return e;
   }
@@ -209,7 +212,7 @@ function retry(ctx, mistakes) {
     ", turn " + d.turn + (d.kind !== "pick" ? " (" + d.kind.replace("_", " ") + ")" : "")));
   var hand = el("div", "retry-hand");
   hand.setAttribute("data-testid", "retry-hand");
-  (d.hand || []).forEach(function (name) { hand.appendChild(window.SushiCards.element(name, { mini: true })); });
+  (d.hand || []).forEach(function (name) { hand.appendChild(Cards.element(name, { mini: true })); });
   sec.appendChild(el("p", null, "Your hand was:"));
   sec.appendChild(hand);
   sec.appendChild(el("p", null, L.chosen === null ? "What would you choose now?" : "You chose:"));

@@ -1,3 +1,4 @@
+// @ts-check
 /* The table's chat and quick reactions (docs/server.md: chat, react, mute).
  *
  * Every message is put in the page as text, never as HTML.  Hooks (data-testid):
@@ -5,7 +6,7 @@
  *   chat-form, chat-input, chat-send, reaction (buttons data-reaction=id),
  *   mute (buttons data-seat=n, aria-pressed), chat-off (a line when the table has no chat).
  */
-import { $, el } from "/static/dom.js";
+import { $, $as, el } from "./dom.js";
 
 export const REACTIONS = { nice: "Nice one!", wow: "Wow!", oops: "Oops!", moment: "One moment, please.",
   thanks: "Thanks!", gg: "Good game!" };
@@ -24,7 +25,7 @@ export function setupChat(send, showError) {
   var form = $("chat-form");
   form.addEventListener("submit", function (ev) {
     ev.preventDefault();
-    var input = $("chat-input");
+    var input = $as("chat-input", HTMLInputElement);
     var text = input.value.trim();
     if (!text) return;
     if (send({ type: "chat", text: text })) input.value = "";

@@ -1,12 +1,13 @@
+// @ts-check
 /* A collection drawn as the table shows it: cards grouped by kind, a nigiri
  * on its wasabi, a count badge; each group a data-testid="group" with
  * data-card and data-count.  Used by the table's seats and the round's end
  * (and, later, the replay viewer and the scorekeeper).
  */
 
-import { el } from "/static/dom.js";
+import { el } from "./dom.js";
+import * as C from "./cards.js";
 
-var C = window.SushiCards;
 var NIGIRI = { egg: 1, salmon: 1, squid: 1 };
 
 // Collections grouped by type; a nigiri on a wasabi is shown with that wasabi.

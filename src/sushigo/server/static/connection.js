@@ -1,12 +1,14 @@
+// @ts-check
 /* The table's WebSocket (protocol sushigo-ws/1, docs/server.md): connect,
  * say hello, hand every frame to the page, reconnect with backoff, ping.
  *
  * `S` is the page's state object (this module keeps ws, welcomed, retries,
  * reconnectAt, reconnectTimer and reads stop and id there); `hooks.hello()`
- * gives the hello message, `hooks.message(msg)` takes each frame.
+ * gives the hello message, `hooks.message(msg)` takes each frame and
+ * `hooks.closed()` is told when the socket closes (a reconnection follows).
  */
 
-import { $ } from "/static/dom.js";
+import { $ } from "./dom.js";
 
 export function makeConnection(S, hooks) {
   function setConn(state, text) {
@@ -16,7 +18,7 @@ export function makeConnection(S, hooks) {
   }
 
   function send(obj) {
-    obj.v = 1;
+    obj.v = 2;
     if (!S.ws || S.ws.readyState !== WebSocket.OPEN) return false;
     S.ws.send(JSON.stringify(obj));
     return true;
@@ -47,6 +49,7 @@ export function makeConnection(S, hooks) {
       if (S.ws !== ws) return;
       S.ws = null;
       S.welcomed = false;
+      if (hooks.closed) hooks.closed();
       scheduleReconnect();
     };
     ws.onerror = function () { /* onclose follows */ };

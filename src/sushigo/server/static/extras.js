@@ -1,3 +1,4 @@
+// @ts-check
 /* What a table offers beyond the game (docs/server.md): copy your own seat's
  * link, resume a seat this browser holds, cancel a waiting table you created,
  * make a new invite for a seat of a table you created,
@@ -7,9 +8,8 @@
  * play-again, hand-over (buttons data-seat=n), reinvite-open, reinvite-seat
  * (data-seat=n), reinvite-url, reinvite-copy, reinvited (a note, data-seat=n).
  */
-import { $, el } from "/static/dom.js";
-
-var H = window.SushiHeld;
+import { $, el } from "./dom.js";
+import { seats as H } from "./held.js";
 
 /** Copy `text` to the clipboard; the button says so for a moment. */
 export function copy(text, button) {

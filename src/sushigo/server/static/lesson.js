@@ -1,3 +1,4 @@
+// @ts-check
 /* "Learn to play": on a table created with learn=true the page teaches as the
  * game goes.  Before the first pick it lays out each dish of this table and the
  * demonstrations of GET /api/tables/{id}/rules (the engine's words and
@@ -9,15 +10,15 @@
  * lesson-next (the button that moves on), lesson-dish, lesson-demo.
  */
 
-import { el } from "/static/dom.js";
-import { dishRow } from "/static/rules.js";
+import { el } from "./dom.js";
+import { dishRow } from "./rules.js";
 
 /**
- * A lesson for table `tableId`; `cards` is window.SushiCards, `changed` redraws
- * the page.  Returns {active(), holds(), render(box, game)}, where game gives
+ * A lesson for table `tableId`; `changed` redraws the page.  Returns {active(), holds(),
+ * render(box, game)}, where game gives
  * {view, seat, status, seatName, myTurn, picked}.
  */
-export function makeLesson(tableId, cards, changed) {
+export function makeLesson(tableId, changed) {
   var KEY = "sushigo.lesson." + tableId;
   var step = null;
   var rules = null;
@@ -50,9 +51,13 @@ export function makeLesson(tableId, cards, changed) {
   return {
     /** Is this a lesson table still teaching. */
     active: function (table) { return !!(table && table.learn) && step !== "done"; },
-    /** Does the lesson hold the hand back (the introduction comes first). */
+    /**
+     * Does the lesson hold the hand back (the introduction comes first; a lesson opened
+     * after the first turn starts at "play", as render() decides).
+     */
     holds: function (table, game) {
-      return !!(table && table.learn) && (step === null || step === "intro") && game.status === "playing";
+      var later = !!(game.view && (game.view.round > 1 || game.view.turn > 1));
+      return !!(table && table.learn) && (step === "intro" || (step === null && !later)) && game.status === "playing";
     },
     render: function (box, table, game) {
       if (!table || !table.learn || game.status === "waiting" || !game.view) { box.hidden = true; return; }
@@ -75,11 +80,11 @@ export function makeLesson(tableId, cards, changed) {
         box.appendChild(how);
         box.appendChild(el("h3", null, "The dishes at this table"));
         var list = el("ul", "dishes");
-        rules.dishes.forEach(function (d) { list.appendChild(dishRow(d, "lesson-dish", cards, null, true)); });
+        rules.dishes.forEach(function (d) { list.appendChild(dishRow(d, "lesson-dish", null, true)); });
         box.appendChild(list);
         box.appendChild(el("h3", null, "Before the first pick, look at these"));
         var demos = el("ul", "dishes");
-        rules.demonstrations.forEach(function (d) { demos.appendChild(dishRow(d, "lesson-demo", cards, "Scores: ", true)); });
+        rules.demonstrations.forEach(function (d) { demos.appendChild(dishRow(d, "lesson-demo", "Scores: ", true)); });
         box.appendChild(demos);
         box.appendChild(button("Start: make my first pick", "pick"));
       } else if (step === "pick") {
@@ -97,6 +102,7 @@ export function makeLesson(tableId, cards, changed) {
         box.appendChild(button("Got it", "play"));
       } else if (step === "play") {
         var d = v.decision && v.decision.seat === game.seat && v.phase === "resolve" ? v.decision : null;
+        /** @type {{name: string, rule: string} | null} */
         var dish = null;
         if (d && rules && rules.dishes) {
           rules.dishes.forEach(function (x) { if (x.item === d.kind) dish = x; });

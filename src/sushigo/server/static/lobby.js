@@ -1,3 +1,4 @@
+// @ts-check
 /* The lobby: create a table, list open tables and finished games.
  *
  * Talks to GET /api/options, POST /api/tables, GET /api/tables (docs/server.md).
@@ -21,575 +22,617 @@
  *   data-status with data-testid="resume-link", "cancel-table", "forget-table");
  *   lobby-error (one line); tables-open / tables-finished (li data-testid="table-row"
  *   data-id data-status; inside: data-testid="watch-link", "totals", "replay-link", "record-link").
+ *
+ * The page's state is one object, L; its phase, L.phase, changes only in transition(event),
+ * along these moves (an event the phase has no move for is ignored):
+ *
+ *   phase     the page                                        event -> next phase
+ *   form      the form to create a table                      create -> creating, learn -> learning
+ *   creating  the new table is asked for (the button waits)   created -> created, failed -> form
+ *   created   its invites and the spectators' link            new-table -> form
+ *   learning  a "Learn to play" table is asked for; once      failed -> form
+ *             made, the page opens its seat
+ *
+ * The lists of tables (open, finished, yours) are no phase: they refresh beside any phase.
  */
-(function () {
-  "use strict";
+import { $, $as, as, el } from "./dom.js";
+import * as C from "./cards.js";
+import { seats as Held } from "./held.js";
 
-  var C = window.SushiCards;
-  var FALLBACK = {
-    bots: ["flatmc", "greedy", "ismcts", "learned", "random"],
-    menus: {
-      "My First Meal": ["maki", "tempura", "sashimi", "miso_soup", "wasabi", "tea", "green_tea_ice_cream"],
-      "Sushi Go!": ["maki", "tempura", "sashimi", "dumpling", "chopsticks", "wasabi", "pudding"],
-      "Party Sampler": ["temaki", "tempura", "dumpling", "tofu", "wasabi", "menu", "green_tea_ice_cream"],
-      "Master Menu": ["temaki", "onigiri", "tofu", "sashimi", "spoon", "takeout_box", "fruit"],
-      "Points Platter": ["uramaki", "onigiri", "dumpling", "edamame", "special_order", "tea", "green_tea_ice_cream"],
-      "Cutthroat Combo": ["temaki", "eel", "tofu", "miso_soup", "spoon", "soy_sauce", "pudding"],
-      "Big Banquet": ["maki", "tempura", "dumpling", "eel", "spoon", "chopsticks", "green_tea_ice_cream"],
-      "Dinner for Two": ["uramaki", "onigiri", "tofu", "miso_soup", "menu", "special_order", "fruit"]
-    },
-    default_menu: "My First Meal",
-    editions: { base: [2, 5], party: [2, 8] },
-    timer: [5, 3600]
-  };
-  var GROUPS = {
-    roll: ["maki", "temaki", "uramaki"],
-    appetizer: ["tempura", "sashimi", "dumpling", "eel", "tofu", "onigiri", "edamame", "miso_soup"],
-    special: ["chopsticks", "spoon", "menu", "takeout_box", "soy_sauce", "tea", "special_order", "wasabi"],
-    dessert: ["pudding", "green_tea_ice_cream", "fruit"]
-  };
-  var SLOTS = [["roll", 0], ["appetizer", 0], ["appetizer", 1], ["appetizer", 2],
-    ["special", 0], ["special", 1], ["dessert", 0]];
-  var CUSTOM_DEFAULT = { roll: ["maki"], appetizer: ["tempura", "sashimi", "dumpling"],
-    special: ["chopsticks", "wasabi"], dessert: ["pudding"] };
-  var ITEM_ICON = { nigiri: "salmon", maki: "maki2", uramaki: "uramaki4", onigiri: "onigiri_triangle",
-    chopsticks: "chopsticks1", spoon: "spoon4", menu: "menu7", takeout_box: "takeout_box10",
-    fruit: "fruit_watermelon_orange" };
-  var ITEM_LABEL = { maki: "Maki", uramaki: "Uramaki", onigiri: "Onigiri", nigiri: "Nigiri",
-    chopsticks: "Chopsticks", spoon: "Spoon", menu: "Menu", takeout_box: "Takeout box", fruit: "Fruit" };
+var FALLBACK = {
+  bots: ["flatmc", "greedy", "ismcts", "learned", "random"],
+  menus: {
+    "My First Meal": ["maki", "tempura", "sashimi", "miso_soup", "wasabi", "tea", "green_tea_ice_cream"],
+    "Sushi Go!": ["maki", "tempura", "sashimi", "dumpling", "chopsticks", "wasabi", "pudding"],
+    "Party Sampler": ["temaki", "tempura", "dumpling", "tofu", "wasabi", "menu", "green_tea_ice_cream"],
+    "Master Menu": ["temaki", "onigiri", "tofu", "sashimi", "spoon", "takeout_box", "fruit"],
+    "Points Platter": ["uramaki", "onigiri", "dumpling", "edamame", "special_order", "tea", "green_tea_ice_cream"],
+    "Cutthroat Combo": ["temaki", "eel", "tofu", "miso_soup", "spoon", "soy_sauce", "pudding"],
+    "Big Banquet": ["maki", "tempura", "dumpling", "eel", "spoon", "chopsticks", "green_tea_ice_cream"],
+    "Dinner for Two": ["uramaki", "onigiri", "tofu", "miso_soup", "menu", "special_order", "fruit"]
+  },
+  default_menu: "My First Meal",
+  editions: { base: [2, 5], party: [2, 8] },
+  timer: [5, 3600]
+};
+var GROUPS = {
+  roll: ["maki", "temaki", "uramaki"],
+  appetizer: ["tempura", "sashimi", "dumpling", "eel", "tofu", "onigiri", "edamame", "miso_soup"],
+  special: ["chopsticks", "spoon", "menu", "takeout_box", "soy_sauce", "tea", "special_order", "wasabi"],
+  dessert: ["pudding", "green_tea_ice_cream", "fruit"]
+};
+/** @type {Array<[string, number]>} the custom menu's slots: [group, index in the group] */
+var SLOTS = [["roll", 0], ["appetizer", 0], ["appetizer", 1], ["appetizer", 2],
+  ["special", 0], ["special", 1], ["dessert", 0]];
+var CUSTOM_DEFAULT = { roll: ["maki"], appetizer: ["tempura", "sashimi", "dumpling"],
+  special: ["chopsticks", "wasabi"], dessert: ["pudding"] };
+var ITEM_ICON = { nigiri: "salmon", maki: "maki2", uramaki: "uramaki4", onigiri: "onigiri_triangle",
+  chopsticks: "chopsticks1", spoon: "spoon4", menu: "menu7", takeout_box: "takeout_box10",
+  fruit: "fruit_watermelon_orange" };
+var ITEM_LABEL = { maki: "Maki", uramaki: "Uramaki", onigiri: "Onigiri", nigiri: "Nigiri",
+  chopsticks: "Chopsticks", spoon: "Spoon", menu: "Menu", takeout_box: "Takeout box", fruit: "Fruit" };
 
-  var opts = FALLBACK;
-  var created = null;
+/** @typedef {"form" | "creating" | "created" | "learning"} Phase */
 
-  function $(id) { return document.querySelector('[data-testid="' + id + '"]'); }
-  function el(tag, cls, text) {
-    var e = document.createElement(tag);
-    if (cls) e.className = cls;
-    if (text !== undefined && text !== null) e.textContent = String(text);
-    return e;
+/** @type {Record<Phase, Record<string, Phase>>} each phase's events and where they lead */
+var MOVES = {
+  form: { create: "creating", learn: "learning" },
+  creating: { created: "created", failed: "form" },
+  created: { "new-table": "form" },
+  learning: { failed: "form" }
+};
+
+var L = {
+  /** @type {Phase} */
+  phase: "form",     // changed by transition() only
+  opts: FALLBACK,    // the server's options (GET /api/options), FALLBACK until they come
+  created: null      // the table made (POST /api/tables's answer), in phase created
+};
+
+/**
+ * Move L.phase on `event` (see the table above); false, and no move, when its phase has none.
+ * @param {string} event
+ */
+function transition(event) {
+  var to = MOVES[L.phase][event];
+  if (!to) return false;
+  L.phase = to;
+  return true;
+}
+
+function itemLabel(item) {
+  return ITEM_LABEL[item] || C.label(item);
+}
+
+function showError(text) {
+  var e = $("lobby-error");
+  e.textContent = text || "";
+  e.hidden = !text;
+}
+
+function api(method, path, body) {
+  var init = { method: method, headers: { "Accept": "application/json" } };
+  if (body !== undefined) {
+    init.headers["Content-Type"] = "application/json";
+    init.body = JSON.stringify(body);
   }
-  function itemLabel(item) {
-    return ITEM_LABEL[item] || C.label(item);
-  }
-
-  function showError(text) {
-    var e = $("lobby-error");
-    e.textContent = text || "";
-    e.hidden = !text;
-  }
-
-  function api(method, path, body) {
-    var init = { method: method, headers: { "Accept": "application/json" } };
-    if (body !== undefined) {
-      init.headers["Content-Type"] = "application/json";
-      init.body = JSON.stringify(body);
-    }
-    return fetch(path, init).then(function (r) {
-      return r.text().then(function (text) {
-        var data = null;
-        try { data = text ? JSON.parse(text) : null; } catch (e) { data = null; }
-        if (!r.ok) {
-          var msg = data && typeof data.error === "string" ? data.error : "HTTP " + r.status;
-          throw new Error(msg);
-        }
-        return data;
-      });
+  return fetch(path, init).then(function (r) {
+    return r.text().then(function (text) {
+      var data = null;
+      try { data = text ? JSON.parse(text) : null; } catch (e) { data = null; }
+      if (!r.ok) {
+        var msg = data && typeof data.error === "string" ? data.error : "HTTP " + r.status;
+        throw new Error(msg);
+      }
+      return data;
     });
-  }
+  });
+}
 
-  // ------------------------------------------------------------ form
-  function edition() {
-    return document.querySelector('input[name="edition"]:checked').value;
-  }
+// ------------------------------------------------------------ form
+function edition() {
+  return as(document.querySelector('input[name="edition"]:checked'), HTMLInputElement).value;
+}
 
-  function range() {
-    var r = opts.editions && opts.editions[edition()];
-    return Array.isArray(r) && r.length === 2 ? r : edition() === "party" ? [2, 8] : [2, 5];
-  }
+function range() {
+  var r = L.opts.editions && L.opts.editions[edition()];
+  return Array.isArray(r) && r.length === 2 ? r : edition() === "party" ? [2, 8] : [2, 5];
+}
 
-  function fillPlayers() {
-    var sel = $("players");
-    var keep = Number(sel.value) || 4;
-    var r = range();
-    sel.textContent = "";
-    for (var n = r[0]; n <= r[1]; n++) {
-      var o = el("option", null, n + " players");
-      o.value = String(n);
+function fillPlayers() {
+  var sel = $as("players", HTMLSelectElement);
+  var keep = Number(sel.value) || 4;
+  var r = range();
+  sel.textContent = "";
+  for (var n = r[0]; n <= r[1]; n++) {
+    var o = el("option", null, n + " players");
+    o.value = String(n);
+    sel.appendChild(o);
+  }
+  sel.value = String(Math.max(r[0], Math.min(r[1], keep)));
+}
+
+function botChoices() {
+  var bots = Array.isArray(L.opts.bots) ? L.opts.bots.slice() : FALLBACK.bots.slice();
+  var i = bots.indexOf("greedy");
+  if (i > 0) { bots.splice(i, 1); bots.unshift("greedy"); }
+  return bots;
+}
+
+function fillSeats() {
+  var box = $("seat-rows");
+  var n = Number($as("players", HTMLSelectElement).value);
+  var old = Array.prototype.map.call(box.querySelectorAll("select"), function (s) { return s.value; });
+  box.textContent = "";
+  var bots = botChoices();
+  for (var i = 0; i < n; i++) {
+    var row = el("div", "seat-row");
+    var id = "seat-kind-" + i;
+    var lab = el("label", null, "Seat " + (i + 1));
+    lab.htmlFor = id;
+    var sel = el("select");
+    sel.id = id;
+    sel.setAttribute("data-testid", "seat-kind");
+    sel.setAttribute("data-seat", String(i));
+    var h = el("option", null, "Human (invite link)");
+    h.value = "human";
+    sel.appendChild(h);
+    bots.forEach(function (b) {
+      var o = el("option", null, "Bot: " + b);
+      o.value = "bot:" + b;
       sel.appendChild(o);
+    });
+    sel.value = old[i] || (i === 0 ? "human" : "bot:" + bots[0]);
+    row.appendChild(lab);
+    row.appendChild(sel);
+    box.appendChild(row);
+  }
+}
+
+function fillMenus() {
+  var sel = $as("menu", HTMLSelectElement);
+  sel.textContent = "";
+  var menus = L.opts.menus || FALLBACK.menus;
+  Object.keys(menus).forEach(function (name) {
+    var o = el("option", null, name);
+    o.value = name;
+    sel.appendChild(o);
+  });
+  var c = el("option", null, "Custom menu…");
+  c.value = "custom";
+  sel.appendChild(c);
+  sel.value = menus[L.opts.default_menu] ? L.opts.default_menu : Object.keys(menus)[0];
+  var slots = $("custom-slots");
+  slots.textContent = "";
+  SLOTS.forEach(function (slot, k) {
+    var group = slot[0], idx = slot[1];
+    var f = el("div", "field");
+    var id = "custom-" + k;
+    var lab = el("label", null, group.charAt(0).toUpperCase() + group.slice(1) + (group === "appetizer" || group === "special" ? " " + (idx + 1) : ""));
+    lab.htmlFor = id;
+    var s = el("select");
+    s.id = id;
+    s.setAttribute("data-testid", "custom-item");
+    s.setAttribute("data-group", group);
+    GROUPS[group].forEach(function (item) {
+      var o = el("option", null, itemLabel(item));
+      o.value = item;
+      s.appendChild(o);
+    });
+    s.value = CUSTOM_DEFAULT[group][idx];
+    s.addEventListener("change", preview);
+    f.appendChild(lab);
+    f.appendChild(s);
+    slots.appendChild(f);
+  });
+}
+
+/** The menu chosen: an official one's name, or a custom menu's items. */
+function chosenMenu() {
+  var v = $as("menu", HTMLSelectElement).value;
+  return v !== "custom" ? v : customItems();
+}
+
+/** The custom menu's items, nigiri first. */
+function customItems() {
+  var items = ["nigiri"];
+  document.querySelectorAll('[data-testid="custom-item"]').forEach(function (s) {
+    items.push(as(s, HTMLSelectElement).value);
+  });
+  return items;
+}
+
+function preview() {
+  var box = $("menu-preview");
+  box.textContent = "";
+  var v = $as("menu", HTMLSelectElement).value;
+  var menus = L.opts.menus || FALLBACK.menus;
+  var items = v === "custom" ? customItems() : ["nigiri"].concat(menus[v] || []);
+  items.forEach(function (item) {
+    var card = C.element(ITEM_ICON[item] || item, { mini: true });
+    card.title = itemLabel(item);
+    var wrap = el("div", "group");
+    wrap.appendChild(card);
+    wrap.appendChild(el("span", "group-label", itemLabel(item)));
+    box.appendChild(wrap);
+  });
+}
+
+function syncEdition() {
+  var party = edition() === "party";
+  $("party-options").hidden = !party;
+  $("base-options").hidden = party;
+  fillPlayers();
+  fillSeats();
+  preview();
+}
+
+function body() {
+  var n = Number($as("players", HTMLSelectElement).value);
+  var seats = Array.prototype.map.call(document.querySelectorAll('[data-testid="seat-kind"]'), function (s) { return s.value; });
+  var b = { edition: edition(), players: n, seats: seats.slice(0, n) };
+  if (b.edition === "base") {
+    b.pass_both_ways = $as("opt-pass_both_ways", HTMLInputElement).checked;
+    b.reshuffle = $as("opt-reshuffle", HTMLInputElement).checked;
+  } else {
+    b.menu = chosenMenu();
+    var split = $as("opt-uramaki_split", HTMLSelectElement).value;
+    if (split && split !== "4-4-4") b.uramaki_split = split;
+    var draw = Number($as("opt-menu_card_draw", HTMLInputElement).value);
+    if (draw && draw !== 4) b.menu_card_draw = draw;
+    if ($as("opt-two_player_pudding_penalty", HTMLInputElement).checked) b.two_player_pudding_penalty = true;
+    var colour = $as("opt-wasabi_colour", HTMLSelectElement).value;
+    if (colour && colour !== "nigiri") b.wasabi_colour = colour;
+  }
+  var t = $as("timer", HTMLInputElement).value.trim();
+  if (t) b.timer = Number(t);
+  var seed = $as("seed", HTMLInputElement).value.trim();
+  if (seed) b.seed = Number(seed);
+  if ($as("opt-private", HTMLInputElement).checked) b.private = true;
+  if (!$as("opt-chat", HTMLInputElement).checked) b.chat = false;
+  if ($as("opt-chat_spectators", HTMLInputElement).checked) b.chat_spectators = true;
+  if ($as("opt-hints", HTMLInputElement).checked) b.hints = true;
+  return b;
+}
+
+function validate(b) {
+  if (b.seats.indexOf("human") < 0) return "At least one seat must be a human.";
+  var tr = L.opts.timer;
+  if (b.timer !== undefined && (!Number.isInteger(b.timer) || b.timer < tr[0] || b.timer > tr[1])) {
+    return "The timer is a whole number of seconds from " + tr[0] + " to " + tr[1] + ".";
+  }
+  if (b.seed !== undefined && (!Number.isInteger(b.seed) || b.seed < 0)) return "The seed is a whole number ≥ 0.";
+  if (Array.isArray(b.menu)) {
+    var seen = {};
+    for (var i = 0; i < b.menu.length; i++) {
+      if (seen[b.menu[i]]) return "The custom menu lists " + itemLabel(b.menu[i]) + " twice.";
+      seen[b.menu[i]] = true;
     }
-    sel.value = String(Math.max(r[0], Math.min(r[1], keep)));
   }
+  return "";
+}
 
-  function botChoices() {
-    var bots = Array.isArray(opts.bots) ? opts.bots.slice() : FALLBACK.bots.slice();
-    var i = bots.indexOf("greedy");
-    if (i > 0) { bots.splice(i, 1); bots.unshift("greedy"); }
-    return bots;
+function absolute(path) {
+  return location.origin + path;
+}
+
+function copyText(text, button) {
+  function done(ok) {
+    var old = button.getAttribute("data-label") || button.textContent;
+    button.setAttribute("data-label", old);
+    button.textContent = ok ? "Copied" : "Select and copy";
+    setTimeout(function () { button.textContent = old; }, 1500);
   }
-
-  function fillSeats() {
-    var box = $("seat-rows");
-    var n = Number($("players").value);
-    var old = Array.prototype.map.call(box.querySelectorAll("select"), function (s) { return s.value; });
-    box.textContent = "";
-    var bots = botChoices();
-    for (var i = 0; i < n; i++) {
-      var row = el("div", "seat-row");
-      var id = "seat-kind-" + i;
-      var lab = el("label", null, "Seat " + (i + 1));
-      lab.htmlFor = id;
-      var sel = el("select");
-      sel.id = id;
-      sel.setAttribute("data-testid", "seat-kind");
-      sel.setAttribute("data-seat", String(i));
-      var h = el("option", null, "Human (invite link)");
-      h.value = "human";
-      sel.appendChild(h);
-      bots.forEach(function (b) {
-        var o = el("option", null, "Bot: " + b);
-        o.value = "bot:" + b;
-        sel.appendChild(o);
-      });
-      sel.value = old[i] || (i === 0 ? "human" : "bot:" + bots[0]);
-      row.appendChild(lab);
-      row.appendChild(sel);
-      box.appendChild(row);
+  if (navigator.clipboard && window.isSecureContext) {
+    navigator.clipboard.writeText(text).then(function () { done(true); }, function () { fallback(); });
+  } else {
+    fallback();
+  }
+  function fallback() {
+    var input = button.parentNode.querySelector("input");
+    var ok = false;
+    if (input) {
+      input.focus();
+      input.select();
+      try { ok = document.execCommand("copy"); } catch (e) { ok = false; }
     }
+    done(ok);
   }
+}
 
-  function fillMenus() {
-    var sel = $("menu");
-    sel.textContent = "";
-    var menus = opts.menus || FALLBACK.menus;
-    Object.keys(menus).forEach(function (name) {
-      var o = el("option", null, name);
-      o.value = name;
-      sel.appendChild(o);
-    });
-    var c = el("option", null, "Custom menu…");
-    c.value = "custom";
-    sel.appendChild(c);
-    sel.value = menus[opts.default_menu] ? opts.default_menu : Object.keys(menus)[0];
-    var slots = $("custom-slots");
-    slots.textContent = "";
-    SLOTS.forEach(function (slot, k) {
-      var group = slot[0], idx = slot[1];
-      var f = el("div", "field");
-      var id = "custom-" + k;
-      var lab = el("label", null, group.charAt(0).toUpperCase() + group.slice(1) + (group === "appetizer" || group === "special" ? " " + (idx + 1) : ""));
-      lab.htmlFor = id;
-      var s = el("select");
-      s.id = id;
-      s.setAttribute("data-testid", "custom-item");
-      s.setAttribute("data-group", group);
-      GROUPS[group].forEach(function (item) {
-        var o = el("option", null, itemLabel(item));
-        o.value = item;
-        s.appendChild(o);
-      });
-      s.value = CUSTOM_DEFAULT[group][idx];
-      s.addEventListener("change", preview);
-      f.appendChild(lab);
-      f.appendChild(s);
-      slots.appendChild(f);
-    });
+function inviteRow(label, url, testid, seat) {
+  var li = el("li");
+  li.setAttribute("data-testid", testid);
+  if (seat !== null) li.setAttribute("data-seat", String(seat));
+  li.appendChild(el("span", "who", label));
+  var input = el("input");
+  input.readOnly = true;
+  input.value = url;
+  input.setAttribute("aria-label", label + " link");
+  input.setAttribute("data-testid", testid === "invite" ? "invite-url" : "spectate-url");
+  input.addEventListener("focus", function () { input.select(); });
+  li.appendChild(input);
+  var copy = el("button", "copy", "Copy");
+  copy.type = "button";
+  copy.setAttribute("data-testid", "copy");
+  copy.addEventListener("click", function () { copyText(url, copy); });
+  li.appendChild(copy);
+  var open = el("a", null, "Open");
+  open.href = url;
+  open.setAttribute("data-testid", testid === "invite" ? "invite-link" : "spectate-link");
+  li.appendChild(open);
+  return li;
+}
+
+function showCreated(res) {
+  L.created = res;
+  if (res.creator) Held.remember(res.id, { creator: res.creator });
+  myTables();
+  var list = $("invites");
+  list.textContent = "";
+  /** @type {{seat: number, invite: string} | null} */
+  var firstHuman = null;
+  (res.seats || []).forEach(function (s) {
+    if (s.kind === "human" && typeof s.invite === "string") {
+      if (firstHuman === null) firstHuman = s;
+      list.appendChild(inviteRow("Seat " + (s.seat + 1), absolute(s.invite), "invite", s.seat));
+    } else {
+      var li = el("li");
+      li.setAttribute("data-testid", "bot-seat");
+      li.appendChild(el("span", "who", "Seat " + (s.seat + 1)));
+      li.appendChild(el("span", null, botText(s)));
+      list.appendChild(li);
+    }
+  });
+  list.appendChild(inviteRow("Spectators", absolute(res.spectate || "/t/" + res.id), "spectate", null));
+  var play = $("play-button");
+  if (firstHuman) {
+    play.hidden = false;
+    play.textContent = "Play as seat " + (firstHuman.seat + 1);
+    play.onclick = function () { location.href = absolute(firstHuman.invite); };
+  } else {
+    play.hidden = true;
   }
+  $("create-form").hidden = true;
+  $("new-table-intro").hidden = true;
+  $("created").hidden = false;
+  play.focus();
+}
 
-  function chosenMenu() {
-    var v = $("menu").value;
-    if (v !== "custom") return v;
-    var items = ["nigiri"];
-    Array.prototype.forEach.call(document.querySelectorAll('[data-testid="custom-item"]'), function (s) {
-      items.push(s.value);
-    });
-    return items;
+$("create-form").addEventListener("submit", function (ev) {
+  ev.preventDefault();
+  var b = body();
+  var problem = validate(b);
+  if (problem) { showError(problem); return; }
+  if (!transition("create")) return;
+  showError("");
+  var btn = $as("create-submit", HTMLButtonElement);
+  btn.disabled = true;
+  api("POST", "/api/tables", b).then(function (res) {
+    transition("created");
+    showCreated(res);
+    refresh();
+  }, function (err) {
+    transition("failed");
+    showError(err.message);
+  }).then(function () { btn.disabled = false; });
+});
+// Learn to play: this edition and menu, you and two greedy bots, the page teaches as you go.
+$("learn-button").addEventListener("click", function () {
+  if (!transition("learn")) return;
+  var b = body();
+  b.players = 3;
+  b.seats = ["human", "bot:greedy", "bot:greedy"];
+  b.learn = true;
+  delete b.timer;
+  var btn = $as("learn-button", HTMLButtonElement);
+  btn.disabled = true;
+  showError("");
+  api("POST", "/api/tables", b).then(function (res) {
+    var me = (res.seats || []).filter(function (x) { return x.kind === "human"; })[0];
+    location.href = absolute(me.invite);
+  }, function (err) {
+    transition("failed");
+    showError(err.message);
+    btn.disabled = false;
+  });
+});
+$("new-table").addEventListener("click", function () {
+  transition("new-table");
+  $("created").hidden = true;
+  $("new-table-intro").hidden = false;
+  $("create-form").hidden = false;
+});
+Array.prototype.forEach.call(document.querySelectorAll('input[name="edition"]'), function (r) {
+  r.addEventListener("change", syncEdition);
+});
+$("players").addEventListener("change", fillSeats);
+$("menu").addEventListener("change", function () {
+  $("custom-menu").hidden = $as("menu", HTMLSelectElement).value !== "custom";
+  preview();
+});
+
+// ------------------------------------------------------------ tables
+function seatText(s) {
+  if (s.kind === "bot") return botText(s);
+  if (!s.name) return "open seat";
+  return String(s.name) + (s.connected ? "" : " (away)");
+}
+
+// A bot's one name (the server gives it), with its settings when it has any.
+function botText(s) {
+  var spec = String(s.bot || "bot");
+  var name = s.name ? String(s.name) : spec.split(":")[0] + " bot";
+  return spec.indexOf(":") >= 0 ? name + " (" + spec + ")" : name;
+}
+
+function tableTitle(t) {
+  var s = t.edition === "party" ? "Sushi Go Party!" : "Sushi Go!";
+  if (t.edition === "party" && t.menu) s += " · " + (Array.isArray(t.menu) ? "custom menu" : String(t.menu));
+  return s + " · " + t.players + " players";
+}
+
+function when(ts) {
+  if (typeof ts !== "number") return "";
+  try { return new Date(ts * 1000).toLocaleString(); } catch (e) { return ""; }
+}
+
+function tableRow(t) {
+  var li = el("li");
+  li.setAttribute("data-testid", "table-row");
+  li.setAttribute("data-id", String(t.id));
+  li.setAttribute("data-status", String(t.status));
+  var head = el("div", "t-head");
+  head.appendChild(el("strong", null, tableTitle(t)));
+  head.appendChild(el("span", "pill " + String(t.status), String(t.status)));
+  var w = when(t.created);
+  if (w) head.appendChild(el("span", "small-label", w));
+  if (t.hints) {
+    var hints = el("span", "pill hints", "hints");
+    hints.setAttribute("data-testid", "hints-tag");
+    hints.title = "Each player sees an estimate of their choices";
+    head.appendChild(hints);
   }
-
-  function preview() {
-    var box = $("menu-preview");
-    box.textContent = "";
-    var v = $("menu").value;
-    var menus = opts.menus || FALLBACK.menus;
-    var items = v === "custom" ? chosenMenu() : ["nigiri"].concat(menus[v] || []);
-    items.forEach(function (item) {
-      var card = C.element(ITEM_ICON[item] || item, { mini: true });
-      card.title = itemLabel(item);
-      var wrap = el("div", "group");
-      wrap.appendChild(card);
-      wrap.appendChild(el("span", "group-label", itemLabel(item)));
-      box.appendChild(wrap);
-    });
+  if (t.seeded) {
+    var seeded = el("span", "pill seeded", "seeded deal");
+    seeded.setAttribute("data-testid", "seeded-tag");
+    seeded.title = "Its creator chose the seed, so could know every hand";
+    head.appendChild(seeded);
   }
+  if (t.watching) {
+    var watching = el("span", "small-label", t.watching + " watching");
+    watching.setAttribute("data-testid", "watching");
+    head.appendChild(watching);
+  }
+  li.appendChild(head);
+  var seats = Array.isArray(t.seats) ? t.seats : [];
+  if (t.status === "finished" && Array.isArray(t.totals)) {
+    var winners = Array.isArray(t.winners) ? t.winners : [];
+    var parts = seats.map(function (s, i) {
+      var name = s.kind === "bot" ? botText(s) : String(s.name || "Seat " + (i + 1));
+      return (winners.indexOf(i) >= 0 ? "★ " : "") + name + " " + t.totals[i];
+    });
+    var tot = el("div", "t-seats", parts.join(" · "));
+    tot.setAttribute("data-testid", "totals");
+    li.appendChild(tot);
+  } else {
+    var joined = seats.filter(function (s) { return s.kind === "bot" || s.name; }).length;
+    var line = el("div", "t-seats", joined + "/" + seats.length + " seated: " + seats.map(seatText).join(", "));
+    li.appendChild(line);
+  }
+  var links = el("div", "t-links");
+  var watch = el("a", null, t.status === "finished" ? "View final table" : "Watch");
+  watch.href = "/t/" + encodeURIComponent(String(t.id));
+  watch.setAttribute("data-testid", "watch-link");
+  links.appendChild(watch);
+  if (t.status === "finished") {
+    var rp = el("a", null, "Replay");
+    rp.href = "/t/" + encodeURIComponent(String(t.id)) + "/replay";
+    rp.setAttribute("data-testid", "replay-link");
+    links.appendChild(rp);
+  }
+  if (t.status === "finished" || t.status === "abandoned") {
+    var rec = el("a", null, t.status === "finished" ? "Download game record" : "Download the partial record");
+    rec.href = "/api/tables/" + encodeURIComponent(String(t.id)) + "/record";
+    rec.setAttribute("download", "sushigo-" + String(t.id) + ".json");
+    rec.setAttribute("data-testid", "record-link");
+    links.appendChild(rec);
+  }
+  li.appendChild(links);
+  return li;
+}
 
-  function syncEdition() {
-    var party = edition() === "party";
-    $("party-options").hidden = !party;
-    $("base-options").hidden = party;
+function refresh() {
+  return api("GET", "/api/tables").then(function (data) {
+    var tables = data && Array.isArray(data.tables) ? data.tables : [];
+    var open = $("tables-open"), fin = $("tables-finished");
+    open.textContent = "";
+    fin.textContent = "";
+    var nOpen = 0, nFin = 0;
+    tables.forEach(function (t) {
+      if (!t || typeof t !== "object") return;
+      if (t.status !== "waiting" && t.status !== "playing") { fin.appendChild(tableRow(t)); nFin++; }
+      else { open.appendChild(tableRow(t)); nOpen++; }
+    });
+    $("tables-open-empty").hidden = nOpen > 0;
+    $("tables-finished-empty").hidden = nFin > 0;
+  }, function (err) {
+    showError("Could not list tables: " + err.message);
+  });
+}
+
+/** "Your tables": what this browser holds (held.js), each with its summary from the server. */
+function myTables() {
+  var held = Held.list().slice(0, 20);
+  var list = $("my-tables");
+  $("my-tables-panel").hidden = !held.length;
+  if (!held.length) { list.textContent = ""; return Promise.resolve(); }
+  return Promise.all(held.map(function (p) {
+    return api("GET", "/api/tables/" + encodeURIComponent(p[0])).then(function (t) { return [p, t]; },
+      function () { return [p, null]; });
+  })).then(function (rows) {
+    list.textContent = "";
+    rows.forEach(function (row) {
+      var id = row[0][0], entry = row[0][1], t = row[1];
+      if (!t) { Held.forget(id); return; }  // no such table any more
+      var li = tableRow(t);
+      li.setAttribute("data-testid", "my-table");
+      var links = li.querySelector(".t-links");
+      if (entry.token) {
+        var resume = el("a", "primary-link", t.status === "finished" ? "Open your seat" : "Resume");
+        resume.href = "/t/" + encodeURIComponent(id) + "#seat=" + encodeURIComponent(entry.token);
+        resume.setAttribute("data-testid", "resume-link");
+        links.insertBefore(resume, links.firstChild);
+      }
+      if (entry.creator && t.status === "waiting") {
+        var cancel = el("button", "link-button", "Cancel table");
+        cancel.type = "button";
+        cancel.setAttribute("data-testid", "cancel-table");
+        cancel.addEventListener("click", function () {
+          cancel.disabled = true;
+          api("POST", "/api/tables/" + encodeURIComponent(id) + "/cancel", { creator: entry.creator })
+            .then(function () { myTables(); refresh(); }, function (err) { showError(err.message); cancel.disabled = false; });
+        });
+        links.appendChild(cancel);
+      }
+      var forget = el("button", "link-button", "Forget");
+      forget.type = "button";
+      forget.setAttribute("data-testid", "forget-table");
+      forget.title = "Remove from this list (the seat's link still works)";
+      forget.addEventListener("click", function () { Held.forget(id); myTables(); });
+      links.appendChild(forget);
+      list.appendChild(li);
+    });
+    $("my-tables-panel").hidden = !list.childNodes.length;
+  });
+}
+
+function fillTimer() {
+  $as("timer", HTMLInputElement).min = String(L.opts.timer[0]);
+  $as("timer", HTMLInputElement).max = String(L.opts.timer[1]);
+}
+
+// ------------------------------------------------------------ start
+fillTimer();
+syncEdition();
+fillMenus();
+preview();
+api("GET", "/api/options").then(function (o) {
+  if (o && typeof o === "object") {
+    L.opts = {
+      bots: Array.isArray(o.bots) && o.bots.length ? o.bots : FALLBACK.bots,
+      menus: o.menus && typeof o.menus === "object" ? o.menus : FALLBACK.menus,
+      default_menu: typeof o.default_menu === "string" ? o.default_menu : FALLBACK.default_menu,
+      editions: o.editions && typeof o.editions === "object" ? o.editions : FALLBACK.editions,
+      timer: Array.isArray(o.timer) && o.timer.length === 2 ? o.timer : FALLBACK.timer
+    };
+    fillTimer();
     fillPlayers();
     fillSeats();
+    fillMenus();
     preview();
   }
-
-  function body() {
-    var n = Number($("players").value);
-    var seats = Array.prototype.map.call(document.querySelectorAll('[data-testid="seat-kind"]'), function (s) { return s.value; });
-    var b = { edition: edition(), players: n, seats: seats.slice(0, n) };
-    if (b.edition === "base") {
-      b.pass_both_ways = $("opt-pass_both_ways").checked;
-      b.reshuffle = $("opt-reshuffle").checked;
-    } else {
-      b.menu = chosenMenu();
-      var split = $("opt-uramaki_split").value;
-      if (split && split !== "4-4-4") b.uramaki_split = split;
-      var draw = Number($("opt-menu_card_draw").value);
-      if (draw && draw !== 4) b.menu_card_draw = draw;
-      if ($("opt-two_player_pudding_penalty").checked) b.two_player_pudding_penalty = true;
-      var colour = $("opt-wasabi_colour").value;
-      if (colour && colour !== "nigiri") b.wasabi_colour = colour;
-    }
-    var t = $("timer").value.trim();
-    if (t) b.timer = Number(t);
-    var seed = $("seed").value.trim();
-    if (seed) b.seed = Number(seed);
-    if ($("opt-private").checked) b.private = true;
-    if (!$("opt-chat").checked) b.chat = false;
-    if ($("opt-chat_spectators").checked) b.chat_spectators = true;
-    if ($("opt-hints").checked) b.hints = true;
-    return b;
-  }
-
-  function validate(b) {
-    if (b.seats.indexOf("human") < 0) return "At least one seat must be a human.";
-    var tr = opts.timer;
-    if (b.timer !== undefined && (!Number.isInteger(b.timer) || b.timer < tr[0] || b.timer > tr[1])) {
-      return "The timer is a whole number of seconds from " + tr[0] + " to " + tr[1] + ".";
-    }
-    if (b.seed !== undefined && (!Number.isInteger(b.seed) || b.seed < 0)) return "The seed is a whole number ≥ 0.";
-    if (Array.isArray(b.menu)) {
-      var seen = {};
-      for (var i = 0; i < b.menu.length; i++) {
-        if (seen[b.menu[i]]) return "The custom menu lists " + itemLabel(b.menu[i]) + " twice.";
-        seen[b.menu[i]] = true;
-      }
-    }
-    return "";
-  }
-
-  function absolute(path) {
-    return location.origin + path;
-  }
-
-  function copyText(text, button) {
-    function done(ok) {
-      var old = button.getAttribute("data-label") || button.textContent;
-      button.setAttribute("data-label", old);
-      button.textContent = ok ? "Copied" : "Select and copy";
-      setTimeout(function () { button.textContent = old; }, 1500);
-    }
-    if (navigator.clipboard && window.isSecureContext) {
-      navigator.clipboard.writeText(text).then(function () { done(true); }, function () { fallback(); });
-    } else {
-      fallback();
-    }
-    function fallback() {
-      var input = button.parentNode.querySelector("input");
-      var ok = false;
-      if (input) {
-        input.focus();
-        input.select();
-        try { ok = document.execCommand("copy"); } catch (e) { ok = false; }
-      }
-      done(ok);
-    }
-  }
-
-  function inviteRow(label, url, testid, seat) {
-    var li = el("li");
-    li.setAttribute("data-testid", testid);
-    if (seat !== null) li.setAttribute("data-seat", String(seat));
-    li.appendChild(el("span", "who", label));
-    var input = el("input");
-    input.readOnly = true;
-    input.value = url;
-    input.setAttribute("aria-label", label + " link");
-    input.setAttribute("data-testid", testid === "invite" ? "invite-url" : "spectate-url");
-    input.addEventListener("focus", function () { input.select(); });
-    li.appendChild(input);
-    var copy = el("button", "copy", "Copy");
-    copy.type = "button";
-    copy.setAttribute("data-testid", "copy");
-    copy.addEventListener("click", function () { copyText(url, copy); });
-    li.appendChild(copy);
-    var open = el("a", null, "Open");
-    open.href = url;
-    open.setAttribute("data-testid", testid === "invite" ? "invite-link" : "spectate-link");
-    li.appendChild(open);
-    return li;
-  }
-
-  function showCreated(res) {
-    created = res;
-    if (res.creator) window.SushiHeld.remember(res.id, { creator: res.creator });
-    myTables();
-    var list = $("invites");
-    list.textContent = "";
-    var firstHuman = null;
-    (res.seats || []).forEach(function (s) {
-      if (s.kind === "human" && typeof s.invite === "string") {
-        if (firstHuman === null) firstHuman = s;
-        list.appendChild(inviteRow("Seat " + (s.seat + 1), absolute(s.invite), "invite", s.seat));
-      } else {
-        var li = el("li");
-        li.setAttribute("data-testid", "bot-seat");
-        li.appendChild(el("span", "who", "Seat " + (s.seat + 1)));
-        li.appendChild(el("span", null, botText(s)));
-        list.appendChild(li);
-      }
-    });
-    list.appendChild(inviteRow("Spectators", absolute(res.spectate || "/t/" + res.id), "spectate", null));
-    var play = $("play-button");
-    if (firstHuman) {
-      play.hidden = false;
-      play.textContent = "Play as seat " + (firstHuman.seat + 1);
-      play.onclick = function () { location.href = absolute(firstHuman.invite); };
-    } else {
-      play.hidden = true;
-    }
-    $("create-form").hidden = true;
-    $("new-table-intro").hidden = true;
-    $("created").hidden = false;
-    play.focus();
-  }
-
-  $("create-form").addEventListener("submit", function (ev) {
-    ev.preventDefault();
-    var b = body();
-    var problem = validate(b);
-    if (problem) { showError(problem); return; }
-    showError("");
-    var btn = $("create-submit");
-    btn.disabled = true;
-    api("POST", "/api/tables", b).then(function (res) {
-      showCreated(res);
-      refresh();
-    }, function (err) {
-      showError(err.message);
-    }).then(function () { btn.disabled = false; });
-  });
-  // Learn to play: this edition and menu, you and two greedy bots, the page teaches as you go.
-  $("learn-button").addEventListener("click", function () {
-    var b = body();
-    b.players = 3;
-    b.seats = ["human", "bot:greedy", "bot:greedy"];
-    b.learn = true;
-    delete b.timer;
-    var btn = $("learn-button");
-    btn.disabled = true;
-    showError("");
-    api("POST", "/api/tables", b).then(function (res) {
-      var me = (res.seats || []).filter(function (x) { return x.kind === "human"; })[0];
-      location.href = absolute(me.invite);
-    }, function (err) {
-      showError(err.message);
-      btn.disabled = false;
-    });
-  });
-  $("new-table").addEventListener("click", function () {
-    $("created").hidden = true;
-    $("new-table-intro").hidden = false;
-    $("create-form").hidden = false;
-  });
-  Array.prototype.forEach.call(document.querySelectorAll('input[name="edition"]'), function (r) {
-    r.addEventListener("change", syncEdition);
-  });
-  $("players").addEventListener("change", fillSeats);
-  $("menu").addEventListener("change", function () {
-    $("custom-menu").hidden = $("menu").value !== "custom";
-    preview();
-  });
-
-  // ------------------------------------------------------------ tables
-  function seatText(s) {
-    if (s.kind === "bot") return botText(s);
-    if (!s.name) return "open seat";
-    return String(s.name) + (s.connected ? "" : " (away)");
-  }
-
-  // A bot's one name (the server gives it), with its settings when it has any.
-  function botText(s) {
-    var spec = String(s.bot || "bot");
-    var name = s.name ? String(s.name) : spec.split(":")[0] + " bot";
-    return spec.indexOf(":") >= 0 ? name + " (" + spec + ")" : name;
-  }
-
-  function tableTitle(t) {
-    var s = t.edition === "party" ? "Sushi Go Party!" : "Sushi Go!";
-    if (t.edition === "party" && t.menu) s += " · " + (Array.isArray(t.menu) ? "custom menu" : String(t.menu));
-    return s + " · " + t.players + " players";
-  }
-
-  function when(ts) {
-    if (typeof ts !== "number") return "";
-    try { return new Date(ts * 1000).toLocaleString(); } catch (e) { return ""; }
-  }
-
-  function tableRow(t) {
-    var li = el("li");
-    li.setAttribute("data-testid", "table-row");
-    li.setAttribute("data-id", String(t.id));
-    li.setAttribute("data-status", String(t.status));
-    var head = el("div", "t-head");
-    head.appendChild(el("strong", null, tableTitle(t)));
-    head.appendChild(el("span", "pill " + String(t.status), String(t.status)));
-    var w = when(t.created);
-    if (w) head.appendChild(el("span", "small-label", w));
-    if (t.hints) {
-      var hints = el("span", "pill hints", "hints");
-      hints.setAttribute("data-testid", "hints-tag");
-      hints.title = "Each player sees an estimate of their choices";
-      head.appendChild(hints);
-    }
-    if (t.seeded) {
-      var seeded = el("span", "pill seeded", "seeded deal");
-      seeded.setAttribute("data-testid", "seeded-tag");
-      seeded.title = "Its creator chose the seed, so could know every hand";
-      head.appendChild(seeded);
-    }
-    if (t.watching) {
-      var watching = el("span", "small-label", t.watching + " watching");
-      watching.setAttribute("data-testid", "watching");
-      head.appendChild(watching);
-    }
-    li.appendChild(head);
-    var seats = Array.isArray(t.seats) ? t.seats : [];
-    if (t.status === "finished" && Array.isArray(t.totals)) {
-      var winners = Array.isArray(t.winners) ? t.winners : [];
-      var parts = seats.map(function (s, i) {
-        var name = s.kind === "bot" ? botText(s) : String(s.name || "Seat " + (i + 1));
-        return (winners.indexOf(i) >= 0 ? "★ " : "") + name + " " + t.totals[i];
-      });
-      var tot = el("div", "t-seats", parts.join(" · "));
-      tot.setAttribute("data-testid", "totals");
-      li.appendChild(tot);
-    } else {
-      var joined = seats.filter(function (s) { return s.kind === "bot" || s.name; }).length;
-      var line = el("div", "t-seats", joined + "/" + seats.length + " seated: " + seats.map(seatText).join(", "));
-      li.appendChild(line);
-    }
-    var links = el("div", "t-links");
-    var watch = el("a", null, t.status === "finished" ? "View final table" : "Watch");
-    watch.href = "/t/" + encodeURIComponent(String(t.id));
-    watch.setAttribute("data-testid", "watch-link");
-    links.appendChild(watch);
-    if (t.status === "finished") {
-      var rp = el("a", null, "Replay");
-      rp.href = "/t/" + encodeURIComponent(String(t.id)) + "/replay";
-      rp.setAttribute("data-testid", "replay-link");
-      links.appendChild(rp);
-    }
-    if (t.status === "finished" || t.status === "abandoned") {
-      var rec = el("a", null, t.status === "finished" ? "Download game record" : "Download the partial record");
-      rec.href = "/api/tables/" + encodeURIComponent(String(t.id)) + "/record";
-      rec.setAttribute("download", "sushigo-" + String(t.id) + ".json");
-      rec.setAttribute("data-testid", "record-link");
-      links.appendChild(rec);
-    }
-    li.appendChild(links);
-    return li;
-  }
-
-  function refresh() {
-    return api("GET", "/api/tables").then(function (data) {
-      var tables = data && Array.isArray(data.tables) ? data.tables : [];
-      var open = $("tables-open"), fin = $("tables-finished");
-      open.textContent = "";
-      fin.textContent = "";
-      var nOpen = 0, nFin = 0;
-      tables.forEach(function (t) {
-        if (!t || typeof t !== "object") return;
-        if (t.status !== "waiting" && t.status !== "playing") { fin.appendChild(tableRow(t)); nFin++; }
-        else { open.appendChild(tableRow(t)); nOpen++; }
-      });
-      $("tables-open-empty").hidden = nOpen > 0;
-      $("tables-finished-empty").hidden = nFin > 0;
-    }, function (err) {
-      showError("Could not list tables: " + err.message);
-    });
-  }
-
-  /** "Your tables": what this browser holds (held.js), each with its summary from the server. */
-  function myTables() {
-    var held = window.SushiHeld.list().slice(0, 20);
-    var list = $("my-tables");
-    $("my-tables-panel").hidden = !held.length;
-    if (!held.length) { list.textContent = ""; return Promise.resolve(); }
-    return Promise.all(held.map(function (p) {
-      return api("GET", "/api/tables/" + encodeURIComponent(p[0])).then(function (t) { return [p, t]; },
-        function () { return [p, null]; });
-    })).then(function (rows) {
-      list.textContent = "";
-      rows.forEach(function (row) {
-        var id = row[0][0], entry = row[0][1], t = row[1];
-        if (!t) { window.SushiHeld.forget(id); return; }  // no such table any more
-        var li = tableRow(t);
-        li.setAttribute("data-testid", "my-table");
-        var links = li.querySelector(".t-links");
-        if (entry.token) {
-          var resume = el("a", "primary-link", t.status === "finished" ? "Open your seat" : "Resume");
-          resume.href = "/t/" + encodeURIComponent(id) + "#seat=" + encodeURIComponent(entry.token);
-          resume.setAttribute("data-testid", "resume-link");
-          links.insertBefore(resume, links.firstChild);
-        }
-        if (entry.creator && t.status === "waiting") {
-          var cancel = el("button", "link-button", "Cancel table");
-          cancel.type = "button";
-          cancel.setAttribute("data-testid", "cancel-table");
-          cancel.addEventListener("click", function () {
-            cancel.disabled = true;
-            api("POST", "/api/tables/" + encodeURIComponent(id) + "/cancel", { creator: entry.creator })
-              .then(function () { myTables(); refresh(); }, function (err) { showError(err.message); cancel.disabled = false; });
-          });
-          links.appendChild(cancel);
-        }
-        var forget = el("button", "link-button", "Forget");
-        forget.type = "button";
-        forget.setAttribute("data-testid", "forget-table");
-        forget.title = "Remove from this list (the seat's link still works)";
-        forget.addEventListener("click", function () { window.SushiHeld.forget(id); myTables(); });
-        links.appendChild(forget);
-        list.appendChild(li);
-      });
-      $("my-tables-panel").hidden = !list.childNodes.length;
-    });
-  }
-
-  function fillTimer() {
-    $("timer").min = String(opts.timer[0]);
-    $("timer").max = String(opts.timer[1]);
-  }
-
-  // ------------------------------------------------------------ start
-  fillTimer();
-  syncEdition();
-  fillMenus();
-  preview();
-  api("GET", "/api/options").then(function (o) {
-    if (o && typeof o === "object") {
-      opts = {
-        bots: Array.isArray(o.bots) && o.bots.length ? o.bots : FALLBACK.bots,
-        menus: o.menus && typeof o.menus === "object" ? o.menus : FALLBACK.menus,
-        default_menu: typeof o.default_menu === "string" ? o.default_menu : FALLBACK.default_menu,
-        editions: o.editions && typeof o.editions === "object" ? o.editions : FALLBACK.editions,
-        timer: Array.isArray(o.timer) && o.timer.length === 2 ? o.timer : FALLBACK.timer
-      };
-      fillTimer();
-      fillPlayers();
-      fillSeats();
-      fillMenus();
-      preview();
-    }
-  }, function (err) { showError("Could not load the options: " + err.message); });
-  refresh();
-  myTables();
-  setInterval(function () { if (!document.hidden) refresh(); }, 5000);
-})();
+}, function (err) { showError("Could not load the options: " + err.message); });
+refresh();
+myTables();
+setInterval(function () { if (!document.hidden) refresh(); }, 5000);

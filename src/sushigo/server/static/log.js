@@ -1,3 +1,4 @@
+// @ts-check
 /* The turn log of a table: the game's story in the engine's words.
  *
  * The server sends `log` frames (docs/server.md): lines of

@@ -1,10 +1,13 @@
+// @ts-check
 /* Your turn is noticed: an optional sound and a browser notification when a
  * decision becomes yours while the tab is hidden.  Off until the player turns
  * it on (the choice is kept in localStorage).
  *
  * Test hooks (data-testid): notify-toggle (aria-pressed).  The page counts
- * what it did in window.sushigoTable.notified (sounds and notifications).
+ * what it did in the table's state, S.notified (sounds and notifications).
  */
+
+import { $as } from "./dom.js";
 
 var KEY = "sushigo.notify";
 
@@ -13,7 +16,7 @@ function stored() {
 }
 
 function beep() {
-  var Ctx = window.AudioContext || window.webkitAudioContext;
+  var Ctx = window.AudioContext || /** @type {any} */ (window).webkitAudioContext;  // older Safari
   if (!Ctx) return false;
   try {
     var ctx = new Ctx();
@@ -34,7 +37,7 @@ function beep() {
 
 /** Wire the toggle; returns turnStarted(text, counts), to call when a decision becomes yours. */
 export function setupNotify() {
-  var button = document.querySelector('[data-testid="notify-toggle"]');
+  var button = $as("notify-toggle", HTMLButtonElement);
   var on = stored();
 
   function show() {

@@ -1,3 +1,4 @@
+// @ts-check
 /* The rules panel of a table: its dishes, each with how it scores and an
  * example, from GET /api/tables/{id}/rules (the engine's words and numbers:
  * nothing here knows a rule).  One tap or key away from any moment of the game.
@@ -7,7 +8,8 @@
  * cards you know are in the other hands, from what passed you this round).
  */
 
-import { el } from "/static/dom.js";
+import { $as, as, el } from "./dom.js";
+import * as Cards from "./cards.js";
 
 var MEMORY_KEY = "sushigo.memory";
 
@@ -17,16 +19,16 @@ export function memoryOn() {
 }
 
 /**
- * One dish as a list item: its cards (drawn by `cards`, window.SushiCards), name,
+ * One dish as a list item: its cards, name,
  * scoring line and example (`lead` before the example, "Example: " by default).
  */
-export function dishRow(d, testid, cards, lead, all) {
+export function dishRow(d, testid, lead, all) {
   var li = el("li", "dish");
   li.setAttribute("data-testid", testid);
   li.setAttribute("data-item", String(d.item));
   var art = el("span", "dish-art");
   art.setAttribute("aria-hidden", "true");
-  (d.cards || []).slice(0, all ? undefined : 1).forEach(function (c) { art.appendChild(cards.element(c, { mini: true })); });
+  (d.cards || []).slice(0, all ? undefined : 1).forEach(function (c) { art.appendChild(Cards.element(c, { mini: true })); });
   li.appendChild(art);
   var text = el("div", "dish-text");
   text.appendChild(el("strong", "dish-name", d.name));
@@ -37,12 +39,11 @@ export function dishRow(d, testid, cards, lead, all) {
 }
 
 /**
- * Wire the button and the panel; `cards` is window.SushiCards, `changed` is
- * called when the memory aid is switched.
+ * Wire the button and the panel; `changed` is called when the memory aid is switched.
  */
-export function setupRules(tableId, cards, changed) {
-  var button = document.querySelector('[data-testid="rules-button"]');
-  var panel = document.querySelector('[data-testid="rules-panel"]');
+export function setupRules(tableId, changed) {
+  var button = $as("rules-button", HTMLButtonElement);
+  var panel = $as("rules-panel", HTMLElement);
   var body = panel.querySelector(".rules-body");
   var loaded = false;
 
@@ -65,7 +66,7 @@ export function setupRules(tableId, cards, changed) {
     (data.how_to_play || []).forEach(function (line) { how.appendChild(el("li", null, line)); });
     body.appendChild(how);
     var list = el("ul", "dishes");
-    (data.dishes || []).forEach(function (d) { list.appendChild(dishRow(d, "dish", cards)); });
+    (data.dishes || []).forEach(function (d) { list.appendChild(dishRow(d, "dish")); });
     body.appendChild(list);
   }
 
@@ -74,7 +75,7 @@ export function setupRules(tableId, cards, changed) {
     button.setAttribute("aria-expanded", show ? "true" : "false");
     if (show) {
       load();
-      panel.querySelector("h2").focus();
+      as(panel.querySelector("h2"), HTMLElement).focus();
     } else {
       button.focus();
     }
@@ -84,7 +85,7 @@ export function setupRules(tableId, cards, changed) {
   panel.querySelector('[data-testid="rules-close"]').addEventListener("click", function () { open(false); });
   panel.addEventListener("keydown", function (ev) { if (ev.key === "Escape") open(false); });
 
-  var memory = panel.querySelector('[data-testid="memory-toggle"]');
+  var memory = $as("memory-toggle", HTMLInputElement, panel);
   memory.checked = memoryOn();
   memory.addEventListener("change", function () {
     try { localStorage.setItem(MEMORY_KEY, memory.checked ? "1" : "0"); } catch (e) { /* private mode */ }

@@ -1,3 +1,4 @@
+// @ts-check
 /* The scorekeeper of a table playing with real cards (/score, /score/{id}).
  *
  * The page keeps, per round and seat, how many of each *entry* the table sees
@@ -15,23 +16,68 @@
  * data-count), more/fewer, count, race, figures, figure, done, next-round,
  * round-summary, race-line, seat-error, sheet-error, sheet-note, scoresheet,
  * end, winners, share, export, image, sync, readonly.
+ *
+ * The page's state is one object, S; its phase, S.phase, changes only in transition(event),
+ * along these moves (an event the phase has no move for is ignored):
+ *
+ *   phase     the page                                   event -> next phase
+ *   start     nothing yet                                setup -> setup (/score), open -> opening (/score/{id})
+ *   setup     the form: a new sheet, or a file           submit, import -> creating
+ *   creating  the server sets the sheet up and keeps it  created -> keeping, failed -> setup (the form says why)
+ *   opening   a sheet's address: its copy is fetched     edit -> keeping (an edit token), watch -> watching,
+ *             (or this browser's unsent one is taken)    failed -> failed
+ *   keeping   entering cards; saved as you go            -
+ *   watching  read-only (no edit token): polled          -
+ *   failed    the sheet could not be opened (a line says why)  -
+ *
+ * How the sheet is saved (S.dirty, the sync line: saving, saved, offline) is no phase: it
+ * runs beside keeping.
  */
 
-import { el, $ } from "/static/dom.js";
-import { copy } from "/static/extras.js";
-import { dishRow } from "/static/rules.js";
+import { el, $, $as, as } from "./dom.js";
+import { copy } from "./extras.js";
+import { dishRow } from "./rules.js";
+import * as Cards from "./cards.js";
+import { sheets as HELD } from "./held.js";  // the edit tokens of the sheets this browser keeps
+import { WORDS } from "./words.js";
 
-var Cards = window.SushiCards;
-var HELD = window.SushiHeld.sheets;  // the edit tokens of the sheets this browser keeps (held.js)
 var LOCAL = "sushigo.sheet.";   // + id: {doc, dirty}
 var ROLL_CATEGORIES = ["maki", "temaki", "uramaki"];  // awards that need every collection of the round
-var RACE_POINTS = [0, 2, 5, 7, 8, 10, 13, 15];        // sums of distinct uramaki places (8, 5, 2)
+var RACE_POINTS = WORDS.uramaki_race_points;  // what a seat can hold of a round's uramaki places (the engine's)
+var ROUNDS = WORDS.rounds;                     // a game's rounds
+
+/** @typedef {"start" | "setup" | "creating" | "opening" | "keeping" | "watching" | "failed"} Phase */
+
+/** @type {Record<Phase, Record<string, Phase>>} each phase's events and where they lead */
+var MOVES = {
+  start: { setup: "setup", open: "opening" },
+  setup: { submit: "creating", import: "creating" },
+  creating: { created: "keeping", failed: "setup" },
+  opening: { edit: "keeping", watch: "watching", failed: "failed" },
+  keeping: {},
+  watching: {},
+  failed: {}
+};
 
 var S = {
+  /** @type {Phase} */
+  phase: "start",  // changed by transition() only
+  changes: 0,      // edits made (a save says "Saved" only when no edit came meanwhile)
   setup: null, entries: {}, doc: null, story: null, error: null, note: null,
   round: 0, seat: 0, id: null, token: null, readonly: false, dirty: false, version: 0,
   online: true, timer: null
 };
+
+/**
+ * Move S.phase on `event` (see the table above); false, and no move, when its phase has none.
+ * @param {string} event
+ */
+function transition(event) {
+  var to = MOVES[S.phase][event];
+  if (!to) return false;
+  S.phase = to;
+  return true;
+}
 
 function readJSON(key, fallback) {
   try { var v = JSON.parse(localStorage.getItem(key) || "null"); return v === null ? fallback : v; } catch (e) { return fallback; }
@@ -163,9 +209,8 @@ function flush() {
 }
 
 setInterval(function () {
-  if (!S.doc) return;
-  if (S.readonly) { poll(); return; }
-  if (S.dirty) flush();
+  if (S.phase === "watching") poll();
+  else if (S.phase === "keeping" && S.dirty) flush();
 }, 5000);
 window.addEventListener("online", function () { if (S.dirty) flush(); });
 
@@ -224,7 +269,7 @@ function adopt(sheet) {
 
 /** Whether a meta's counts have the sheet's shape: rounds of one object of counts per player. */
 function countsFit(entries, players) {
-  return Array.isArray(entries) && entries.length >= 1 && entries.length <= 3 && entries.every(function (rnd) {
+  return Array.isArray(entries) && entries.length >= 1 && entries.length <= ROUNDS && entries.every(function (rnd) {
     return Array.isArray(rnd) && rnd.length === players && rnd.every(function (counts) {
       return counts !== null && typeof counts === "object" && !Array.isArray(counts) && Object.keys(counts).every(function (k) {
         return Number.isInteger(counts[k]) && counts[k] >= 0;
@@ -289,12 +334,12 @@ function drawGuide(setup) {
   body.textContent = "";
   body.appendChild(el("p", "muted", "Read it aloud before the first pick; lay out the examples to show them."));
   var list = el("ul", "dishes");
-  setup.dishes.forEach(function (d) { list.appendChild(dishRow(d, "dish", Cards)); });
+  setup.dishes.forEach(function (d) { list.appendChild(dishRow(d, "dish")); });
   body.appendChild(list);
   if (setup.demonstrations.length) {
     body.appendChild(el("h3", null, "A demonstration"));
     var demo = el("ul", "dishes");
-    setup.demonstrations.forEach(function (d) { demo.appendChild(dishRow(d, "demonstration", Cards, "On the table: ", true)); });
+    setup.demonstrations.forEach(function (d) { demo.appendChild(dishRow(d, "demonstration", "On the table: ", true)); });
     body.appendChild(demo);
   }
 }
@@ -372,7 +417,7 @@ function renderTabs() {
     nav.appendChild(b);
   });
   var last = S.doc.meta.entries.length - 1;
-  if (!S.readonly && last < 2 && allIn(last) && !S.error) {  // no next round while an entry is impossible
+  if (!S.readonly && last < ROUNDS - 1 && allIn(last) && !S.error) {  // no next round while an entry is impossible
     var next = el("button", "sk-tab primary", "Start round " + (last + 2));
     next.type = "button";
     next.setAttribute("data-testid", "next-round");
@@ -463,7 +508,7 @@ function seatPanel(r, s) {
       if (m.entered[r].indexOf(s) < 0) m.entered[r].push(s);
       S.seat = allIn(r) ? (s + 1) % S.doc.players : firstOpenSeat(r);
       changed();
-      var active = document.querySelector('[data-testid="seat-' + S.seat + '"]');
+      var active = $("seat-" + S.seat);
       if (active) active.focus();
     });
     panel.appendChild(done);
@@ -499,15 +544,19 @@ function grid(r, s, counts) {
   });
   groups.forEach(function (g) {
     var extra = g === "special_order" || g === "takeout_box";
-    var holder = extra ? el("details", "sk-group") : el("div", "sk-group");
     var used = byGroup[g].keys.some(function (k) { return counts[k] > 0; });
+    var holder;
     if (extra) {
       // open while used, or while the scorekeeper keeps it open (a re-render after the server scored does not close it)
-      holder.open = used || !!OPEN_GROUPS[g];
-      holder.addEventListener("toggle", function () { OPEN_GROUPS[g] = holder.open; });
-      holder.appendChild(el("summary", null, byGroup[g].label));
+      var details = el("details", "sk-group");
+      details.open = used || !!OPEN_GROUPS[g];
+      details.addEventListener("toggle", function () { OPEN_GROUPS[g] = details.open; });
+      details.appendChild(el("summary", null, byGroup[g].label));
+      holder = details;
+    } else {
+      holder = el("div", "sk-group");
+      holder.appendChild(el("h3", null, byGroup[g].label));
     }
-    else holder.appendChild(el("h3", null, byGroup[g].label));
     byGroup[g].keys.forEach(function (k) { holder.appendChild(entryRow(r, s, k, counts)); });
     wrap.appendChild(holder);
   });
@@ -537,7 +586,7 @@ function entryRow(r, s, key, counts) {
       edited(r);
       changed();
       var again = document.querySelector('[data-testid="entry"][data-key="' + CSS.escape(key) + '"] [data-testid="' + testid + '"]');
-      if (again && !again.disabled) again.focus();
+      if (again instanceof HTMLButtonElement && !again.disabled) again.focus();
     });
     return b;
   }
@@ -618,12 +667,13 @@ function renderTotals() {
   var dessert = res ? res.explain.dessert.replace(/_/g, " ") : "pudding";
   if (res) row(dessert.charAt(0).toUpperCase() + dessert.slice(1) + " kept", res.explain.kept, "sheet-kept");
   var desserts = S.doc.edition === "party" ? "Desserts" : "Puddings";
-  row(S.doc.meta.entries.length === 3 ? desserts : desserts + " (after round 3)", res && S.doc.meta.entries.length === 3 ? res.pudding : blank, "sheet-dessert");
+  var over = S.doc.meta.entries.length === ROUNDS;
+  row(over ? desserts : desserts + " (after round " + ROUNDS + ")", res && over ? res.pudding : blank, "sheet-dessert");
   row("Total", res ? res.totals : blank, "sheet-total");
   t.appendChild(body);
   var end = $("end");
   end.textContent = "";
-  if (res && res.explain.end && allIn(2)) {
+  if (res && res.explain.end && allIn(ROUNDS - 1)) {
     end.appendChild(el("h3", null, "End of the game"));
     (res.explain.end.lines || []).forEach(function (line) { end.appendChild(el("p", null, named(line.charAt(0).toUpperCase() + line.slice(1) + "."))); });
     (res.explain.end.figures || []).forEach(function (f, s) { end.appendChild(el("p", null, names()[s] + ": " + f.text)); });
@@ -667,7 +717,7 @@ function drawImage() {
   }
   line("", names(), true);
   S.doc.meta.entries.forEach(function (x, r) { line("Round " + (r + 1), res && res.rounds[r] || []); });
-  if (res && S.doc.meta.entries.length === 3) line(S.doc.edition === "party" ? "Desserts" : "Puddings", res.pudding);
+  if (res && S.doc.meta.entries.length === ROUNDS) line(S.doc.edition === "party" ? "Desserts" : "Puddings", res.pudding);
   line("Total", res ? res.totals : [], true);
   if (res && res.explain.end) { g.font = "16px sans-serif"; g.fillText(named(res.explain.end.winners), 24, y); }
   c.toBlob(function (blob) { download("sushigo-score-sheet.png", blob); });
@@ -715,12 +765,12 @@ function setupForm(options) {
   var form = $("setup");
   form.hidden = false;
   listMine();
-  var menu = $("menu");
+  var menu = $as("menu", HTMLSelectElement);
   Object.keys(options.menus).forEach(function (name) { var o = el("option", null, name); o.value = name; menu.appendChild(o); });
   var custom = el("option", null, "Custom menu…"); custom.value = ""; menu.appendChild(custom);
   menu.value = options.default_menu;
-  var players = $("players");
-  function party() { return form.querySelector('input[name="edition"]:checked').value === "party"; }
+  var players = $as("players", HTMLSelectElement);
+  function party() { return as(form.querySelector('input[name="edition"]:checked'), HTMLInputElement).value === "party"; }
   function sync() {
     var range = options.editions[party() ? "party" : "base"];
     var was = +players.value || 4;
@@ -747,19 +797,21 @@ function setupForm(options) {
     }
   }
   form.addEventListener("change", function (ev) {
-    if (ev.target === players || ev.target === menu || ev.target.name === "edition") sync();
+    var t = ev.target;
+    if (t === players || t === menu || (t instanceof HTMLInputElement && t.name === "edition")) sync();
   });
   players.value = "4";
   sync();
   form.addEventListener("submit", function (ev) {
     ev.preventDefault();
+    if (!transition("submit")) return;  // already creating
     var n = +players.value;
     var doc = { players: n, edition: party() ? "party" : "base", options: {} };
     if (party()) {
-      doc.menu = menu.value || $("custom-menu").value.split(",").map(function (x) { return x.trim(); }).filter(Boolean);
-      doc.options = { uramaki_split: $("opt-uramaki_split").value, wasabi_colour: $("opt-wasabi_colour").value,
-                      two_player_pudding_penalty: $("opt-two_player_pudding_penalty").checked };
-    } else if ($("opt-pass_both_ways").checked) {
+      doc.menu = menu.value || $as("custom-menu", HTMLInputElement).value.split(",").map(function (x) { return x.trim(); }).filter(Boolean);
+      doc.options = { uramaki_split: $as("opt-uramaki_split", HTMLSelectElement).value, wasabi_colour: $as("opt-wasabi_colour", HTMLSelectElement).value,
+                      two_player_pudding_penalty: $as("opt-two_player_pudding_penalty", HTMLInputElement).checked };
+    } else if ($as("opt-pass_both_ways", HTMLInputElement).checked) {
       doc.options = { pass_both_ways: true };
     }
     var who = Array.prototype.map.call($("names").querySelectorAll("input"), function (i, s) { return i.value.trim() || "Player " + (s + 1); });
@@ -772,17 +824,18 @@ function setupForm(options) {
       doc.meta = { names: who, edited: [], entered: [[]], race: [zeros(n)], entries: [emptyRound(n)] };
       S.doc = doc;
       return create();
-    }).catch(function (e) { $("setup-error").textContent = String(e.message || e); });
+    }).catch(function (e) { transition("failed"); $("setup-error").textContent = String(e.message || e); });
   });
-  $("import").addEventListener("change", function () {
-    var file = $("import").files[0];
-    if (!file) return;
+  var picker = $as("import", HTMLInputElement);
+  picker.addEventListener("change", function () {
+    var file = picker.files[0];
+    if (!file || !transition("import")) return;
     file.text().then(function (text) {
       var sheet;
       try { sheet = JSON.parse(text); } catch (e) { throw new Error("that file is not JSON"); }
       if (!sheet || typeof sheet !== "object" || !Array.isArray(sheet.rounds)) throw new Error("that file is not a score sheet (docs/spec/game-record.md)");
       return adopt(sheet).then(create);
-    }).catch(function (e) { $("setup-error").textContent = String(e.message || e); });
+    }).catch(function (e) { transition("failed"); $("setup-error").textContent = String(e.message || e); });
   });
 }
 
@@ -794,6 +847,7 @@ function create() {
     S.version = r.body.version;
     HELD.remember(S.id, { token: S.token });
     history.replaceState(null, "", "/score/" + S.id + "#edit=" + S.token);
+    transition("created");
     S.round = 0; S.seat = 0;
     keepLocal();
     setSync("Saved", "open");
@@ -805,9 +859,11 @@ function start() {
   wireActions();
   var m = /^\/score\/([A-Za-z0-9_-]+)$/.exec(location.pathname);
   if (!m) {
+    transition("setup");
     fetch("/api/options").then(function (r) { return r.json(); }).then(setupForm);
     return;
   }
+  transition("open");
   S.id = m[1];
   var fromLink = /(?:^#|&)edit=([A-Za-z0-9_-]+)/.exec(location.hash);
   if (fromLink) HELD.remember(S.id, { token: fromLink[1] });
@@ -829,10 +885,12 @@ function start() {
       });
     }, function (e) { if (local && local.doc) return fromLocal(); throw e; });
   ready.then(function () {
+    transition(S.readonly ? "watch" : "edit");
     S.seat = firstOpenSeat(S.round = S.doc.meta.entries.length - 1);
     setSync(S.readonly ? "Watching" : "Saved", "open");
     render();
   }).catch(function (e) {
+    transition("failed");
     $("sheet").hidden = false;
     var banner = $("sheet-error");
     banner.hidden = false;

@@ -1,3 +1,4 @@
+// @ts-check
 /* The score panel: the score sheet, each round's breakdown with the round
  * explained in the engine's words (view.explained: the server sends each
  * seat's figures and the races; nothing is recomputed here), the winners and
@@ -5,8 +6,8 @@
  * explained, winners, record-link).
  */
 
-import { $, el } from "/static/dom.js";
-import { groupElement as drawGroup, groups } from "/static/collections.js";
+import { $, $as, as, el } from "./dom.js";
+import { groupElement as drawGroup, groups } from "./collections.js";
 
 function plural(n, word) { return n + " " + word + (n === 1 ? "" : "s"); }
 
@@ -189,11 +190,11 @@ export function renderScores(t) {
   var w = $("winners");
   w.hidden = !finished;
   w.textContent = finished ? t.winnersText() : "";
-  var rec = panel.querySelector(".record");
+  var rec = as(panel.querySelector(".record"), HTMLElement);
   rec.hidden = !finished;
-  var link = $("record-link");
+  var link = $as("record-link", HTMLAnchorElement);
   link.href = t.record || "/api/tables/" + encodeURIComponent(t.id) + "/record";
   link.setAttribute("download", "sushigo-" + t.id + ".json");
   var again = $("replay-link");  // the table page: its replay, from this seat's point of view
-  if (again) again.href = "/t/" + encodeURIComponent(t.id) + "/replay#pov=" + (t.seat === null || t.seat === undefined ? "spectator" : t.seat);
+  if (again instanceof HTMLAnchorElement) again.href = "/t/" + encodeURIComponent(t.id) + "/replay#pov=" + (t.seat === null || t.seat === undefined ? "spectator" : t.seat);
 }
