@@ -1230,7 +1230,7 @@ def test_the_page_s_card_words_and_rules_are_the_engine_s(lite_client: TestClien
 
     r = lite_client.get("/static/words.js")
     assert r.status_code == 200 and r.headers["content-type"].startswith("text/javascript")
-    prefix = "window.SushiWords = "
+    prefix = "export const WORDS = "
     assert r.text.startswith(prefix)
     assert json.loads(r.text[len(prefix):].rstrip().rstrip(";")) == card_words()
     cards_js = (resources.files("sushigo.server") / "static" / "cards.js").read_text(encoding="utf-8")

@@ -239,8 +239,33 @@ def _compact_encoder() -> Callable[[Any], str]:
     return encode
 
 
-encode = _compact_encoder()
-"""``json.dumps(x, separators=(",", ":"))``, for JSON the server sends."""
+def _fast_encoder() -> Callable[[Any], str]:
+    """Compact JSON through orjson (several times faster than the standard library on the
+    frames' view documents), the standard library's for what orjson refuses (an int
+    beyond 64 bits) or where orjson is missing."""
+    slow = _compact_encoder()
+    try:
+        import orjson
+    except ImportError:  # pragma: no cover - orjson is a dependency of the server extra
+        return slow
+    dumps, option = orjson.dumps, orjson.OPT_NON_STR_KEYS
+
+    def encode(o: Any) -> str:
+        try:
+            return dumps(o, option=option).decode()
+        except TypeError:
+            return slow(o)
+
+    return encode
+
+
+encode = _fast_encoder()
+"""Compact JSON (no spaces; any JSON parser reads the same value as ``json.dumps`` gives), for JSON
+the server sends.
+
+>>> encode({"a": [1, 2.5, None, True], "b": "é"}), encode(2**70)
+('{"a":[1,2.5,null,true],"b":"é"}', '1180591620717411303424')
+"""
 
 
 def dump(message: dict[str, Any]) -> str:

@@ -3,6 +3,7 @@ seat and moment), ``progress``, ``seats`` and ``log`` frames."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from sushigo.engine.narration import lines_seen_by
@@ -15,7 +16,8 @@ from .model import CANCELLED, WAITING, LiveTable
 class StateFrames:
     """The ``state`` frames of one moment of a table, for any seat: the
     table's summary is encoded once, each seat's view is the engine's view
-    document (:meth:`~sushigo.engine.editions.Edition.view_document`) as it is.
+    document (:meth:`~sushigo.engine.editions.Edition.view_documents`, which
+    builds what the seats share once) as it is.
 
     Valid while the table does not change: make one per publish.
     """
@@ -24,6 +26,7 @@ class StateFrames:
         self.table = table
         self._texts: dict[int | None, str] = {}
         self._summary: Any = None
+        self._documents: Callable[[int | None], dict[str, Any]] | None = None
 
     def text(self, seat: int | None) -> str:
         """The ``state`` frame for ``seat`` (``None``: a spectator)."""
@@ -37,7 +40,9 @@ class StateFrames:
             if table.status not in (WAITING, CANCELLED):
                 if seat is not None and not 0 <= seat < table.rules.players:
                     raise ValueError(f"there is no seat {seat}")
-                view = table.edition.view_document(table.game, seat, table.explained)
+                if self._documents is None:
+                    self._documents = table.edition.view_documents(table.game, table.explained)
+                view = self._documents(seat)
             text = self._texts[seat] = dump({"type": "state", "seq": table.public_seq, "status": table.status,
                                              "seat": seat, "table": self._summary, "view": view,
                                              "deadline": deadline})
