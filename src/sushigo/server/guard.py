@@ -10,7 +10,7 @@ every frame (``frame-ancestors 'none'`` and ``X-Frame-Options: DENY``), plus
 ``X-Content-Type-Options: nosniff`` and ``Referrer-Policy: same-origin``.
 
 :func:`origin_allowed` is the one origin rule, shared with the table
-WebSocket's handshake (``_origin_ok`` in ``server/app.py``).
+WebSocket's handshake (``_origin_ok`` in ``server/routes/socket.py``).
 """
 
 from __future__ import annotations
