@@ -1,5 +1,5 @@
 // @ts-check
-/* The table's WebSocket (protocol sushigo-ws/1, docs/server.md): connect,
+/* The table's WebSocket (protocol sushigo-ws/2, docs/server.md): connect,
  * say hello, hand every frame to the page, reconnect with backoff, ping.
  *
  * `S` is the page's state object (this module keeps ws, welcomed, retries,

@@ -1,6 +1,6 @@
 // @ts-check
 /* The table page: one seat (or a spectator) of an online game, protocol
- * sushigo-ws/1 (docs/server.md).
+ * sushigo-ws/2 (docs/server.md).
  *
  * The address is /t/{id}; "#seat=TOKEN" makes the page that seat, no token:
  * spectator.  The display name lives in localStorage ("sushigo.name").
@@ -511,12 +511,7 @@ function edition() {
  * @returns {Choice[]}
  */
 function choicesOf(v) {
-  if (!v) return [];
-  if (Array.isArray(v.choices)) return v.choices;
-  // FALLBACK, to be removed when the server sends `choices`: built as the server builds them.
-  var hidden = v.committed !== null && v.committed !== undefined && Array.isArray(v.change_to) && v.change_to.length > 0;
-  var ids = (hidden ? v.change_to : v.legal_actions) || [], texts = (hidden ? v.change_to_text : v.legal) || [];
-  return ids.map(function (a, k) { return { action: a, text: String(texts[k]) }; });
+  return v && Array.isArray(v.choices) ? v.choices : [];
 }
 
 /** The text form of each choice ("wasabi+egg"), in the server's order. */
