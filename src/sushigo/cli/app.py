@@ -21,7 +21,7 @@ from sushigo.analysis.evaluate import DEFAULT_SAMPLES
 from sushigo.cli.errors import EXIT_BAD_INPUT, EXIT_USAGE
 from sushigo.cli.errors import fail as _fail
 from sushigo.engine.base.scoring import Result
-from sushigo.engine.editions import by_result, replay, score_sheet
+from sushigo.engine.editions import by_result, edition_for, replay, score_sheet
 from sushigo.engine.party.game import PartyResult
 from sushigo.engine.records import RecordError, load_json, seat_names
 from sushigo.terminal.render import party_score_sheet_table, score_sheet_table, winners_line
@@ -366,10 +366,11 @@ def play_command(
         save = os.path.join(_default_save_dir(), f"game-{stamp}.json")
     if no_save:
         save = None
-    if rules.is_party:
+
+    def party() -> int:
         from sushigo.terminal.party import DEFAULT_MENU, run_party_play
 
-        code = run_party_play(  # it checks the save path (and creates its folder) before the game
+        return run_party_play(  # it checks the save path (and creates its folder) before the game
             players=players,
             humans=humans,
             bots=list(bot),
@@ -380,21 +381,23 @@ def play_command(
             options=rules.options(),
             time_limit=time_limit,
         )
-        raise typer.Exit(code)
-    from sushigo.terminal.base import run_play
 
-    code = run_play(  # it checks the save path (and creates its folder) before the game
-        players=players,
-        humans=humans,
-        bots=list(bot),
-        seed=seed,
-        pass_both_ways=pass_both_ways,
-        reshuffle=reshuffle,
-        save=save,
-        names=list(name) or None,
-        time_limit=time_limit,
-    )
-    raise typer.Exit(code)
+    def base() -> int:
+        from sushigo.terminal.base import run_play
+
+        return run_play(  # it checks the save path (and creates its folder) before the game
+            players=players,
+            humans=humans,
+            bots=list(bot),
+            seed=seed,
+            pass_both_ways=pass_both_ways,
+            reshuffle=reshuffle,
+            save=save,
+            names=list(name) or None,
+            time_limit=time_limit,
+        )
+
+    raise typer.Exit(edition_for(rules).select(base, party)())
 
 
 @app.command("tournament")

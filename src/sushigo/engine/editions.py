@@ -59,6 +59,7 @@ from sushigo.engine.base.scoring import Result
 from sushigo.engine.base.view import SeatView, determinize, on_wasabi, round_hands, seat_members
 from sushigo.engine.base.view import seat_view as base_seat_view
 from sushigo.engine.base.view import spectator_view as base_spectator_view
+from sushigo.engine.menus import menu_name
 from sushigo.engine.narration import Line, Narrator
 from sushigo.engine.party.actions import PARTY_NUM_ACTIONS, party_action_name
 from sushigo.engine.party.cards import PartyCard
@@ -195,6 +196,15 @@ class Edition:
 
     def tiebreak(self, result: Result | PartyResult) -> tuple[int, ...]:
         """What breaks a tie on points, per seat: puddings, or Party dessert cards."""
+        raise NotImplementedError
+
+    def describe(self, rules: Rules) -> str:
+        """The game ``rules`` make, in a few words.
+
+        >>> from sushigo.engine.rules import Rules
+        >>> BASE.describe(Rules(3, pass_both_ways=True)), PARTY.describe(Rules.party(4, "My First Meal"))
+        ('Sushi Go! (pass both ways)', 'Sushi Go Party! (My First Meal)')
+        """
         raise NotImplementedError
 
     def view_document(self, game: AnyGame, seat: int | None, explained: list[dict[str, Any]] | None = None,
@@ -353,6 +363,10 @@ class _BaseEdition(Edition):
             raise TypeError(f"the original game's edition was given {type(result).__name__}")
         return tuple(result.puddings)
 
+    def describe(self, rules: Rules) -> str:
+        variants = [o.replace("_", " ") for o, on in rules.options().items() if on]
+        return self.title + (f" ({', '.join(variants)})" if variants else "")
+
 
 class _PartyEdition(Edition):
     name = "party"
@@ -411,6 +425,10 @@ class _PartyEdition(Edition):
         if not isinstance(result, PartyResult):
             raise TypeError(f"Sushi Go Party!'s edition was given {type(result).__name__}")
         return tuple(result.dessert_cards)
+
+    def describe(self, rules: Rules) -> str:
+        name = menu_name(rules.menu)
+        return f"{self.title} ({name or 'custom menu: ' + ', '.join(rules.menu[1:])})"
 
 
 BASE: Edition = _BaseEdition()

@@ -23,6 +23,7 @@ import time
 from dataclasses import dataclass
 
 from sushigo.engine.base.game import Game
+from sushigo.engine.editions import EDITIONS
 from sushigo.engine.party.game import PartyGame
 from sushigo.engine.rules import Rules
 
@@ -60,11 +61,20 @@ def run_bench(
     """
     if api not in ("step", "playout"):
         raise ValueError(f"unknown api {api!r} (step or playout)")
-    if edition == "party":
-        return _run_party_bench(players, games, seed, api, menu if menu is not None else "Sushi Go!")
-    if edition != "base":
+    if edition not in EDITIONS:
         raise ValueError(f"unknown edition {edition!r} (base or party)")
-    rules = Rules(players, pass_both_ways=pass_both_ways, reshuffle=reshuffle)
+
+    def base() -> BenchResult:
+        rules = Rules(players, pass_both_ways=pass_both_ways, reshuffle=reshuffle)
+        return _run_base_bench(players, games, seed, api, rules)
+
+    def party() -> BenchResult:
+        return _run_party_bench(players, games, seed, api, menu if menu is not None else "Sushi Go!")
+
+    return EDITIONS[edition].select(base, party)()
+
+
+def _run_base_bench(players: int, games: int, seed: int | None, api: str, rules: Rules) -> BenchResult:
     rng = random.Random(seed)
     random_ = rng.random
     seats = range(players)

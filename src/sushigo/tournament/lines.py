@@ -77,7 +77,7 @@ def to_line(game: PlayedGame, rules: Rules) -> dict[str, Any]:
         "set": game.set,
         "deal_seed": game.deal_seed,
         "edition": rules.edition,
-        "menu": list(rules.menu) if rules.is_party else None,
+        "menu": list(rules.menu) or None,  # Sushi Go Party!'s
         "players": len(game.seats),
         "seats": list(game.seats),
         "bot_index": list(game.bot_index),

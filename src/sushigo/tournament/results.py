@@ -92,7 +92,7 @@ class TournamentResult:
             "games": len(self.games),
             "players": len(self.specs),
             "edition": self.rules.edition,
-            "menu": list(self.rules.menu) if self.rules.is_party else None,
+            "menu": list(self.rules.menu) or None,  # Sushi Go Party!'s
             "options": self.rules.options(),
             "duplicate": self.duplicate,
             "backend": self.backend,

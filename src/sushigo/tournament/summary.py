@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from sushigo.engine.editions import edition_for
 from sushigo.tournament.results import BotSummary, TournamentResult, TournamentSummary, plain_number, summarize
 
 if TYPE_CHECKING:
@@ -32,14 +33,7 @@ def describe(result: TournamentResult) -> str:
     """One line saying what was played."""
     n = len(result.specs)
     rules = result.rules
-    if rules.is_party:
-        from sushigo.engine.menus import menu_name
-
-        name = menu_name(rules.menu)
-        what = f"Sushi Go Party! ({name or 'custom menu: ' + ', '.join(rules.menu[1:])})"
-    else:
-        variants = [o.replace("_", " ") for o, on in rules.options().items() if on]
-        what = "Sushi Go!" + (f" ({', '.join(variants)})" if variants else "")
+    what = edition_for(rules).describe(rules)
     games = len(result.games)
     deals = "duplicate deals" if result.duplicate else "a fresh deal per game"
     sets = -(-games // n)
