@@ -37,8 +37,11 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 def _reset(url: str) -> None:
+    """Drop every table, and the schema revision with them (the next ``create_schema`` starts afresh)."""
     store = Store(url)
     metadata.drop_all(store.engine)
+    with store.engine.begin() as conn:
+        conn.exec_driver_sql("DROP TABLE IF EXISTS alembic_version")
     store.close()
 
 

@@ -32,7 +32,9 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import sqlite3
 import threading
+import time
 from collections.abc import Iterable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -141,6 +143,9 @@ uploads_t = Table(
 
 OPEN_STATUSES = ("waiting", "playing")
 """The statuses of a table that is still to be played (resumed at start)."""
+
+SQLITE_BUSY_WAIT = 30.0
+"""Seconds a connection waits for another's lock (the driver's ``timeout``, and the switch to WAL)."""
 
 
 class StoreError(RuntimeError):
@@ -311,7 +316,7 @@ class Store:
                 memory = self.url in ("sqlite://", "sqlite:///:memory:")
                 self.engine: Engine = create_engine(
                     self.url,
-                    connect_args={"check_same_thread": False, "timeout": 30},
+                    connect_args={"check_same_thread": False, "timeout": SQLITE_BUSY_WAIT},
                     poolclass=StaticPool if memory else None,
                 )
                 event.listen(self.engine, "connect", _sqlite_pragmas)
@@ -327,11 +332,23 @@ class Store:
         return self.engine.dialect.name
 
     def create_schema(self) -> None:
-        """Create the tables that do not exist yet (raises :class:`StoreError`)."""
+        """Bring the database to the newest schema revision (:mod:`sushigo.server.migrations`):
+        a fresh one gets every table, one of an earlier sushigo its missing tables
+        and data migrations, a current one nothing.  One transaction that holds the
+        database's write lock, so servers starting together wait for each other.
+        Raises :class:`StoreError`."""
+        from alembic.util import CommandError
+
+        from sushigo.server import migrations
+
+        where = self.engine.url.render_as_string()
         try:
-            metadata.create_all(self.engine)
-        except (SQLAlchemyError, OSError) as e:
-            raise StoreError(f"cannot open database {self.engine.url.render_as_string()!r}: {_one_line(e)}") from None
+            with self._lock, self.engine.connect() as conn:
+                migrations.upgrade(conn, metadata)
+        except (SQLAlchemyError, OSError, CommandError) as e:
+            raise StoreError(f"cannot open database {where!r}: {_one_line(e)}") from None
+        except migrations.SchemaError as e:
+            raise StoreError(f"cannot open database {where!r}: {e}") from None
 
     def write(self, ops: Iterable[Op]) -> None:
         """Apply ``ops`` in one transaction (all or nothing)."""
@@ -512,7 +529,15 @@ def _apply(conn: Connection, op: Op) -> None:
 
 def _sqlite_pragmas(dbapi_conn: Any, _record: Any) -> None:
     cur = dbapi_conn.cursor()
-    cur.execute("PRAGMA journal_mode=WAL")
+    deadline = time.monotonic() + SQLITE_BUSY_WAIT
+    while True:  # a new file's switch to WAL is refused at once, not waited for, while another connection's is on
+        try:
+            cur.execute("PRAGMA journal_mode=WAL")
+            break
+        except sqlite3.OperationalError as e:
+            if getattr(e, "sqlite_errorname", "") != "SQLITE_BUSY" or time.monotonic() > deadline:
+                raise
+            time.sleep(0.01)
     cur.execute("PRAGMA synchronous=NORMAL")
     cur.execute("PRAGMA foreign_keys=ON")
     cur.close()
