@@ -28,6 +28,7 @@ from sushigo.engine.base.explain import explain_puddings
 from sushigo.engine.base.scoring import maki_awards
 from sushigo.engine.party.cards import FACE_DOWN, PARTY_LABELS, PartyCard
 from sushigo.engine.party.scoring import (
+    FACE_DOWN_POINTS,
     FRUIT_POINTS,
     URAMAKI_PLACES,
     edamame_awards,
@@ -154,8 +155,9 @@ def _party_dishes(rules: Rules) -> dict[str, Dish]:
         "menu": ("Menu", ("menu7",), f"Draw {rules.menu_card_draw} cards, play one of them; the menu is discarded.",
                  "draw tempura, eel, tofu, squid: play the squid"),
         "takeout_box": ("Takeout box", ("takeout_box10",),
-                        "Flip any of your earlier cards of this round face down: 2 points each.",
-                        "flip an eel that would score -3: it scores 2"),
+                        "Flip any of your earlier cards of this round face down: "
+                        f"{FACE_DOWN_POINTS} points each.",
+                        f"flip an eel that would score -3: it scores {FACE_DOWN_POINTS}"),
         "soy_sauce": ("Soy sauce", ("soy_sauce",),
                       "4 points if you have the most background colours (ties too).",
                       f"soy sauce, egg, tempura, eel, tofu (5 colours) against 3 and 1: {soy[0]}"),

@@ -434,6 +434,8 @@ class PartyTerminalGame(TableSession[PartyGame]):
         self.hand_over(seat, f"for {special}")
         self.say(Rule(f"Round {game.round} of {NUM_ROUNDS} - turn {game.turn}: {special} after the reveal"))
         self.say(self.table(seat))
+        if decision.kind != "takeout_box":  # the takeout box says it beside the cards it may flip
+            self.say(Text(f"{special}: {decision.asks}.", style="cyan"))
         if decision.kind == "chopsticks":
             hand = sorted(game.hands[seat])
             self.show_hand(seat, hand, self.hand_title(seat, hand))
@@ -443,8 +445,6 @@ class PartyTerminalGame(TableSession[PartyGame]):
             hand = sorted(game.hands[seat])
             self.show_hand(seat, hand, self.hand_title(seat, hand))
             cards = sorted({c for a in game.legal_actions(seat) if (c := played_card(a)) is not None})
-            self.say(Text(f"{special}: ask for any card of the menu; the first player on your left "
-                          "holding it gives it to you and takes the spoon.", style="cyan"))
             self.show_hand(seat, cards, "Cards you can ask for:")
             prompt = f"Use {special}? Card number or name, or Enter to keep it> "
             game.commit(seat, self.pick_from(seat, cards, prompt, "the list", may_pass=True))
@@ -469,7 +469,7 @@ class PartyTerminalGame(TableSession[PartyGame]):
             label = CARD_SHORT[PartyCard(entry.kind)] + (" on wasabi" if entry.on_wasabi else "")
             labels.append(card_text(entry.kind, label + (" (SO)" if copy else "")))
         special = CARD_SHORT[PartyCard(decision.card)]
-        self.say(Text(f"{special}: flip any of these cards face down; each then scores 2.", style="cyan"))
+        self.say(Text(f"{special}: {decision.asks}.", style="cyan"))
         self.say(_numbered(labels))
         while True:
             text = self.ask("Flip which cards? (e.g. 1 3 4, Enter for none)> ").strip().lower()

@@ -76,6 +76,7 @@ from sushigo.engine.party.cards import (
     cards_of_item,
 )
 from sushigo.engine.party.scoring import (
+    FACE_DOWN_POINTS,
     NIGIRI_FACE,
     party_winners,
     score_desserts,
@@ -155,6 +156,25 @@ class Decision(NamedTuple):
     seat: int
     card: int
     drawn: tuple[int, ...] = ()
+
+    @property
+    def asks(self) -> str:
+        """What the decision asks of its seat, in words (one source for every front end).
+
+        >>> Decision("takeout_box", 0, 10).asks
+        'flip earlier cards face down (2 points each), or stop'
+        """
+        return DECISION_ASKS[self.kind]
+
+
+DECISION_ASKS: Final[dict[str, str]] = {
+    "chopsticks": "play one more card from your hand, or pass",
+    "spoon": ("name a card of the menu: the first player on your left holding it gives it to you"
+              " and takes the spoon; or pass"),
+    "menu": "choose one of the cards drawn (the rest go back)",
+    "takeout_box": f"flip earlier cards face down ({FACE_DOWN_POINTS} points each), or stop",
+}
+"""What each decision after the reveal asks of its seat (:attr:`Decision.asks`)."""
 
 
 class Move(NamedTuple):

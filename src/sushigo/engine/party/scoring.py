@@ -70,6 +70,9 @@ _EDAMAME: Final = int(C.EDAMAME)
 _TEMAKI: Final = int(C.TEMAKI)
 
 _SCORED_SPECIALS: Final = ("takeout_box", "tea", "soy_sauce")
+
+FACE_DOWN_POINTS: Final = 2
+"""What a card a takeout box turned face down scores at the round's end."""
 _APPETIZERS: Final = ("tempura", "sashimi", "dumpling", "eel", "tofu", "onigiri", "edamame", "miso_soup")
 _ROLLS: Final = ("maki", "temaki", "uramaki")
 
@@ -333,7 +336,7 @@ def score_party_round(
         if item not in menu_items:
             continue
         if item == "takeout_box":
-            awards = [2 * cnt.get(FACE_DOWN, 0) for cnt in counts]
+            awards = [FACE_DOWN_POINTS * cnt.get(FACE_DOWN, 0) for cnt in counts]
         elif item == "tea":
             awards = [tea_points(cards, wasabi_colour) for cards in collections]
         else:
@@ -474,6 +477,7 @@ def party_winners(totals: Sequence[int], dessert_cards: Sequence[int]) -> list[i
 
 
 __all__ = [
+    "FACE_DOWN_POINTS",
     "FRUIT_POINTS",
     "MAKI_PLACES_LARGE",
     "MAKI_PLACES_SMALL",

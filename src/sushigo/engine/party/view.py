@@ -119,7 +119,7 @@ class PartySeatView:
             "legal": [party_action_name(a) for a in self.legal_actions],
             "committed": self.committed,
             "decision": None if d is None else {
-                "kind": d.kind, "seat": d.seat, "card": PartyCard(d.card).name_in_records,
+                "kind": d.kind, "seat": d.seat, "card": PartyCard(d.card).name_in_records, "asks": d.asks,
                 "drawn": [PartyCard(c).name_in_records for c in d.drawn],
             },
             "collections": [[p.text for p in col] for col in self.collections],

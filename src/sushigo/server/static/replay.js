@@ -43,7 +43,6 @@ import { groupElement as drawGroup, groups } from "./collections.js";
 import { renderScores, roundEndSeats } from "./scores.js";
 import { latestTurn, plain, renderLog } from "./log.js";
 import { drawJob, graph, jobWatcher, MARKS } from "./analysis.js";
-import { DECISION_WORDS } from "./decisions.js";
 import * as C from "./cards.js";
 
 var END_KINDS = ["round_end", "end"];  // steps where nobody decides (sushigo.server.replays.END_KINDS)
@@ -350,7 +349,7 @@ function renderMoment(doc, s) {
       (me === null ? " A spectator sees no hand." : "")));
   } else if (decision) {
     var info = el("p", "decision", seatName(decision.seat) + "'s " + C.label(decision.card) + ": " +
-      (DECISION_WORDS[decision.kind] || "decide") + ".");
+      (decision.asks || "decide") + ".");
     info.setAttribute("data-testid", "decision-info");
     box.appendChild(info);
   } else if (s.kind === "round_end") {

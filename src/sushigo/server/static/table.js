@@ -95,7 +95,6 @@ import { makeLesson } from "./lesson.js";
 import { addMessages, renderChat, setupChat } from "./chat.js";
 import { renderExtras } from "./extras.js";
 import { renderAnalysis } from "./analysis.js";
-import { DECISION_WORDS } from "./decisions.js";
 import * as C from "./cards.js";
 import { seats as Held } from "./held.js";
 import { WORDS } from "./words.js";
@@ -125,7 +124,7 @@ var NAME_KEY = "sushigo.name";
  * @property {string | null} [committed_text]
  * @property {number[]} [change_to]
  * @property {string[]} [change_to_text]
- * @property {any} [decision]          the pending Party decision {kind, seat, card, drawn}
+ * @property {any} [decision]          the pending Party decision {kind, seat, card, drawn, asks (in words)}
  * @property {string[][]} collections
  * @property {boolean[]} [picked]
  * @property {any} [last_round]
@@ -823,7 +822,7 @@ function renderHand() {
   var dec = $("decision");
   if (myDecision) {
     dec.hidden = false;
-    dec.textContent = "Your " + C.label(decision.card) + ": " + (DECISION_WORDS[decision.kind] || "decide") + ".";
+    dec.textContent = "Your " + C.label(decision.card) + ": " + (decision.asks || "decide") + ".";
   } else {
     dec.hidden = true;
     dec.textContent = "";
