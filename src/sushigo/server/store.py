@@ -1,5 +1,8 @@
 """Where tables live: SQLAlchemy 2 Core over SQLite (default) or PostgreSQL.
 
+The tables are declared in :mod:`sushigo.server.schema`, the rows read back and the
+writes taken in :mod:`sushigo.server.rows` (both re-exported here).
+
 Seven tables: ``tables`` (rules, seed, status, the record once finished),
 ``seats`` (kind, bot spec, name, SHA-256 of the seat token), ``events``
 (every accepted decision, numbered per game by ``seq``) and ``happenings``
@@ -35,21 +38,11 @@ import json
 import sqlite3
 import threading
 import time
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field
 from typing import Any
 
 from sqlalchemy import (
-    BigInteger,
-    Column,
-    Float,
-    Integer,
-    LargeBinary,
-    MetaData,
-    String,
-    Table,
-    Text,
     create_engine,
     event,
     func,
@@ -60,85 +53,30 @@ from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import ArgumentError, SQLAlchemyError
 from sqlalchemy.pool import StaticPool
 
-metadata = MetaData()
-
-tables_t = Table(
-    "tables",
-    metadata,
-    Column("id", String(40), primary_key=True),
-    Column("created", Float, nullable=False),
-    Column("edition", String(8), nullable=False),
-    Column("players", Integer, nullable=False),
-    Column("rules", Text, nullable=False),
-    Column("seed", BigInteger, nullable=False),
-    Column("timer", Integer, nullable=True),
-    Column("status", String(10), nullable=False, index=True),
-    Column("finished", Float, nullable=True),
-    Column("result", Text, nullable=True),
-    Column("record", Text, nullable=True),
+from sushigo.server.rows import (
+    AddHappening,
+    AppendEvent,
+    CreateTable,
+    EventRow,
+    HappeningRow,
+    LoadedTable,
+    Op,
+    SeatRow,
+    SetName,
+    SetStatus,
+    SetToken,
+    SheetRow,
+    TableRow,
 )
-
-seats_t = Table(
-    "seats",
+from sushigo.server.schema import (
+    analyses_t,
+    events_t,
+    happenings_t,
     metadata,
-    Column("table_id", String(40), primary_key=True),
-    Column("seat", Integer, primary_key=True),
-    Column("kind", String(8), nullable=False),
-    Column("bot", String(200), nullable=True),
-    Column("name", String(100), nullable=True),
-    Column("token_hash", LargeBinary(32), nullable=True),
-)
-
-events_t = Table(
-    "events",
-    metadata,
-    Column("table_id", String(40), primary_key=True),
-    Column("seq", Integer, primary_key=True),
-    Column("seat", Integer, nullable=False),
-    Column("action", Integer, nullable=False),
-    Column("by", String(8), nullable=False),
-    Column("at", Float, nullable=False),
-)
-
-happenings_t = Table(
-    "happenings",
-    metadata,
-    Column("table_id", String(40), primary_key=True),
-    Column("n", Integer, primary_key=True),
-    Column("kind", String(10), nullable=False),
-    Column("seat", Integer, nullable=True),
-    Column("at", Float, nullable=False),
-    Column("data", Text, nullable=False),
-)
-
-sheets_t = Table(
-    "sheets",
-    metadata,
-    Column("id", String(40), primary_key=True),
-    Column("token_hash", LargeBinary(32), nullable=False),
-    Column("created", Float, nullable=False),
-    Column("updated", Float, nullable=False),
-    Column("version", Integer, nullable=False),
-    Column("data", Text, nullable=False),
-)
-
-analyses_t = Table(
-    "analyses",
-    metadata,
-    Column("table_id", String(40), primary_key=True),
-    Column("seat", Integer, primary_key=True),
-    Column("samples", Integer, primary_key=True),
-    Column("seed", BigInteger, primary_key=True),
-    Column("created", Float, nullable=False),
-    Column("data", Text, nullable=False),
-)
-
-uploads_t = Table(
-    "uploads",
-    metadata,
-    Column("id", String(40), primary_key=True),
-    Column("created", Float, nullable=False),
-    Column("record", Text, nullable=False),
+    seats_t,
+    sheets_t,
+    tables_t,
+    uploads_t,
 )
 
 OPEN_STATUSES = ("waiting", "playing")
@@ -150,127 +88,6 @@ SQLITE_BUSY_WAIT = 30.0
 
 class StoreError(RuntimeError):
     """The database could not be opened or written; the message is one line."""
-
-
-@dataclass(frozen=True, slots=True)
-class TableRow:
-    """A table's fixed facts and status (``rules``: the rule options as JSON)."""
-
-    id: str
-    created: float
-    edition: str
-    players: int
-    rules: dict[str, Any]
-    seed: int
-    timer: int | None
-    status: str
-    finished: float | None = None
-    result: dict[str, Any] | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class SeatRow:
-    seat: int
-    kind: str
-    bot: str | None
-    name: str | None
-    token_hash: bytes | None
-
-
-@dataclass(frozen=True, slots=True)
-class EventRow:
-    seq: int
-    seat: int
-    action: int
-    by: str
-    at: float
-
-
-@dataclass(frozen=True, slots=True)
-class HappeningRow:
-    """Something that happened at a table beyond its decisions (numbered per table by ``n``)."""
-
-    n: int
-    kind: str
-    seat: int | None
-    at: float
-    data: dict[str, Any]
-
-
-@dataclass(frozen=True, slots=True)
-class SheetRow:
-    """A scorekeeper's score sheet (``data``: the sheet, docs/spec/game-record.md)."""
-
-    id: str
-    token_hash: bytes
-    created: float
-    updated: float
-    version: int
-    data: dict[str, Any]
-
-
-@dataclass(slots=True)
-class LoadedTable:
-    """A table as read back: its row, seats and (unless finished) its events and happenings."""
-
-    row: TableRow
-    seats: list[SeatRow]
-    events: list[EventRow] = field(default_factory=list)
-    happenings: list[HappeningRow] = field(default_factory=list)
-
-    @property
-    def id(self) -> str:
-        return self.row.id
-
-
-# ----------------------------------------------------------------- write operations
-
-
-@dataclass(frozen=True, slots=True)
-class CreateTable:
-    row: TableRow
-    seats: Sequence[SeatRow]
-
-
-@dataclass(frozen=True, slots=True)
-class AppendEvent:
-    table_id: str
-    event: EventRow
-
-
-@dataclass(frozen=True, slots=True)
-class SetName:
-    table_id: str
-    seat: int
-    name: str
-
-
-@dataclass(frozen=True, slots=True)
-class SetStatus:
-    table_id: str
-    status: str
-    finished: float | None = None
-    result: dict[str, Any] | None = None
-    record: str | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class SetToken:
-    """A human seat's token (its SHA-256), given when a rematch seat is claimed."""
-
-    table_id: str
-    seat: int
-    token_hash: bytes
-
-
-@dataclass(frozen=True, slots=True)
-class AddHappening:
-    table_id: str
-    happening: HappeningRow
-
-
-Op = CreateTable | AppendEvent | SetName | SetStatus | SetToken | AddHappening
-"""One write; a batch of them is one transaction."""
 
 
 def normalize_url(url: str) -> str:
@@ -634,3 +451,34 @@ class Writer:
             except asyncio.CancelledError:
                 pass
         self._thread.shutdown(wait=True)
+
+
+__all__ = [
+    "OPEN_STATUSES",
+    "SQLITE_BUSY_WAIT",
+    "AddHappening",
+    "AppendEvent",
+    "CreateTable",
+    "EventRow",
+    "HappeningRow",
+    "LoadedTable",
+    "Op",
+    "SeatRow",
+    "SetName",
+    "SetStatus",
+    "SetToken",
+    "SheetRow",
+    "Store",
+    "StoreError",
+    "TableRow",
+    "Writer",
+    "analyses_t",
+    "events_t",
+    "happenings_t",
+    "metadata",
+    "normalize_url",
+    "seats_t",
+    "sheets_t",
+    "tables_t",
+    "uploads_t",
+]
