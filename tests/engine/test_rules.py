@@ -128,3 +128,33 @@ def test_rules_are_frozen_and_hashable():
         rules.players = 4  # type: ignore[misc]
     assert hash(rules) == hash(Rules(3, pass_both_ways=True))
     assert rules != Rules(3)
+
+
+def test_every_rule_option_is_a_field_of_rules_with_its_default_and_values() -> None:
+    """RULE_OPTIONS (what the lobby's form draws and records write) and Rules agree:
+    each option is a field of the same name whose default is the option's, each
+    edition's options() are its options, and every value an option lists is taken."""
+    from dataclasses import fields
+
+    from sushigo.engine.rules import RULE_OPTIONS, RuleOption
+
+    defaults = {f.name: f.default for f in fields(Rules)}
+    for option in RULE_OPTIONS:
+        assert isinstance(option, RuleOption) and defaults[option.name] == option.default, option.name
+    assert list(Rules(3).options()) == [o.name for o in RULE_OPTIONS if o.edition == "base"]
+    assert list(Rules.party(3, "Sushi Go!").options()) == [o.name for o in RULE_OPTIONS if o.edition == "party"]
+    for option in RULE_OPTIONS:
+        values = ([True, False] if option.kind == "switch" else
+                  list(range(option.low, option.high + 1)) if option.kind == "number" else
+                  [v for v, _ in option.choices])
+        for value in values:
+            rules = (Rules.party(3, "Sushi Go!", **{option.name: value}) if option.edition == "party"
+                     else Rules(3, **{option.name: value}))
+            assert rules.options()[option.name] == value and option.problem(value) is None
+        bad = "maybe" if option.kind != "choice" else "none of them"
+        assert option.problem(bad) is not None
+        with pytest.raises(RulesError, match=option.name):
+            if option.edition == "party":
+                Rules.party(3, "Sushi Go!", **{option.name: bad})
+            else:
+                Rules(3, **{option.name: bad})

@@ -29,6 +29,7 @@ httpx = pytest.importorskip("httpx")
 from playwright.sync_api import Browser, BrowserContext, Page  # noqa: E402
 
 from sushigo.engine.editions import explain, replay  # noqa: E402
+from sushigo.engine.rules import RULE_OPTIONS  # noqa: E402
 
 from .conftest import play_out, tokens  # noqa: E402
 
@@ -568,16 +569,23 @@ def test_the_lobby_form_takes_the_server_s_timer_range_and_the_party_options(liv
         assert page.locator('[data-testid="created"]').is_hidden()
     assert len(httpx.get(live_server + "/api/tables").json()["tables"]) == before  # nothing was sent
     page.fill('[data-testid="timer"]', str(low))
+    base_options = page.locator('[data-testid="base-options"]')
+    base_options.locator('[data-testid="opt-reshuffle"]').wait_for()  # drawn from GET /api/options
+    assert [o.label for o in RULE_OPTIONS if o.edition == "base"] == [
+        (t or "").strip() for t in base_options.locator("label").all_text_contents()]
     page.check('[data-testid="edition-party"]')
     page.select_option('[data-testid="players"]', "3")
     page.select_option('[data-testid="menu"]', "My First Meal")
     page.click('summary:has-text("Party rule options")')
-    page.select_option('[data-testid="opt-wasabi_colour"]', "own")
+    page.select_option('[data-testid="opt-wasabi_colour"]', "own")  # the form is the engine's RULE_OPTIONS
+    page.fill('[data-testid="opt-menu_card_draw"]', "3")
+    page.check('[data-testid="opt-two_player_pudding_penalty"]')
     page.click('[data-testid="create-submit"]')
     page.wait_for_selector('[data-testid="created"]:not([hidden])')
     href = page.locator('[data-testid="spectate-link"]').get_attribute("href") or ""
     summary = httpx.get(live_server + "/api/tables/" + href.rsplit("/", 1)[-1]).json()
-    assert summary["timer"] == low and summary["options"]["wasabi_colour"] == "own"
+    assert summary["timer"] == low and summary["options"] == {
+        "uramaki_split": "4-4-4", "menu_card_draw": 3, "two_player_pudding_penalty": True, "wasabi_colour": "own"}
     assert errors == []
 
 

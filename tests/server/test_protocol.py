@@ -23,7 +23,7 @@ from starlette.websockets import WebSocketDisconnect
 
 from sushigo.engine.base.cards import CARD_LABELS, parse_card
 from sushigo.engine.editions import replay
-from sushigo.engine.rules import Rules
+from sushigo.engine.rules import RULE_OPTIONS, Rules
 from sushigo.server.app import Limits
 from sushigo.server.protocol import TIMER_RANGE
 from sushigo.server.store import Store
@@ -1004,7 +1004,42 @@ CREATE_ERRORS: list[tuple[Any, str]] = [
      "wasabi_colour is a sushi go party! option"),
     ({"players": 2, "seats": ["human", "bot:greedy"], "edition": "deluxe"}, "edition"),
     ({"seats": ["human", "bot:greedy"]}, "players"),
+    # rule options by name (the lobby's form): the engine's checks, one line each
+    ({"players": 2, "seats": ["human", "bot:greedy"], "options": {"pass_both_way": True}},
+     "unknown rule option 'pass_both_way'"),
+    ({"players": 2, "seats": ["human", "bot:greedy"], "options": {"pass_both_ways": "yes"}},
+     "pass_both_ways must be true or false"),
+    ({"players": 2, "seats": ["human", "bot:greedy"], "options": {"menu_card_draw": 3}},
+     "menu_card_draw is a sushi go party! option"),
+    ({"edition": "party", "players": 2, "seats": ["human", "bot:greedy"], "menu": "Sushi Go!",
+      "options": {"menu_card_draw": 0}}, "menu_card_draw must be a whole number from 1 to 8"),
+    ({"edition": "party", "players": 2, "seats": ["human", "bot:greedy"], "menu": "Sushi Go!",
+      "options": {"reshuffle": True}}, "reshuffle is a base-game option"),
+    ({"edition": "party", "players": 2, "seats": ["human", "bot:greedy"], "menu": "Sushi Go!",
+      "wasabi_colour": "own", "options": {"wasabi_colour": "own"}}, "wasabi_colour is given twice"),
+    ({"players": 2, "seats": ["human", "bot:greedy"], "options": {"reshuffle": [True]}}, "options"),
+    ({"players": 2, "seats": ["human", "bot:greedy"], "options": {f"o{i}": True for i in range(21)}}, "options"),
 ]
+
+
+def test_rule_options_by_name_make_the_table_and_its_rematch(lite_client: TestClient) -> None:
+    """``options`` names any rule option ``GET /api/options`` lists (``rule_options``, the
+    engine's); the table keeps them, and so does its rematch."""
+    listed = lite_client.get("/api/options").json()["rule_options"]
+    assert [o["name"] for o in listed] == [o.name for o in RULE_OPTIONS]
+    assert {o["kind"] for o in listed} == {"switch", "number", "choice"}
+    party = {"menu_card_draw": 3, "two_player_pudding_penalty": True, "wasabi_colour": "own",
+             "uramaki_split": "3-5-4"}
+    created = create(lite_client, edition="party", players=2, seats=["human", "bot:greedy"], menu="Sushi Go!",
+                     options=party)
+    assert lite_client.get(f"/api/tables/{created['id']}").json()["options"] == party
+    service = lite_client.app.state.service  # type: ignore[attr-defined]
+    again = service._rematch_request(service.tables[created["id"]])  # "Play again" asks for the same rules
+    assert again.options == party and again.menu == list(service.tables[created["id"]].rules.menu)
+    base = create(lite_client, players=3, seats=["human", "bot:greedy", "bot:greedy"],
+                  options={"pass_both_ways": True}, reshuffle=True)  # a flat key of earlier clients too
+    assert lite_client.get(f"/api/tables/{base['id']}").json()["options"] == {"pass_both_ways": True,
+                                                                              "reshuffle": True}
 
 
 def test_create_errors(lite_client: TestClient) -> None:

@@ -17,20 +17,26 @@ sushigo.engine.flags.FlagError: 6 bots: the base game is for 2-5 players
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any, Final
 
 from sushigo.engine.menus import MenuError, parse_menu
-from sushigo.engine.rules import MAX_PLAYERS, MIN_PLAYERS, PARTY_MAX_PLAYERS, PARTY_MIN_PLAYERS, Rules, RulesError
+from sushigo.engine.rules import (
+    MAX_PLAYERS,
+    MIN_PLAYERS,
+    PARTY_MAX_PLAYERS,
+    PARTY_MIN_PLAYERS,
+    RULE_OPTIONS_BY_NAME,
+    Rules,
+    RulesError,
+)
 
 DEFAULT_MENU: Final = "My First Meal"
 """The Party menu when ``--menu`` is not given."""
 
-_PARTY_FLAGS: Final = {
-    "uramaki_split": "--uramaki-split",
-    "menu_card_draw": "--menu-card-draw",
-    "two_player_pudding_penalty": "--two-player-pudding-penalty",
-    "wasabi_colour": "--wasabi-colour",
-}
+
+def _flag(option: str) -> str:
+    return "--" + option.replace("_", "-")
 
 
 class FlagError(ValueError):
@@ -49,29 +55,41 @@ def rules_from_flags(
     two_player_pudding_penalty: bool = False,
     wasabi_colour: str | None = None,
     label: str | None = None,
+    options: Mapping[str, Any] | None = None,
 ) -> Rules:
-    """The rules for ``players`` seats from the flags' values.
+    """The rules for ``players`` seats from the flags' values, and any rule
+    options by name in ``options`` (:data:`~sushigo.engine.rules.RULE_OPTIONS`).
 
     ``label`` starts a message about the player count (default
     ``"N players"``).  Raises :class:`FlagError`.
+
+    >>> rules_from_flags(4, edition="party", options={"menu_card_draw": 3}).menu_card_draw
+    3
+    >>> rules_from_flags(4, options={"menu_card_draw": 3})
+    Traceback (most recent call last):
+        ...
+    sushigo.engine.flags.FlagError: --menu-card-draw is a Sushi Go Party! option (add --edition party)
     """
     who = label if label is not None else f"{players} players"
     kind = edition.strip().lower()
     if kind not in ("base", "party"):
         raise FlagError(f"--edition must be base or party, not {edition!r}")
-    party_options: dict[str, Any] = {}
-    if uramaki_split is not None:
-        party_options["uramaki_split"] = uramaki_split
-    if menu_card_draw is not None:
-        party_options["menu_card_draw"] = menu_card_draw
-    if two_player_pudding_penalty:
-        party_options["two_player_pudding_penalty"] = True
-    if wasabi_colour is not None:
-        party_options["wasabi_colour"] = wasabi_colour
+    flags = {"pass_both_ways": pass_both_ways, "reshuffle": reshuffle, "uramaki_split": uramaki_split,
+             "menu_card_draw": menu_card_draw, "two_player_pudding_penalty": two_player_pudding_penalty,
+             "wasabi_colour": wasabi_colour}
+    given: dict[str, Any] = {k: v for k, v in flags.items() if v is not None and v is not False}
+    for name, value in (options or {}).items():
+        if name not in RULE_OPTIONS_BY_NAME:
+            raise FlagError(f"unknown rule option {name!r} (one of {', '.join(RULE_OPTIONS_BY_NAME)})")
+        if name in given:
+            raise FlagError(f"{_flag(name)} is given twice")
+        given[name] = value
+    others = [k for k in given if RULE_OPTIONS_BY_NAME[k].edition != kind]
+    settings = {k: v for k, v in given.items() if k not in others}
     if kind == "party":
-        for flag, on in (("--pass-both-ways", pass_both_ways), ("--reshuffle", reshuffle)):
-            if on:
-                raise FlagError(f"{flag} is a base-game option (Sushi Go Party! always reshuffles and passes left)")
+        if others:
+            raise FlagError(f"{_flag(others[0])} is a base-game option "
+                            "(Sushi Go Party! always reshuffles and passes left)")
         chosen = menu if menu is not None else DEFAULT_MENU
         try:
             items = parse_menu(chosen)
@@ -80,18 +98,20 @@ def rules_from_flags(
         if not PARTY_MIN_PLAYERS <= players <= PARTY_MAX_PLAYERS:
             raise FlagError(f"{who}: Sushi Go Party! is for {PARTY_MIN_PLAYERS}-{PARTY_MAX_PLAYERS} players")
         try:
-            return Rules.party(players, items, **party_options)
+            return Rules.party(players, items, **settings)
         except RulesError as e:
             raise FlagError(f"{who}, menu {chosen!r}: {e}") from None
     if menu is not None:
         raise FlagError("--menu is for Sushi Go Party! (add --edition party)")
-    if party_options:
-        flag = _PARTY_FLAGS[next(iter(party_options))]
-        raise FlagError(f"{flag} is a Sushi Go Party! option (add --edition party)")
+    if others:
+        raise FlagError(f"{_flag(others[0])} is a Sushi Go Party! option (add --edition party)")
     if not MIN_PLAYERS <= players <= MAX_PLAYERS:
         hint = f" (Sushi Go Party! seats 2-{PARTY_MAX_PLAYERS}: add --edition party)" if players > MAX_PLAYERS else ""
         raise FlagError(f"{who}: the base game is for {MIN_PLAYERS}-{MAX_PLAYERS} players{hint}")
-    return Rules(players, pass_both_ways=pass_both_ways, reshuffle=reshuffle)
+    try:
+        return Rules(players, **settings)
+    except RulesError as e:
+        raise FlagError(str(e)) from None
 
 
 __all__ = ["DEFAULT_MENU", "FlagError", "rules_from_flags"]

@@ -32,18 +32,6 @@ PARTY_MAX_PLAYERS: Final = 8
 PARTY_HAND_SIZES: Final[Mapping[int, int]] = {2: 10, 3: 10, 4: 9, 5: 9, 6: 8, 7: 8, 8: 7}
 """Party hand sizes by player count (docs/rules.md §2.3)."""
 
-OPTION_NAMES: Final[tuple[str, ...]] = ("pass_both_ways", "reshuffle")
-"""The named rule options of the base game, as spelled in game records."""
-
-PARTY_OPTION_NAMES: Final[tuple[str, ...]] = (
-    "uramaki_split",
-    "menu_card_draw",
-    "two_player_pudding_penalty",
-    "wasabi_colour",
-)
-"""The named rule options of Party (readings the sources leave open; docs/rules.md)."""
-
-
 URAMAKI_SPLITS: Final[dict[str, tuple[int, int, int]]] = {
     "4-4-4": (4, 4, 4),
     "3-5-4": (3, 5, 4),
@@ -51,14 +39,83 @@ URAMAKI_SPLITS: Final[dict[str, tuple[int, int, int]]] = {
 }
 """Copies of uramaki with 3/4/5 icons, by option value (docs/rules.md §2.1: disputed)."""
 
-WASABI_COLOURS: Final[tuple[str, ...]] = ("nigiri", "own")
+class RulesError(ValueError):
+    """An impossible rule setting (for instance six players in the base game)."""
+
+
+@dataclass(frozen=True, slots=True)
+class RuleOption:
+    """One named rule option of an edition: its record name, its default (the
+    official game), the values it takes, and its words for the front ends that
+    offer it (the lobby's form draws itself from these, ``GET /api/options``).
+
+    >>> menu_draw = RULE_OPTIONS_BY_NAME["menu_card_draw"]
+    >>> menu_draw.kind, menu_draw.default, menu_draw.problem(9)
+    ('number', 4, 'menu_card_draw must be a whole number from 1 to 8')
+    """
+
+    name: str
+    edition: str
+    default: bool | int | str
+    label: str
+    """What the option is, in a few words (a form's label)."""
+    choices: tuple[tuple[str, str], ...] = ()
+    """A choice's values, each with its words (``kind == "choice"``)."""
+    low: int = 0
+    high: int = 0
+    """A number's range (``kind == "number"``)."""
+
+    @property
+    def kind(self) -> str:
+        """``"switch"`` (true or false), ``"number"`` (a whole number in a range) or ``"choice"``."""
+        if isinstance(self.default, bool):
+            return "switch"
+        return "number" if isinstance(self.default, int) else "choice"
+
+    def problem(self, value: object) -> str | None:
+        """What is wrong with ``value`` for this option, in one line (``None``: nothing)."""
+        if self.kind == "switch":
+            return None if isinstance(value, bool) else f"{self.name} must be true or false"
+        if self.kind == "number":
+            ok = not isinstance(value, bool) and isinstance(value, int) and self.low <= value <= self.high
+            return None if ok else f"{self.name} must be a whole number from {self.low} to {self.high}"
+        values = [v for v, _ in self.choices]
+        return None if value in values else f"{self.name} must be one of {', '.join(values)}, not {value!r}"
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"name": self.name, "edition": self.edition, "kind": self.kind,
+                               "default": self.default, "label": self.label}
+        if self.kind == "choice":
+            out["choices"] = [{"value": v, "words": w} for v, w in self.choices]
+        if self.kind == "number":
+            out["min"], out["max"] = self.low, self.high
+        return out
+
+
+RULE_OPTIONS: Final[tuple[RuleOption, ...]] = (
+    RuleOption("pass_both_ways", "base", False, "Pass both ways (round 2 passes right)"),
+    RuleOption("reshuffle", "base", False, "Reshuffle every round (house rule)"),
+    RuleOption("uramaki_split", "party", "4-4-4", "Uramaki split",
+               tuple((k, k + " (default)" if k == "4-4-4" else k) for k in URAMAKI_SPLITS)),
+    RuleOption("menu_card_draw", "party", 4, "Menu card draws", low=1, high=8),
+    RuleOption("two_player_pudding_penalty", "party", False, "Pudding penalty with 2 players"),
+    RuleOption("wasabi_colour", "party", "nigiri", "Wasabi's colour (tea, soy sauce)",
+               (("nigiri", "The nigiri's (default)"), ("own", "Its own"))),
+)
+"""Every named rule option, each a field of :class:`Rules` of the same name (docs/rules.md §3)."""
+
+RULE_OPTIONS_BY_NAME: Final[dict[str, RuleOption]] = {o.name: o for o in RULE_OPTIONS}
+
+WASABI_COLOURS: Final[tuple[str, ...]] = tuple(v for v, _ in RULE_OPTIONS_BY_NAME["wasabi_colour"].choices)
 """Values of the ``wasabi_colour`` rule option (tea and soy sauce count
 background colours): ``"nigiri"`` (default) gives the wasabi card the
 nigiri's colour, ``"own"`` a colour of its own."""
 
+OPTION_NAMES: Final[tuple[str, ...]] = tuple(o.name for o in RULE_OPTIONS if o.edition == "base")
+"""The named rule options of the base game, as spelled in game records."""
 
-class RulesError(ValueError):
-    """An impossible rule setting (for instance six players in the base game)."""
+PARTY_OPTION_NAMES: Final[tuple[str, ...]] = tuple(o.name for o in RULE_OPTIONS if o.edition == "party")
+"""The named rule options of Party (readings the sources leave open; docs/rules.md)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -117,18 +174,13 @@ class Rules:
             )
         if self.menu:
             raise RulesError("the base game has no menu (menus are for edition 'party')")
-        party_options = (self.uramaki_split, self.menu_card_draw, self.two_player_pudding_penalty,
-                         self.wasabi_colour)
-        if party_options != ("4-4-4", 4, False, "nigiri"):
-            raise RulesError(f"{', '.join(PARTY_OPTION_NAMES)} are Party options")
+        self._check_options()
 
     def _check_party(self) -> None:
         if not PARTY_MIN_PLAYERS <= self.players <= PARTY_MAX_PLAYERS:
             raise RulesError(
                 f"Sushi Go Party! is for {PARTY_MIN_PLAYERS}-{PARTY_MAX_PLAYERS} players, not {self.players}"
             )
-        if self.pass_both_ways or self.reshuffle:
-            raise RulesError("pass_both_ways and reshuffle are base-game options (Party always reshuffles)")
         if not self.menu:
             raise RulesError("a Party game needs a menu")
         try:
@@ -137,19 +189,20 @@ class Rules:
         except MenuError as exc:
             raise RulesError(str(exc)) from None
         object.__setattr__(self, "menu", menu)
-        if self.uramaki_split not in URAMAKI_SPLITS:
-            raise RulesError(
-                f"uramaki_split must be one of {', '.join(URAMAKI_SPLITS)}, not {self.uramaki_split!r}"
-            )
-        if (isinstance(self.menu_card_draw, bool) or not isinstance(self.menu_card_draw, int)
-                or not 1 <= self.menu_card_draw <= 8):
-            raise RulesError("menu_card_draw must be a whole number from 1 to 8")
-        if not isinstance(self.two_player_pudding_penalty, bool):
-            raise RulesError("two_player_pudding_penalty must be true or false")
-        if self.wasabi_colour not in WASABI_COLOURS:
-            raise RulesError(
-                f"wasabi_colour must be one of {', '.join(WASABI_COLOURS)}, not {self.wasabi_colour!r}"
-            )
+        self._check_options()
+
+    def _check_options(self) -> None:
+        """Each option of the edition takes one of its values; the other edition's keep their defaults."""
+        others = [o for o in RULE_OPTIONS if o.edition != self.edition]
+        if any(getattr(self, o.name) != o.default or type(getattr(self, o.name)) is not type(o.default)
+               for o in others):
+            names = [o.name for o in others]
+            raise RulesError(f"{', '.join(names)} are Party options" if self.edition == "base" else
+                             f"{' and '.join(names)} are base-game options (Party always reshuffles)")
+        for option in RULE_OPTIONS:
+            problem = option.problem(getattr(self, option.name)) if option.edition == self.edition else None
+            if problem:
+                raise RulesError(problem)
 
     @classmethod
     def party(cls, players: int, menu: str | Sequence[str], **options: Any) -> Rules:
@@ -192,15 +245,8 @@ class Rules:
         return 1
 
     def options(self) -> dict[str, Any]:
-        """The named options as a record's ``options`` object."""
-        if self.edition == "party":
-            return {
-                "uramaki_split": self.uramaki_split,
-                "menu_card_draw": self.menu_card_draw,
-                "two_player_pudding_penalty": self.two_player_pudding_penalty,
-                "wasabi_colour": self.wasabi_colour,
-            }
-        return {"pass_both_ways": self.pass_both_ways, "reshuffle": self.reshuffle}
+        """The named options as a record's ``options`` object (:data:`RULE_OPTIONS` of the edition)."""
+        return {o.name: getattr(self, o.name) for o in RULE_OPTIONS if o.edition == self.edition}
 
     @classmethod
     def from_options(

@@ -297,6 +297,10 @@ class CreateTable(BaseModel):
     menu_card_draw: Annotated[int, Field(ge=1, le=8)] | None = None
     two_player_pudding_penalty: bool = False
     wasabi_colour: Annotated[str, Field(max_length=10)] | None = None
+    options: Annotated[dict[Annotated[str, Field(max_length=40)],
+                            bool | int | Annotated[str, Field(max_length=40)]], Field(max_length=20)] | None = None
+    """Rule options by name (``GET /api/options`` lists them: ``rule_options``); the flat keys
+    above name the same options, as clients of earlier versions send them."""
     timer: Annotated[int, Field(ge=TIMER_RANGE[0], le=TIMER_RANGE[1])] | None = None
     seed: Annotated[int, Field(ge=0, lt=1 << 63)] | None = None
     learn: bool = False

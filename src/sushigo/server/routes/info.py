@@ -9,6 +9,7 @@ from fastapi import APIRouter
 from sushigo.bots import BOTS
 from sushigo.engine.flags import DEFAULT_MENU
 from sushigo.engine.menus import MENU_ITEMS, OFFICIAL_MENUS
+from sushigo.engine.rules import RULE_OPTIONS
 from sushigo.server.protocol import MAX_CHAT, MAX_NAME, PROTOCOL, REACTIONS, TIMER_RANGE
 from sushigo.server.routes.deps import SiteOf
 
@@ -24,6 +25,7 @@ async def options(site: SiteOf) -> dict[str, Any]:
         "default_menu": DEFAULT_MENU,
         "menu_items": list(MENU_ITEMS),
         "editions": {"base": [2, 5], "party": [2, 8]},
+        "rule_options": [o.to_json() for o in RULE_OPTIONS],
         "max_name": MAX_NAME,
         "timer": list(TIMER_RANGE),
         "max_chat": MAX_CHAT,

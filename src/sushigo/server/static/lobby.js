@@ -7,10 +7,11 @@
  * Stable hooks for tests (data-testid):
  *   create-form, edition-base / edition-party (radios), players (select),
  *   seat-rows holding one select data-testid="seat-kind" data-seat=n per seat
- *   (values "human" or "bot:NAME"), opt-pass_both_ways, opt-reshuffle,
+ *   (values "human" or "bot:NAME"), base-options,
  *   party-options, menu (select: official names or "custom"), custom-menu,
  *   custom-slots (selects data-testid="custom-item" data-group=roll|appetizer|special|dessert),
- *   menu-preview, opt-uramaki_split, opt-menu_card_draw, opt-two_player_pudding_penalty, opt-wasabi_colour,
+ *   menu-preview, opt-NAME for each rule option the server lists (GET /api/options
+ *   rule_options, drawn by fillRuleOptions: opt-pass_both_ways, opt-uramaki_split, ...),
  *   timer, seed, create-submit, learn-button (a "Learn to play" table: this edition
  *   and menu, you and two greedy bots);
  *   created (after creating): invites (li data-testid="invite" data-seat=n with an
@@ -53,8 +54,16 @@ var FALLBACK = {
   },
   default_menu: "My First Meal",
   editions: { base: [2, 5], party: [2, 8] },
-  timer: [5, 3600]
+  timer: [5, 3600],
+  /** @type {RuleOption[]} the rule options the form offers (none until the server lists them) */
+  rule_options: []
 };
+
+/**
+ * A rule option as GET /api/options lists it (the engine's RuleOption.to_json()).
+ * @typedef {{name: string, edition: string, kind: string, default: any, label: string,
+ *            choices?: Array<{value: string, words: string}>, min?: number, max?: number}} RuleOption
+ */
 var GROUPS = {
   roll: ["maki", "temaki", "uramaki"],
   appetizer: ["tempura", "sashimi", "dumpling", "eel", "tofu", "onigiri", "edamame", "miso_soup"],
@@ -271,19 +280,9 @@ function body() {
   var n = Number($as("players", HTMLSelectElement).value);
   var seats = Array.prototype.map.call(document.querySelectorAll('[data-testid="seat-kind"]'), function (s) { return s.value; });
   var b = { edition: edition(), players: n, seats: seats.slice(0, n) };
-  if (b.edition === "base") {
-    b.pass_both_ways = $as("opt-pass_both_ways", HTMLInputElement).checked;
-    b.reshuffle = $as("opt-reshuffle", HTMLInputElement).checked;
-  } else {
-    b.menu = chosenMenu();
-    var split = $as("opt-uramaki_split", HTMLSelectElement).value;
-    if (split && split !== "4-4-4") b.uramaki_split = split;
-    var draw = Number($as("opt-menu_card_draw", HTMLInputElement).value);
-    if (draw && draw !== 4) b.menu_card_draw = draw;
-    if ($as("opt-two_player_pudding_penalty", HTMLInputElement).checked) b.two_player_pudding_penalty = true;
-    var colour = $as("opt-wasabi_colour", HTMLSelectElement).value;
-    if (colour && colour !== "nigiri") b.wasabi_colour = colour;
-  }
+  if (b.edition === "party") b.menu = chosenMenu();
+  var options = chosenOptions(b.edition);
+  if (Object.keys(options).length) b.options = options;
   var t = $as("timer", HTMLInputElement).value.trim();
   if (t) b.timer = Number(t);
   var seed = $as("seed", HTMLInputElement).value.trim();
@@ -293,6 +292,76 @@ function body() {
   if ($as("opt-chat_spectators", HTMLInputElement).checked) b.chat_spectators = true;
   if ($as("opt-hints", HTMLInputElement).checked) b.hints = true;
   return b;
+}
+
+/**
+ * Draw every rule option the server lists, each edition's in its own part of the form
+ * (data-testid "opt-NAME"; the engine's words).
+ * @param {RuleOption[]} list
+ */
+function fillRuleOptions(list) {
+  ["base", "party"].forEach(function (edition) {
+    var box = /** @type {HTMLElement} */ (document.querySelector('[data-rule-options="' + edition + '"]'));
+    box.textContent = "";
+    list.filter(function (o) { return o.edition === edition; }).forEach(function (o) {
+      box.appendChild(ruleOptionField(o));
+    });
+  });
+}
+
+/** @param {RuleOption} o */
+function ruleOptionField(o) {
+  if (o.kind === "switch") {
+    var label = el("label", "inline");
+    var box = el("input");
+    box.type = "checkbox";
+    box.id = o.name;
+    box.checked = o.default === true;
+    box.setAttribute("data-testid", "opt-" + o.name);
+    label.appendChild(box);
+    label.appendChild(document.createTextNode(" " + o.label));
+    return label;
+  }
+  var field = el("div", "field");
+  var name = el("label", null, o.label);
+  name.setAttribute("for", o.name);
+  field.appendChild(name);
+  var input;
+  if (o.kind === "choice") {
+    input = el("select");
+    (o.choices || []).forEach(function (c) {
+      var opt = el("option", null, c.words);
+      opt.value = c.value;
+      input.appendChild(opt);
+    });
+  } else {
+    input = el("input");
+    input.type = "number";
+    input.min = String(o.min);
+    input.max = String(o.max);
+  }
+  input.id = o.name;
+  input.value = String(o.default);
+  input.setAttribute("data-testid", "opt-" + o.name);
+  field.appendChild(input);
+  return field;
+}
+
+/**
+ * The rule options of `edition` the form changed from their defaults, by name.
+ * @param {string} edition
+ * @returns {Record<string, boolean | number | string>}
+ */
+function chosenOptions(edition) {
+  /** @type {Record<string, boolean | number | string>} */
+  var out = {};
+  L.opts.rule_options.forEach(function (o) {
+    var input = /** @type {HTMLInputElement | null} */ (document.getElementById(o.name));
+    if (o.edition !== edition || !input) return;
+    var value = o.kind === "switch" ? input.checked : o.kind === "number" ? Number(input.value) : input.value;
+    if (value !== o.default && !(o.kind === "number" && !input.value.trim())) out[o.name] = value;
+  });
+  return out;
 }
 
 function validate(b) {
@@ -624,8 +693,10 @@ api("GET", "/api/options").then(function (o) {
       menus: o.menus && typeof o.menus === "object" ? o.menus : FALLBACK.menus,
       default_menu: typeof o.default_menu === "string" ? o.default_menu : FALLBACK.default_menu,
       editions: o.editions && typeof o.editions === "object" ? o.editions : FALLBACK.editions,
-      timer: Array.isArray(o.timer) && o.timer.length === 2 ? o.timer : FALLBACK.timer
+      timer: Array.isArray(o.timer) && o.timer.length === 2 ? o.timer : FALLBACK.timer,
+      rule_options: Array.isArray(o.rule_options) ? o.rule_options : []
     };
+    fillRuleOptions(L.opts.rule_options);
     fillTimer();
     fillPlayers();
     fillSeats();

@@ -48,7 +48,7 @@ def _rules_from_request(req: CreateRequest) -> Rules:
             pass_both_ways=req.pass_both_ways, reshuffle=req.reshuffle,
             uramaki_split=req.uramaki_split, menu_card_draw=req.menu_card_draw,
             two_player_pudding_penalty=req.two_player_pudding_penalty, wasabi_colour=req.wasabi_colour,
-            label=f"{req.players} seats",
+            label=f"{req.players} seats", options=req.options,
         )
     except (FlagError, RulesError) as e:
         text = re.sub(r"--([a-z-]+)", lambda m: m.group(1).replace("-", "_"), str(e))
@@ -214,10 +214,7 @@ class Seats(ServiceBase):
                                   "hints": table.hints}
         if rules.menu:  # Sushi Go Party!'s
             fields["menu"] = list(rules.menu)
-        for key in ("pass_both_ways", "reshuffle", "uramaki_split", "menu_card_draw",
-                    "two_player_pudding_penalty", "wasabi_colour"):
-            if key in options and key in CreateRequest.model_fields:
-                fields[key] = options[key]
+        fields["options"] = options
         return CreateRequest(**fields)
 
     def get(self, table_id: str) -> LiveTable | None:
