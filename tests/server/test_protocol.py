@@ -1267,9 +1267,16 @@ def test_the_page_s_card_words_and_rules_are_the_engine_s(lite_client: TestClien
     assert r.status_code == 200 and r.headers["content-type"].startswith("text/javascript")
     prefix = "export const WORDS = "
     assert r.text.startswith(prefix)
-    assert json.loads(r.text[len(prefix):].rstrip().rstrip(";")) == card_words()
-    cards_js = (resources.files("sushigo.server") / "static" / "cards.js").read_text(encoding="utf-8")
+    from sushigo.engine.editions import BASE, PARTY
+
+    assert json.loads(r.text[len(prefix):].rstrip().rstrip(";")) == {
+        **card_words(), "editions": {"base": BASE.words(), "party": PARTY.words()}}
+    static = resources.files("sushigo.server") / "static"
+    cards_js = (static / "cards.js").read_text(encoding="utf-8")
     assert "Egg nigiri" not in cards_js and "per pair" not in cards_js  # no second copy of the words
+    for page in ("table.js", "replay.js", "lobby.js", "scorekeeper.js"):  # nor of the editions' names
+        text = (static / page).read_text(encoding="utf-8")
+        assert '"Sushi Go Party!"' not in text and '"Desserts"' not in text and '"Puddings"' not in text, page
     created = create(lite_client, edition="party", players=4, menu="Master Menu",
                      seats=["human", "bot:greedy", "bot:greedy", "bot:greedy"])
     got = lite_client.get(f"/api/tables/{created['id']}/rules").json()

@@ -136,6 +136,8 @@ class Edition:
     name: ClassVar[str]
     """``"base"`` or ``"party"``: the ``edition`` of rules, records and views."""
     title: ClassVar[str]
+    tiebreak_name: ClassVar[str]
+    """What breaks a tie on points, as a score sheet's row says it (``"Puddings"``, ``"Desserts"``)."""
     num_actions: ClassVar[int]
     """How many action ids the edition's encoding has (ids are ``0 .. num_actions - 1``)."""
 
@@ -198,6 +200,14 @@ class Edition:
         """What breaks a tie on points, per seat: puddings, or Party dessert cards."""
         raise NotImplementedError
 
+    def words(self) -> dict[str, str]:
+        """What a front end calls the edition: ``title`` and ``tiebreak`` (a score sheet's row).
+
+        >>> PARTY.words()
+        {'title': 'Sushi Go Party!', 'tiebreak': 'Desserts'}
+        """
+        return {"title": self.title, "tiebreak": self.tiebreak_name}
+
     def describe(self, rules: Rules) -> str:
         """The game ``rules`` make, in a few words.
 
@@ -215,6 +225,7 @@ class Edition:
         - ``last_round``: the newest finished round's :meth:`round_cards` (or ``None``);
         - ``explained``: every finished round's scoring in words (:func:`explained_rounds`;
           ``explained``, the rounds explained before, is extended in place);
+        - ``passes``: where hands go after this turn, ``"left"`` (to the next seat) or ``"right"``;
         - ``choices``: what the seat may send now, each ``{"action", "text", "words"}``:
           its legal actions, or, while its pick is hidden and may change, what it
           may change it to (a spectator's: empty);
@@ -247,6 +258,7 @@ class Edition:
             out = view_json(seat)
             out["last_round"] = last_round
             out["explained"] = told
+            out["passes"] = "left" if game.pass_step > 0 else "right"
             if seat is None:
                 out["choices"] = []
                 return out
@@ -283,6 +295,7 @@ def _party(game: object) -> PartyGame:
 class _BaseEdition(Edition):
     name = "base"
     title = "Sushi Go!"
+    tiebreak_name = "Puddings"
     num_actions = NUM_ACTIONS
 
     def select(self, base: T, party: T) -> T:
@@ -371,6 +384,7 @@ class _BaseEdition(Edition):
 class _PartyEdition(Edition):
     name = "party"
     title = "Sushi Go Party!"
+    tiebreak_name = "Desserts"
     num_actions = PARTY_NUM_ACTIONS
 
     def select(self, base: T, party: T) -> T:

@@ -15,6 +15,7 @@ from typing import Final
 from fastapi import APIRouter
 from fastapi.responses import FileResponse, Response
 
+from sushigo.engine.editions import EDITIONS
 from sushigo.engine.guide import card_words
 
 STATIC: Final = resources.files("sushigo.server") / "static"
@@ -31,8 +32,10 @@ def _page(name: str) -> FileResponse:
 
 @cache
 def words_module() -> str:
-    """``words.js``: the engine's card labels, menu items and scoring lines as one ES module export."""
-    return "export const WORDS = " + json.dumps(card_words(), sort_keys=True) + ";\n"
+    """``words.js``: the engine's card labels, menu items and scoring lines, and what each edition is
+    called (``editions``: ``title``, ``tiebreak``), as one ES module export."""
+    words = {**card_words(), "editions": {e.name: e.words() for e in EDITIONS.values()}}
+    return "export const WORDS = " + json.dumps(words, sort_keys=True) + ";\n"
 
 
 @router.get("/static/words.js")

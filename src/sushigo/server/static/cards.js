@@ -283,3 +283,13 @@ export function caption(text) {
   n.textContent = text;
   return n;
 }
+
+/**
+ * What an edition is called ("base" or "party"): its `title` and its score sheet's
+ * tie-break row (`tiebreak`), the engine's words.
+ * @param {string} name
+ * @returns {{title: string, tiebreak: string}}
+ */
+export function editionWords(name) {
+  return WORDS.editions[name] || WORDS.editions.base;
+}

@@ -536,7 +536,7 @@ function botText(s) {
 }
 
 function tableTitle(t) {
-  var s = t.edition === "party" ? "Sushi Go Party!" : "Sushi Go!";
+  var s = C.editionWords(t.edition).title;
   if (t.edition === "party" && t.menu) s += " · " + (Array.isArray(t.menu) ? "custom menu" : String(t.menu));
   return s + " · " + t.players + " players";
 }

@@ -287,9 +287,8 @@ function render() {
 }
 
 function renderTop(doc) {
-  var what = doc.edition === "party"
-    ? "Sushi Go Party! · " + (typeof doc.menu === "string" ? doc.menu : "custom menu")
-    : "Sushi Go!";
+  var what = C.editionWords(doc.edition).title +
+    (doc.menu ? " · " + (typeof doc.menu === "string" ? doc.menu : "custom menu") : "");
   $("table-info").textContent = "Replay · " + what + " · " + plural(doc.players, "player");
   document.title = "Replay · " + what + " · Sushi Go!";
   var link = $as("table-link", HTMLAnchorElement);

@@ -666,7 +666,7 @@ function renderTotals() {
   });
   var dessert = res ? res.explain.dessert.replace(/_/g, " ") : "pudding";
   if (res) row(dessert.charAt(0).toUpperCase() + dessert.slice(1) + " kept", res.explain.kept, "sheet-kept");
-  var desserts = S.doc.edition === "party" ? "Desserts" : "Puddings";
+  var desserts = Cards.editionWords(S.doc.edition).tiebreak;
   var over = S.doc.meta.entries.length === ROUNDS;
   row(over ? desserts : desserts + " (after round " + ROUNDS + ")", res && over ? res.pudding : blank, "sheet-dessert");
   row("Total", res ? res.totals : blank, "sheet-total");
@@ -702,7 +702,7 @@ function drawImage() {
   var g = c.getContext("2d");
   g.fillStyle = "#fffdf9"; g.fillRect(0, 0, c.width, c.height);
   g.fillStyle = "#2b2522"; g.font = "bold 26px sans-serif";
-  g.fillText(S.doc.edition === "party" ? "Sushi Go Party! score sheet" : "Sushi Go! score sheet", 24, 44);
+  g.fillText(Cards.editionWords(S.doc.edition).title + " score sheet", 24, 44);
   g.font = "15px sans-serif";
   g.fillStyle = "#6d625a";
   g.fillText(new Date().toLocaleDateString() + (S.doc.edition === "party" && typeof S.doc.menu === "object" ? " · " + S.doc.menu.join(", ").replace(/_/g, " ") : ""), 24, 68);
@@ -717,7 +717,7 @@ function drawImage() {
   }
   line("", names(), true);
   S.doc.meta.entries.forEach(function (x, r) { line("Round " + (r + 1), res && res.rounds[r] || []); });
-  if (res && S.doc.meta.entries.length === ROUNDS) line(S.doc.edition === "party" ? "Desserts" : "Puddings", res.pudding);
+  if (res && S.doc.meta.entries.length === ROUNDS) line(Cards.editionWords(S.doc.edition).tiebreak, res.pudding);
   line("Total", res ? res.totals : [], true);
   if (res && res.explain.end) { g.font = "16px sans-serif"; g.fillText(named(res.explain.end.winners), 24, y); }
   c.toBlob(function (blob) { download("sushigo-score-sheet.png", blob); });
@@ -751,7 +751,7 @@ function listMine() {
     var doc = local && local.doc;
     if (!doc || !doc.meta || !Array.isArray(doc.meta.names)) return;
     var li = el("li");
-    var a = el("a", null, doc.meta.names.join(", ") + " · " + (doc.edition === "party" ? "Sushi Go Party!" : "Sushi Go!") +
+    var a = el("a", null, doc.meta.names.join(", ") + " · " + Cards.editionWords(doc.edition).title +
       " · round " + (doc.rounds || []).length);
     a.href = "/score/" + encodeURIComponent(id) + "#edit=" + encodeURIComponent(token);
     a.setAttribute("data-testid", "my-sheet");

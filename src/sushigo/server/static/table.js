@@ -452,7 +452,7 @@ function onState(msg) {
   // a new hand came from the neighbour: it slides in from that side (not on a round's first turn)
   if (v && prev && Array.isArray(v.hand) && v.turn > 1 && (v.turn !== prev.turn || v.round !== prev.round)) {
     S.passedAt = Date.now();
-    S.passedFrom = edition() !== "party" && v.pass_step === -1 ? "right" : "left";
+    S.passedFrom = v.passes === "right" ? "right" : "left";
   }
   if (v) updateHold(v);
   if (v && v.committed === null) { S.sentAction = null; S.sentIndex = null; }
@@ -698,9 +698,9 @@ function renderTop() {
   var info = "";
   if (t || v) {
     var ed = edition();
-    info = ed === "party" ? "Sushi Go Party!" : "Sushi Go!";
+    info = C.editionWords(ed).title;
     var menu = t && t.menu ? t.menu : null;
-    if (ed === "party" && menu) info += " · " + (Array.isArray(menu) ? "custom menu" : String(menu));
+    if (menu) info += " · " + (Array.isArray(menu) ? "custom menu" : String(menu));
     var n = seatCount();
     if (n) info += " · " + n + " players";
     if (S.seat === null && S.welcomed) info += " · watching";
@@ -794,11 +794,9 @@ function winnersText() {
 function passInfo() {
   var v = S.view;
   if (!v || S.seat === null) return "";
-  var n = v.players;
-  var step = edition() === "party" ? 1 : (v.pass_step || 1);
-  var to = ((S.seat + step) % n + n) % n, from = ((S.seat - step) % n + n) % n;
-  if (n === 2) return "You and " + seatName(to) + " swap hands after each turn.";
-  return "You pass to " + seatName(to) + " " + (step > 0 ? "(left)" : "(right)") + " and receive from " + seatName(from) + ".";
+  var to = v.pass_to, from = v.receive_from;
+  if (v.players === 2) return "You and " + seatName(to) + " swap hands after each turn.";
+  return "You pass to " + seatName(to) + " (" + v.passes + ") and receive from " + seatName(from) + ".";
 }
 
 function renderHand() {

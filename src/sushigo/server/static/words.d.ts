@@ -1,5 +1,5 @@
 /* The shape of /static/words.js, which the server writes from the engine
- * (sushigo.engine.guide.card_words; server/app.py) as `export const WORDS = {...};`.
+ * (sushigo.engine.guide.card_words and each Edition's words(); server/routes/pages.py) as `export const WORDS = {...};`.
  * No words.js file lives here: this declaration is for the type check only (tsc -p .).
  */
 export const WORDS: {
@@ -15,4 +15,6 @@ export const WORDS: {
   face_down_points: number;
   /** Every total a seat can hold of one round's uramaki places, sorted. */
   uramaki_race_points: number[];
+  /** What each edition is called: its title, and the score sheet's tie-break row ("Puddings", "Desserts"). */
+  editions: Record<string, { title: string; tiebreak: string }>;
 };
