@@ -371,3 +371,17 @@ def test_heuristic_uses_chopsticks_for_two_good_cards() -> None:
     game.hands[0] = [C.SASHIMI, C.SQUID, C.EGG]
     game.collections[0] = [C.CHOPSTICKS, C.SASHIMI, C.SASHIMI, C.WASABI]
     assert heuristic_pick(game, 0, random.Random(0), 0.0) == encode([C.SASHIMI, C.SQUID])
+
+
+def test_yield_every_hands_the_gil_over_every_n_iterations(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A server's bots search beside its event loop: with ``yield_every`` the search
+    sleeps 0 s (releasing the GIL) after every that many iterations, else never."""
+    slept: list[float] = []
+    monkeypatch.setattr(time, "sleep", slept.append)
+    view = seat_view(Game(4, seed=3), 1, world=True)
+    bot = ISMCTSBot(seed=1, iterations=41)
+    bot.choose(view)
+    assert slept == [] and bot.last_iterations == 41
+    bot.yield_every = 4
+    bot.choose(view)
+    assert slept == [0] * 10  # after iterations 4, 8, ..., 40

@@ -185,6 +185,11 @@ class ISMCTSBot(Bot):
         self.c = c
         self.policy = policy
         self.epsilon = epsilon
+        self.yield_every: int | None = None
+        """Release the GIL after every this many iterations (``time.sleep(0)``), so that
+        the process's other threads run while it searches: a server's event loop shares
+        its process with its bots, and CPython left it waiting up to a second for the GIL
+        while one search ran (``None``: never)."""
         self.last_iterations = 0
         """Iterations the last decision ran."""
         self.last_visits: dict[int, int] = {}
@@ -205,12 +210,15 @@ class ISMCTSBot(Bot):
         root = Node()
         deadline = None if self.time is None else time.perf_counter() + self.time
         limit = self.iterations
+        polite = self.yield_every
         done = 0
         while True:
             iterate(root)
             done += 1
             if limit is not None and done >= limit:
                 break
+            if polite and done % polite == 0:
+                time.sleep(0)
             if deadline is not None and (done & 7) == 0 and time.perf_counter() >= deadline:
                 break
         self.last_iterations = done
