@@ -10,7 +10,7 @@ pyproject.toml, so the drawing and the checked contract cannot disagree.
 An arrow means "imports from"; an arrow that a longer path already implies
 is left out, so the drawing stays readable (the table lists every direct
 dependency).  The server's map draws its modules (the rooms of
-``server/tables/``, the routers of ``server/routes/``) with their sizes.
+``server/tables/``, the routers of ``server/routes/``) and what each imports.
 """
 
 from __future__ import annotations
@@ -127,7 +127,7 @@ def render() -> str:
 
 
 def server_render(graph: grimp.ImportGraph | None = None) -> str:
-    """The server's modules, grouped by package, each with its lines and the server modules it imports."""
+    """The server's modules, grouped by package, each with the server modules it imports."""
     graph = graph or grimp.build_graph("sushigo")
     mods = sorted(m for m in graph.modules if m.startswith(SERVER + ".") and ".migrations." not in m + ".")
     edges = {m: {i for i in graph.find_modules_directly_imported_by(m) if i in mods and i != m} for m in mods}
@@ -137,11 +137,6 @@ def server_render(graph: grimp.ImportGraph | None = None) -> str:
 
     def ident(m: str) -> str:
         return "s_" + name(m).replace(".", "_")
-
-    def lines_of(m: str) -> int:
-        path = ROOT / "src" / Path(*m.split("."))
-        file = path / "__init__.py" if path.is_dir() else path.with_suffix(".py")
-        return len(file.read_text(encoding="utf-8").splitlines())
 
     packages = sorted({name(m).split(".")[0] for m in mods if "." in name(m)})
     out = [SERVER_BEGIN, "", "```mermaid", "flowchart LR"]
@@ -153,10 +148,10 @@ def server_render(graph: grimp.ImportGraph | None = None) -> str:
     out += [f'  {ident(m)}["{name(m)}"]' for m in mods if "." not in name(m) and name(m) not in packages]
     for a, bs in sorted(reduced(edges).items()):
         out += [f"  {ident(a)} --> {ident(b)}" for b in sorted(bs)]
-    out += ["```", "", "| module | lines | imports from the server (directly) |", "|---|---|---|"]
+    out += ["```", "", "| module | imports from the server (directly) |", "|---|---|"]
     for m in mods:
         deps = ", ".join(f"`{name(b)}`" for b in sorted(edges[m])) or "none"
-        out.append(f"| `{name(m)}` | {lines_of(m)} | {deps} |")
+        out.append(f"| `{name(m)}` | {deps} |")
     out += ["", SERVER_END]
     return "\n".join(out)
 

@@ -65,3 +65,12 @@ def test_the_package_map_in_docs_is_current() -> None:
     proc = subprocess.run([sys.executable, str(ROOT / "scripts" / "architecture.py"), "--check"],
                           capture_output=True, text=True, cwd=ROOT)
     assert proc.returncode == 0, proc.stderr
+
+
+def test_no_server_module_is_over_500_lines() -> None:
+    """The server stays in rooms: a module that grows past 500 lines is split by what it does
+    (docs/architecture.md, "The server's map")."""
+    server = ROOT / "src" / "sushigo" / "server"
+    sizes = {str(p.relative_to(server)): len(p.read_text(encoding="utf-8").splitlines())
+             for p in server.rglob("*.py")}
+    assert sizes and {p: n for p, n in sizes.items() if n > 500} == {}
