@@ -360,11 +360,14 @@ def test_impossible_base_sheets_are_refused_with_the_reason() -> None:
                           "round 1, seat 0: 9 cards, but a 4-player hand holds 8")
 
 
-def test_version() -> None:
+def test_version_says_which_engine_runs() -> None:
     from sushigo import __version__
+    from sushigo.engine import engine_build
 
     proc = run("--version")
-    assert proc.returncode == 0 and proc.stdout == f"sushigo {__version__}\n" and proc.stderr == ""
+    assert proc.returncode == 0 and proc.stderr == ""
+    assert proc.stdout == f"sushigo {__version__} ({engine_build()} engine)\n"
+    assert engine_build() in ("compiled", "pure-Python")
 
 
 def test_score_help_says_what_a_sheet_looks_like_and_where_the_format_is() -> None:

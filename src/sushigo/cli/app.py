@@ -20,6 +20,7 @@ from rich.text import Text
 from sushigo.analysis.evaluate import DEFAULT_SAMPLES
 from sushigo.cli.errors import EXIT_BAD_INPUT, EXIT_USAGE
 from sushigo.cli.errors import fail as _fail
+from sushigo.engine import engine_build
 from sushigo.engine.base.scoring import Result
 from sushigo.engine.editions import by_result, edition_for, replay, score_sheet
 from sushigo.engine.party.game import PartyResult
@@ -70,7 +71,7 @@ def _version(value: bool) -> None:
     if value:
         from sushigo import __version__
 
-        print(f"sushigo {__version__}")
+        print(f"sushigo {__version__} ({engine_build()} engine)")
         raise typer.Exit(0)
 
 
@@ -226,7 +227,7 @@ def bench_command(
         what = f"party ({menu_label}), " if edition is BenchEdition.party else ""
         print(
             f"{players} players, {what}{result.games} games, {result.picks} picks, api {api.value}, "
-            f"in {result.seconds:.3f} s (Python {sys.version.split()[0]})"
+            f"in {result.seconds:.3f} s (Python {sys.version.split()[0]}, {engine_build()} engine)"
         )
     print(f"{statistics.median(runs):.1f} games/s")
 

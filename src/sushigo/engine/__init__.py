@@ -19,3 +19,19 @@ Read it from the bottom up:
 ``docs/architecture.md`` draws the layers; ``pyproject.toml`` declares them
 and the test suite checks them.
 """
+
+
+def engine_build() -> str:
+    """Which engine this installation runs: ``"compiled"`` (its hot modules built with
+    mypyc at install time, hatch_build.py) or ``"pure-Python"`` (no C compiler there,
+    or ``SUSHIGO_PURE_PYTHON=1``); both play exactly the same.
+
+    >>> engine_build() in ("compiled", "pure-Python")
+    True
+    """
+    from sushigo.engine.base import game
+
+    return "compiled" if str(game.__file__).endswith((".so", ".pyd")) else "pure-Python"
+
+
+__all__ = ["engine_build"]
