@@ -367,36 +367,19 @@ def play_command(
         save = os.path.join(_default_save_dir(), f"game-{stamp}.json")
     if no_save:
         save = None
+    # the front end checks the save path (and creates its folder) before the game
+    table: dict[str, Any] = {"players": players, "humans": humans, "bots": list(bot), "seed": seed,
+                             "save": save, "names": list(name) or None, "time_limit": time_limit}
 
     def party() -> int:
         from sushigo.terminal.party import DEFAULT_MENU, run_party_play
 
-        return run_party_play(  # it checks the save path (and creates its folder) before the game
-            players=players,
-            humans=humans,
-            bots=list(bot),
-            seed=seed,
-            menu=menu if menu is not None else DEFAULT_MENU,
-            save=save,
-            names=list(name) or None,
-            options=rules.options(),
-            time_limit=time_limit,
-        )
+        return run_party_play(**table, menu=menu if menu is not None else DEFAULT_MENU, options=rules.options())
 
     def base() -> int:
         from sushigo.terminal.base import run_play
 
-        return run_play(  # it checks the save path (and creates its folder) before the game
-            players=players,
-            humans=humans,
-            bots=list(bot),
-            seed=seed,
-            pass_both_ways=pass_both_ways,
-            reshuffle=reshuffle,
-            save=save,
-            names=list(name) or None,
-            time_limit=time_limit,
-        )
+        return run_play(**table, pass_both_ways=pass_both_ways, reshuffle=reshuffle)
 
     raise typer.Exit(edition_for(rules).select(base, party)())
 

@@ -253,19 +253,21 @@ class Edition:
         told = explained_rounds(game, explained) if rounds else None
         view_json = self._view_json(game)
         text, words = self.action_text, self.action_words
+        step, players = game.pass_step, game.players
+        passes = "left" if step > 0 else "right"
 
         def of(seat: int | None) -> dict[str, Any]:
             out = view_json(seat)
             out["last_round"] = last_round
             out["explained"] = told
-            out["passes"] = "left" if game.pass_step > 0 else "right"
+            out["passes"] = passes
             if seat is None:
                 out["choices"] = []
                 return out
             change = game.change_choices(seat)
             committed = game.committed_action(seat)
-            out["pass_to"] = (seat + game.pass_step) % game.players
-            out["receive_from"] = (seat - game.pass_step) % game.players
+            out["pass_to"] = (seat + step) % players
+            out["receive_from"] = (seat - step) % players
             out["change_to"] = change
             out["change_to_text"] = [text(a) for a in change]
             out["committed_text"] = None if committed is None else text(committed)
