@@ -18,7 +18,7 @@ from rich.console import Console
 from piped import piped_env
 from sushigo.engine.editions import replay
 from sushigo.engine.party.explain import explain_party_round
-from sushigo.engine.party.game import PartyGame
+from sushigo.engine.party.game import DECISION_ASKS, PartyGame
 from sushigo.engine.party.record import replay_party
 from sushigo.engine.records import RecordError, load_json
 from sushigo.terminal.base import EXIT_FINISHED, EXIT_INTERRUPTED, EXIT_STOPPED, EXIT_USAGE
@@ -123,6 +123,11 @@ def play(
 # ------------------------------------------------------------ whole games
 
 
+DECISION_OF_PROMPT = {"Use Chopsticks": "chopsticks", "Use Spoon": "spoon", "Flip which cards?": "takeout_box",
+                      "Play which card?": "menu", "Copy which card?": None}
+"""The decision each prompt asks for (a special order's copy is a pick, not a decision after the reveal)."""
+
+
 @pytest.mark.parametrize(
     ("menu", "seed", "decisions"),
     [
@@ -134,8 +139,12 @@ def play(
 def test_one_human_plays_every_special(tmp_path: Path, menu: str, seed: int, decisions: tuple[str, ...]) -> None:
     code, text, script, path = play(tmp_path, players=4, humans=1, seed=seed, menu=menu)
     assert code == EXIT_FINISHED, text[-2000:]
+    flat = " ".join(text.split())
     for prompt in decisions:
         assert script.count(prompt) > 0, (prompt, sorted(set(script.prompts)))
+        kind = DECISION_OF_PROMPT[prompt]
+        if kind is not None:  # the engine's words for the decision, as the page shows them too
+            assert DECISION_ASKS[kind] + "." in flat, kind
     assert f"Menu: {menu} - Nigiri" in text
     assert "Final score sheet" in text and re.search(r"(Winner|Shared win): ", text)
     assert "End of round 3: scoring" in text and "Desserts (" in text
