@@ -26,7 +26,7 @@ if not CHROMIUM.exists():
 sync_api = pytest.importorskip("playwright.sync_api")
 httpx = pytest.importorskip("httpx")
 
-from playwright.sync_api import Browser, BrowserContext, Page  # noqa: E402
+from playwright.sync_api import Browser, BrowserContext, Locator, Page  # noqa: E402
 
 from sushigo.engine.editions import explain, replay  # noqa: E402
 from sushigo.engine.rules import RULE_OPTIONS  # noqa: E402
@@ -134,11 +134,17 @@ class ChopsticksFirst:
         return pick.get_attribute("data-action") or ""
 
 
-def click_action(page: Page, action: str) -> None:
-    page.locator(
+def action_button(page: Page, action: str) -> Locator:
+    """The one-click control for ``action`` (a card of the hand or an action button); a
+    chopsticks pair has none (the toggle, then two cards)."""
+    return page.locator(
         f'[data-testid="hand"] [data-testid="card"][data-action="{action}"]:enabled, '
         f'[data-testid="actions"] [data-testid="action"][data-action="{action}"]:enabled'
-    ).first.click()
+    ).first
+
+
+def click_action(page: Page, action: str) -> None:
+    action_button(page, action).click()
 
 
 def play_to_end(page: Page, choose: Callable[[Page, random.Random], str | None], seed: int = 0,
@@ -1225,7 +1231,8 @@ def test_hints_show_your_estimates_and_nobody_elses(live_server: str, browser: B
             if turn == 2:
                 shot(page, f"hints-{edition}-{viewport['width']}")
             page.evaluate("async () => { window.__table = (await import('/static/table.js')).S; }")
-            click_action(page, str(actions[0]))
+            # the best may be a chopsticks pair (no one-click control): play the best single pick
+            click_action(page, next(str(a) for a in actions if action_button(page, str(a)).count()))
             page.wait_for_function(
                 "() => !document.querySelector('[data-testid=\"hints\"] [data-testid=\"hint-row\"]')"
                 f" || window.__table.view.turn > {turn}")
