@@ -12,7 +12,10 @@ from __future__ import annotations
 
 import enum
 import random
-from typing import Final
+from typing import TYPE_CHECKING, Final
+
+if TYPE_CHECKING:  # mypyc's native integers; plain ints when interpreted (no runtime import)
+    from mypy_extensions import i64
 
 
 def shuffle(cards: list[int], rng: random.Random) -> None:
@@ -28,26 +31,57 @@ def shuffle(cards: list[int], rng: random.Random) -> None:
         cards[i], cards[j] = cards[j], cards[i]
 
 
-_DISTINCT: Final[dict[int, tuple[int, ...]]] = {}
-"""Card ids by set of card ids (bit ``c`` for id ``c``), kept as they are met: they are few."""
+def holds(cards: list[int], card: int) -> bool:
+    """``card in cards``, compiled as a loop of int comparisons (``in`` on a list
+    asks each element for a rich comparison: the playout's most frequent question
+    is whether chopsticks lie in a collection).
+
+    >>> holds([3, 1], 1), holds([3, 1], 2)
+    (True, False)
+    """
+    for c in cards:  # noqa: SIM110 (a generator is slower compiled)
+        if c == card:
+            return True
+    return False
 
 
-def distinct(cards: list[int]) -> tuple[int, ...]:
+def take(cards: list[int], card: int) -> None:
+    """``cards.remove(card)``, compiled as int comparisons (see :func:`holds`).
+
+    >>> cards = [3, 1, 3]
+    >>> take(cards, 3)
+    >>> cards
+    [1, 3]
+    """
+    for i in range(len(cards)):
+        if cards[i] == card:
+            cards.pop(i)
+            return
+    raise ValueError(f"{card} is not among the cards")
+
+
+_BIT: Final = tuple(1 << c for c in range(63))
+"""``_BIT[c] == 1 << c`` (compiled, a native 64-bit shift of a constant 1 is a C int's)."""
+_BIT_INDEX: Final = tuple(next((c for c in range(63) if (1 << c) % 67 == r), -1) for r in range(67))
+"""``_BIT_INDEX[(1 << c) % 67] == c``: the powers of two below 2**63 differ modulo 67."""
+
+
+def distinct(cards: list[int]) -> list[int]:
     """The card ids among ``cards``, each once, ascending: what
-    ``tuple(sorted(set(cards)))`` gives, faster (the legal picks of a hand;
-    a list, which compiled code walks without the iterator protocol).
+    ``sorted(set(cards))`` gives, faster for a hand (compiled, a native 64-bit
+    set of the ids, which are below 63, read lowest bit first).
 
     >>> distinct([7, 1, 7, 3])
-    (1, 3, 7)
+    [1, 3, 7]
     """
-    mask = 0
+    mask: i64 = 0
     for c in cards:
-        mask |= 1 << c
-    ids = _DISTINCT.get(mask)
-    if ids is None:
-        if len(_DISTINCT) >= 1 << 16:
-            _DISTINCT.clear()
-        ids = _DISTINCT[mask] = tuple(c for c in range(mask.bit_length()) if mask >> c & 1)
+        mask |= _BIT[c]
+    ids = []
+    while mask:
+        low = mask & -mask
+        ids.append(_BIT_INDEX[low % 67])
+        mask ^= low
     return ids
 
 

@@ -24,7 +24,7 @@ from __future__ import annotations
 import operator
 import random
 from collections.abc import Sequence
-from typing import Any, Final, SupportsIndex
+from typing import TYPE_CHECKING, Any, Final, SupportsIndex
 
 from sushigo.engine.base.actions import NUM_ACTIONS, Action, card_ids
 from sushigo.engine.base.cards import NUM_CARD_TYPES, Card, count_cards, full_deck
@@ -36,11 +36,13 @@ from sushigo.engine.errors import (
     IllegalActionError,
     InvalidActionError,
     as_action,
-    as_actions,
 )
 from sushigo.engine.points import Breakdown
 from sushigo.engine.rules import NUM_ROUNDS, Rules
-from sushigo.engine.turns import Phase, shuffle
+from sushigo.engine.turns import Phase, holds, shuffle, take
+
+if TYPE_CHECKING:  # mypyc's native integers; plain ints when interpreted (no runtime import)
+    from mypy_extensions import i64
 
 _CHOPSTICKS: Final = int(Card.CHOPSTICKS)
 _PUDDING: Final = int(Card.PUDDING)
@@ -49,6 +51,8 @@ _FULL_DECK: Final = tuple(full_deck())
 
 
 _PICK: Final = Phase.PICK
+_DEAL: Final = Phase.DEAL
+_OVER: Final = Phase.OVER
 TYPE_SETS: Final = tuple(tuple(c for c in range(_N) if m >> c & 1) for m in range(1 << _N))
 """The card ids in each set of card types (bit ``c`` stands for card id ``c``), ascending:
 a hand's legal single picks, from the mask of the types it holds (the compiled kernel
@@ -61,9 +65,10 @@ def _distinct(hand: list[int]) -> tuple[int, ...]:
     A table of all 4,096 sets rather than :func:`sushigo.engine.turns.distinct`'s
     cache: the base game's 12 card ids allow it, and compiled the playout loop runs
     at 2.9 x TAG with it against 2.0 with the cache (benchmarks/engine_speed.py)."""
-    mask = 0
+    mask: i64 = 0  # compiled, native: ids are below 12 (mypyc writes ``one`` as C's int 1)
+    one: i64 = 1
     for c in hand:
-        mask |= 1 << c
+        mask |= one << c
     return TYPE_SETS[mask]
 
 
@@ -159,7 +164,7 @@ class Game:
         self._breakdowns: list[list[Breakdown]] = []
         self._finished: list[list[list[int]]] = []
         self._history: list[tuple[list[tuple[int, ...]], list[list[int]]]] = []
-        self._phase = Phase.DEAL
+        self._phase = _DEAL
         self._step = 1
         if auto_deal:
             self._deal_from_pile()
@@ -174,7 +179,7 @@ class Game:
     @property
     def is_over(self) -> bool:
         """Whether all three rounds have been scored."""
-        return self._phase is Phase.OVER
+        return self._phase is _OVER
 
     def hand(self, seat: int) -> tuple[Card, ...]:
         """Seat ``seat``'s current hand as cards (hidden from the other seats)."""
@@ -207,7 +212,7 @@ class Game:
     @property
     def pending_seats(self) -> list[int]:
         """Seats that still have to pick this turn (all of them until one commits)."""
-        if self._phase is not Phase.PICK:
+        if self._phase is not _PICK:
             return []
         return [s for s in range(self.players) if self._pending[s] is None]
 
@@ -236,7 +241,7 @@ class Game:
         if self._pending[seat] is not None or self._phase is not _PICK:
             return []
         kinds = _distinct(hand)
-        if len(hand) < 2 or _CHOPSTICKS not in self.collections[seat]:
+        if len(hand) < 2 or not holds(self.collections[seat], _CHOPSTICKS):
             return list(kinds)
         actions = list(kinds)
         for a in kinds:
@@ -271,8 +276,8 @@ class Game:
         :class:`~sushigo.engine.errors.InvalidActionError`) unless ``action`` is legal
         for ``seat`` now; the message says why."""
         act = action if type(action) is int else as_action(action)
-        if self._phase is not Phase.PICK:
-            if self._phase is Phase.OVER:
+        if self._phase is not _PICK:
+            if self._phase is _OVER:
                 raise GameOverError("the game is over")
             raise IllegalActionError("the round has not been dealt yet")
         if not 0 <= seat < self.players:
@@ -312,13 +317,14 @@ class Game:
             raise IllegalActionError("some seats have committed picks; finish the turn with commit()")
         if len(actions) != self.players:
             raise IllegalActionError(f"expected {self.players} picks, got {len(actions)}")
-        picks = as_actions(actions)
+        given: Sequence[SupportsIndex] = actions  # numpy integers too
+        picks = [a if type(a) is int else as_action(a) for a in given]  # as_actions, compiled
         hands = self.hands
         for seat, action in enumerate(picks):
             # Fast path for the common single-card pick (hands are empty
             # outside the pick phase); everything else is checked, and
             # explained, by check_legal.
-            if not (0 <= action < _N and action in hands[seat]):
+            if not (0 <= action < _N and holds(hands[seat], action)):
                 self.check_legal(seat, action)
         self._reveal(picks)
 
@@ -344,7 +350,7 @@ class Game:
         """What ``seat`` may change its hidden pick to: the legal actions it had
         before committing (empty when it has no hidden pick)."""
         action = self._pending[seat]
-        if action is None or self._phase is not Phase.PICK:
+        if action is None or self._phase is not _PICK:
             return []
         self._pending[seat] = None
         try:
@@ -386,23 +392,22 @@ class Game:
         ``play([legal[int(rng.random() * len(legal))] ...])`` turn by turn would.
         """
         random_ = rng.random
-        seats = range(self.players)
-        legal = self.legal_actions
+        n = self.players
         if self._npending:
-            for s in [s for s in seats if self._pending[s] is None]:
-                actions = legal(s)
+            for s in [s for s in range(n) if self._pending[s] is None]:
+                actions = self.legal_actions(s)  # a method, not a bound one: compiled, a C call
                 self.commit(s, actions[int(random_() * len(actions))])
         while self._phase is _PICK:
             hands = self.hands
             collections = self.collections
             picks = []
-            for s in seats:
+            for s in range(n):
                 hand = hands[s]
-                if len(hand) < 2 or _CHOPSTICKS not in collections[s]:
+                if len(hand) < 2 or not holds(collections[s], _CHOPSTICKS):
                     kinds = _distinct(hand)
                     picks.append(kinds[int(random_() * len(kinds))])
                 else:
-                    actions = legal(s)
+                    actions = self.legal_actions(s)
                     picks.append(actions[int(random_() * len(actions))])
             self._reveal(picks)
 
@@ -414,42 +419,43 @@ class Game:
             action = actions[seat]
             hand = hands[seat]
             if action < _N:
-                hand.remove(action)
+                take(hand, action)
                 collections[seat].append(action)
             else:
                 a, b = divmod(action - _N, _N)
-                hand.remove(a)
-                hand.remove(b)
+                take(hand, a)
+                take(hand, b)
                 collection = collections[seat]
-                collection.remove(_CHOPSTICKS)  # the oldest: it lay there before this turn
+                take(collection, _CHOPSTICKS)  # the oldest: it lay there before this turn
                 collection.append(a)
                 collection.append(b)
                 hand.append(_CHOPSTICKS)
         self._history[-1][1].append(actions)
-        # Seat s picks up the hand of seat s - step.
-        step = self._step
-        self.hands = hands[-step:] + hands[:-step]
+        n = self.players
+        step = n - self._step  # seat s picks up the hand of seat s - step
+        self.hands = [hands[(s + step) % n] for s in range(n)]
         self.turn += 1
         if not self.hands[0]:
             self._end_round()
 
     def _end_round(self) -> None:
         self._breakdowns.append(score_round(self.collections))
+        discard = self.discard
+        kept = self.kept_puddings
         for seat, collection in enumerate(self.collections):
-            puddings = collection.count(_PUDDING)
-            self.kept_puddings[seat] += puddings
-            if puddings:
-                self.discard.extend([c for c in collection if c != _PUDDING])
-            else:
-                self.discard.extend(collection)
+            for c in collection:
+                if c == _PUDDING:
+                    kept[seat] += 1
+                else:
+                    discard.append(c)
         self._finished.append(self.collections)
         self.collections = [[] for _ in range(self.players)]
         if self.round == NUM_ROUNDS:
-            self._phase = Phase.OVER
+            self._phase = _OVER
             return
         self.round += 1
         self.turn = 1
-        self._phase = Phase.DEAL
+        self._phase = _DEAL
         if self.rules.reshuffle:
             self.deck.extend(self.discard)
             self.discard = []
@@ -471,7 +477,7 @@ class Game:
         self.hands = hands
         self._step = self.rules.pass_step(self.round)
         self._history.append(([tuple(h) for h in hands], []))
-        self._phase = Phase.PICK
+        self._phase = _PICK
 
     def deal(self, hands: Sequence[Sequence[int]]) -> None:
         """Deal the given hands for the next round (games made with ``auto_deal=False``).
@@ -479,7 +485,7 @@ class Game:
         Raises :class:`DealError` if the sizes are wrong or the draw pile does
         not hold those cards.
         """
-        if self._phase is not Phase.DEAL:
+        if self._phase is not _DEAL:
             raise DealError("the game is not waiting for a deal")
         if len(hands) != self.players:
             raise DealError(f"expected {self.players} hands, got {len(hands)}")
@@ -559,7 +565,7 @@ class Game:
         g.kept_puddings = self.kept_puddings[:]
         g._pending = self._pending[:]
         g._npending = self._npending
-        g._breakdowns = [[dict(line) for line in rnd] for rnd in self._breakdowns]
+        g._breakdowns = self._breakdowns[:]  # scored rounds never change (round_breakdowns copies)
         g._finished = self._finished[:]  # finished rounds never change: share their lists
         g._history = [(dealt[:], [t[:] for t in turns]) for dealt, turns in self._history]
         g._phase = self._phase

@@ -36,7 +36,7 @@ from __future__ import annotations
 import functools
 import operator
 import random
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, Final, NamedTuple, SupportsIndex
 
@@ -59,7 +59,6 @@ from sushigo.engine.party.actions import (
     PASS,
     copy_target,
     encode_copy,
-    flip_position,
     party_action_name,
 )
 from sushigo.engine.party.cards import (
@@ -85,7 +84,7 @@ from sushigo.engine.party.scoring import (
 )
 from sushigo.engine.points import Breakdown
 from sushigo.engine.rules import NUM_ROUNDS, PARTY_MAX_PLAYERS, Rules
-from sushigo.engine.turns import Phase, distinct, shuffle
+from sushigo.engine.turns import Phase, distinct, holds, shuffle, take
 
 _SO: Final = int(PartyCard.SPECIAL_ORDER)
 _WASABI: Final = int(PartyCard.WASABI)
@@ -108,6 +107,26 @@ _ACTS: Final = tuple(c in _WAITING_IDS or c in _QUEUED_IDS or c == _MISO for c i
 """By card id (or face down): whether playing the card sets something going (a special waits, a menu or
 takeout box acts, a miso soup may be discarded)."""
 _new_tuple: Final = tuple.__new__
+
+
+def _ids_table(ids: Iterable[int]) -> tuple[bool, ...]:
+    """By card id (or face down): whether it is among ``ids`` (a tuple index, where a
+    set would hash the id: compiled, the hot paths ask these)."""
+    members = set(ids)
+    return tuple(c in members for c in range(FACE_DOWN + 1))
+
+
+_IS_NIGIRI: Final = _ids_table(NIGIRI_IDS)
+_IS_WAITING: Final = _ids_table(_WAITING_IDS)
+_IS_QUEUED: Final = _ids_table(_QUEUED_IDS)
+_IS_MENU: Final = _ids_table(MENU_IDS)
+_IS_CHOPSTICKS: Final = _ids_table(CHOPSTICKS_IDS)
+_IS_DESSERT: Final = _ids_table(DESSERT_IDS)
+_IS_URAMAKI: Final = _ids_table(URAMAKI_ICONS)
+_NIGIRI_VALUE: Final = tuple(NIGIRI_FACE.get(c, 0) for c in range(FACE_DOWN + 1))
+"""By card id: a nigiri's face value (0 for any other card)."""
+_NUMBERS: Final = tuple(_NUMBER.get(c, 0) for c in range(FACE_DOWN + 1))
+"""By card id: a special's number (0 for any other card)."""
 
 
 class Played:
@@ -251,7 +270,7 @@ _PARTY_STATE: Final = (
     "_npending", "_phase", "_queue", "_decision", "_used", "_uid", "_miso",
     "uramaki_claimed", "uramaki_points", "_breakdowns", "_finished",
     "_history", "_unknown_desserts", "_draw_wanted", "_waiting_specials", "_has_uramaki",
-    "_race_points", "_waiting",
+    "_race_points", "_waiting", "_menu_ids",
 )
 """The attributes of a game: what a copy carries."""
 
@@ -283,17 +302,15 @@ class PartyGame:
             raise ValueError("PartyGame needs Party rules (Rules.party(...))")
         self.rules = rules
         n = self.players = rules.players
+        self._menu_ids = _menu_cards(rules)  # shared, never changed
         if _shell:
             return  # clone() fills in the rest
         self.seed = seed if rng is None else None
         self._rng = rng if rng is not None else random.Random(seed)
         self._auto_deal = auto_deal
-        self.deck: list[int] = []
-        self.dessert_pile: list[int] = []
-        dessert_item = rules.menu[-1]
-        for item in rules.menu:
-            for card, count in sorted(cards_of_item(item, rules.uramaki_split).items()):
-                (self.dessert_pile if item == dessert_item else self.deck).extend([int(card)] * count)
+        deck, desserts = _decks(rules)
+        self.deck: list[int] = deck[:]
+        self.dessert_pile: list[int] = desserts[:]
         if auto_deal:
             shuffle(self.dessert_pile, self._rng)
         self.discard: list[int] = []
@@ -397,7 +414,7 @@ class PartyGame:
         """Actions that play one of ``cards`` (a special order with each copy)."""
         ids = distinct(cards)
         if _SO not in ids:
-            return list(ids)
+            return ids
         actions = [c for c in ids if c != _SO]
         actions.extend(self._copy_actions(seat))
         return sorted(actions)
@@ -427,7 +444,7 @@ class PartyGame:
 
     def _requestable(self) -> list[int]:
         """Every card of the menu (what a spoon may ask for)."""
-        return _menu_cards(self.rules)
+        return self._menu_ids
 
     def legal_action_mask(self, seat: int) -> list[bool]:
         mask = [False] * PARTY_NUM_ACTIONS
@@ -452,7 +469,7 @@ class PartyGame:
             and act != _SO
             and 0 <= seat < self.players
             and self._pending[seat] is None
-            and act in self.hands[seat]
+            and holds(self.hands[seat], act)
         ):
             return
         if self._phase is _OVER:
@@ -558,7 +575,6 @@ class PartyGame:
         """Play to the end with uniformly random legal actions (one
         ``rng.random()`` per decision, in seat order for picks)."""
         random_ = rng.random
-        play_actions = self._play_actions
         while self._phase is not _OVER:
             if self._phase is _PICK:
                 if self._npending:
@@ -568,7 +584,7 @@ class PartyGame:
                     continue
                 picks = []
                 for s, hand in enumerate(self.hands):
-                    acts = play_actions(s, hand)
+                    acts = self._play_actions(s, hand)  # not a bound method: compiled, a C call
                     picks.append(acts[int(random_() * len(acts))])
                 self._reveal(picks)
             elif self._phase is _RESOLVE:
@@ -593,7 +609,7 @@ class PartyGame:
         else:
             kind, on_wasabi = action, False
             p = Played(action, action, self.turn, self._uid)
-        if kind in _NIGIRI_IDS and (target is None or on_wasabi):
+        if _IS_NIGIRI[kind] and (target is None or on_wasabi):
             for w in col:
                 if w.kind == _WASABI and not w.filled:
                     w.filled = True
@@ -602,12 +618,12 @@ class PartyGame:
         col.append(p)
         if not _ACTS[kind]:
             return  # nothing happens when this card is played
-        if kind in _WAITING_IDS:
+        if _IS_WAITING[kind]:
             self._waiting[seat] += 1
         if kind == _MISO:
             self._miso.append((seat, p))
-        if kind in _QUEUED_IDS:
-            self._queue.append((_NUMBER[kind], int(p.copy), seat, p.uid, "menu" if kind in MENU_IDS else "takeout_box"))
+        if _IS_QUEUED[kind]:
+            self._queue.append((_NUMBERS[kind], int(p.copy), seat, p.uid, "menu" if _IS_MENU[kind] else "takeout_box"))
 
     def _reveal(self, picks: list[int]) -> None:
         self._history[-1][1].append(
@@ -617,7 +633,7 @@ class PartyGame:
         self._miso = []
         hands = self.hands
         for seat, action in enumerate(picks):
-            hands[seat].remove(action if action < COPY_BASE else _SO)
+            take(hands[seat], action if action < COPY_BASE else _SO)
         for seat, action in enumerate(picks):
             self._place(seat, action)
         if self._waiting_specials:
@@ -626,18 +642,18 @@ class PartyGame:
             for seat, col in enumerate(self.collections):
                 if not played[seat]:
                     continue  # no chopsticks or spoon came into this collection this round
-                waiting = [p for p in col if p.kind in _WAITING_IDS and p.turn < turn]
-                if not waiting:
-                    continue
-                seen: set[tuple[str, int]] = set()
-                for p in waiting:
-                    key = ("chopsticks" if p.kind in CHOPSTICKS_IDS else "spoon", _NUMBER[p.kind])
-                    if key not in seen:
-                        seen.add(key)
+                seen: list[int] = []  # the numbers queued (a number is one kind: chopsticks 1-3, spoon 4-6)
+                for p in col:
+                    if not (_IS_WAITING[p.kind] and p.turn < turn):
+                        continue
+                    number = _NUMBERS[p.kind]
+                    if number not in seen:
+                        seen.append(number)
+                        kind = "chopsticks" if _IS_CHOPSTICKS[p.kind] else "spoon"
                         # a seat's original card takes its number's turn before any copy
-                        entry = self._special_entry(seat, key[0], key[1])
+                        entry = self._special_entry(seat, kind, number)
                         assert entry is not None
-                        self._queue.append((key[1], int(entry.copy), seat, entry.uid, key[0]))
+                        self._queue.append((number, int(entry.copy), seat, entry.uid, kind))
         if any(self._used):
             self._used = [set() for _ in range(self.players)]
         self._phase = _RESOLVE
@@ -657,7 +673,7 @@ class PartyGame:
                     continue  # flipped or used up since
                 if kind == "chopsticks" and not self.hands[seat]:
                     continue
-                if kind == "spoon" and not any(self.hands[s] for s in range(self.players) if s != seat):
+                if kind == "spoon" and not self._others_hold_cards(seat):
                     continue
                 self._decision = _decision(kind, seat, entry.kind)
                 return
@@ -685,11 +701,19 @@ class PartyGame:
         self._decision = None
         self._end_turn()
 
+    def _others_hold_cards(self, seat: int) -> bool:
+        """Whether a seat other than ``seat`` holds a card (a spoon has someone to ask)."""
+        for s in range(self.players):  # noqa: SIM110 (a generator is slower compiled)
+            if s != seat and self.hands[s]:
+                return True
+        return False
+
     def _special_entry(self, seat: int, kind: str, number: int) -> Played | None:
-        ids = CHOPSTICKS_IDS if kind == "chopsticks" else SPOON_IDS
         best = None
+        turn = self.turn
         for p in self.collections[seat]:
-            if (p.turn < self.turn and p.kind in ids and _NUMBER[p.kind] == number
+            # chopsticks and spoons have their own numbers: the number says the kind
+            if (p.turn < turn and _NUMBERS[p.kind] == number and _IS_WAITING[p.kind]
                     and (best is None or (best.copy and not p.copy))):
                 best = p
         return best
@@ -743,15 +767,13 @@ class PartyGame:
             if action == PASS:
                 self._advance()
                 return
-            pos = flip_position(action)
-            assert pos is not None
-            self.collections[seat][pos].kind = FACE_DOWN
+            self.collections[seat][action - FLIP_BASE].kind = FACE_DOWN  # a flip: legal, so in range
             if len(self.legal_actions(seat)) <= 1:
                 self._advance()
             return
         if d.kind == "menu":
             rest = list(d.drawn)
-            rest.remove(_SO if copy_target(action) else action)
+            take(rest, _card_of(action))
             self.deck.extend(rest)
             if self._auto_deal:
                 shuffle(self.deck, self._rng)
@@ -762,13 +784,13 @@ class PartyGame:
             self._advance()
             return
         self._used[seat].add(d.kind)
-        entry = self._special_entry(seat, d.kind, _NUMBER[d.card])
+        entry = self._special_entry(seat, d.kind, _NUMBERS[d.card])
         assert entry is not None
-        giver = self.spoon_giver(seat, _SO if copy_target(action) else action) if d.kind == "spoon" else None
+        card = _card_of(action)
+        giver = self.spoon_giver(seat, card) if d.kind == "spoon" else None
         moves[-1] = _move(seat, d.card, action, (), -1 if giver is None else giver, entry.card)
-        card = _SO if copy_target(action) else action
         if d.kind == "chopsticks":
-            self.hands[seat].remove(card)
+            take(self.hands[seat], card)
             self._place(seat, action)
             self.collections[seat].remove(entry)
             self.hands[seat].append(entry.card)
@@ -776,8 +798,8 @@ class PartyGame:
             self.collections[seat].remove(entry)
             for k in range(1, self.players):
                 giver = (seat + k) % self.players
-                if card in self.hands[giver]:
-                    self.hands[giver].remove(card)
+                if holds(self.hands[giver], card):
+                    take(self.hands[giver], card)
                     self.hands[giver].append(entry.card)
                     self._place(seat, action)
                     break
@@ -789,7 +811,7 @@ class PartyGame:
         """The seat that would give ``card`` to ``seat``'s spoon now (left first)."""
         for k in range(1, self.players):
             giver = (seat + k) % self.players
-            if card in self.hands[giver]:
+            if holds(self.hands[giver], card):
                 return giver
         return None
 
@@ -808,7 +830,7 @@ class PartyGame:
                     if race[s]:
                         self.uramaki_points[s] += points[s]
                         col = self.collections[s]
-                        for p in [p for p in col if p.kind in URAMAKI_ICONS]:
+                        for p in [p for p in col if _IS_URAMAKI[p.kind]]:
                             col.remove(p)
                             self.discard.append(p.card)
         hands = self.hands
@@ -826,10 +848,7 @@ class PartyGame:
     def _end_round(self) -> None:
         n = self.players
         kinds = [[p.kind for p in col] for col in self.collections]
-        tripled = [
-            sum(NIGIRI_FACE.get(p.kind, 0) for p, on in zip(col, on_face_up_wasabi(col)) if on)
-            for col in self.collections
-        ]
+        tripled = [_tripled(col) for col in self.collections]
         # score_party_round adds the round-end award for the unclaimed place itself
         self._breakdowns.append(
             score_party_round(kinds, tripled, self.rules.menu, self.uramaki_points, self.uramaki_claimed,
@@ -839,7 +858,7 @@ class PartyGame:
         self._race_points.append(self.uramaki_points)
         for seat, col in enumerate(self.collections):
             for p in col:
-                if p.kind in _DESSERT_IDS:
+                if _IS_DESSERT[p.kind]:
                     self.desserts[seat].append(p.kind)
                     self.dessert_cards[seat].append(p.card)
                 else:
@@ -984,7 +1003,7 @@ class PartyGame:
         g._used = [set(u) for u in self._used]
         g.uramaki_points = self.uramaki_points[:]
         g._waiting = self._waiting[:]
-        g._breakdowns = [[dict(line) for line in rnd] for rnd in self._breakdowns]
+        g._breakdowns = self._breakdowns[:]  # scored rounds never change (round_breakdowns copies)
         g._race_points = self._race_points[:]  # finished rounds never change
         g._finished = self._finished[:]  # finished rounds never change: share their lists
         g._history = [(dealt[:], [t[:] for t in turns]) for dealt, turns in self._history]
@@ -1019,11 +1038,40 @@ def _played(card: int, kind: int, turn: int, uid: int, copy: bool, on: int, fill
     return p
 
 
+def _card_of(action: int) -> int:
+    """The physical card a play action puts down: the special order for a copy
+    (:func:`~sushigo.engine.party.actions.played_card` for the play actions, compiled)."""
+    return _SO if COPY_BASE <= action < PASS else action
+
+
+def _tripled(col: list[Played]) -> int:
+    """The face value of the nigiri on face-up wasabi in ``col`` (scored three times)."""
+    wasabi = [p.uid for p in col if p.kind == _WASABI]
+    points = 0
+    if wasabi:
+        for p in col:
+            if p.on >= 0 and p.on in wasabi:
+                points += _NIGIRI_VALUE[p.kind]
+    return points
+
+
 def on_face_up_wasabi(col: Sequence[Played]) -> list[bool]:
     """For each card of a collection: whether it sits on a wasabi that is
     still face up (only such a nigiri scores triple)."""
     face_up = {p.uid for p in col if p.kind == _WASABI}
     return [p.on in face_up for p in col]
+
+
+@functools.lru_cache(maxsize=64)
+def _decks(rules: Rules) -> tuple[list[int], list[int]]:
+    """The deck and the dessert pile of ``rules``' menu before any shuffle (copy them)."""
+    deck: list[int] = []
+    desserts: list[int] = []
+    dessert_item = rules.menu[-1]
+    for item in rules.menu:
+        for card, count in sorted(cards_of_item(item, rules.uramaki_split).items()):
+            (desserts if item == dessert_item else deck).extend([int(card)] * count)
+    return deck, desserts
 
 
 @functools.lru_cache(maxsize=64)

@@ -68,6 +68,10 @@ _TOFU: Final = int(C.TOFU)
 _MISO_SOUP: Final = int(C.MISO_SOUP)
 _EDAMAME: Final = int(C.EDAMAME)
 _TEMAKI: Final = int(C.TEMAKI)
+_ONIGIRI: Final = tuple(sorted(ONIGIRI_IDS))
+_NIGIRI_FACE: Final = tuple(NIGIRI_FACE.items())
+_MAKI_ICONS: Final = tuple(MAKI_ICONS.items())
+_URAMAKI_ICONS: Final = tuple(URAMAKI_ICONS.items())
 
 _SCORED_SPECIALS: Final = ("takeout_box", "tea", "soy_sauce")
 
@@ -79,9 +83,20 @@ _ROLLS: Final = ("maki", "temaki", "uramaki")
 
 def _places_by_distinct(values: Sequence[int], places: Sequence[int]) -> list[int]:
     """Award ``places`` to the distinct positive values, highest first; ties full."""
-    ranked = sorted({v for v in values if v > 0}, reverse=True)
-    points = {v: places[i] for i, v in enumerate(ranked[: len(places)])}
-    return [points.get(v, 0) for v in values]
+    awards = [0] * len(values)
+    bound = -1  # the value of the place before (-1: none yet)
+    for place in places:
+        best = 0
+        for v in values:
+            if v > best and (bound < 0 or v < bound):
+                best = v
+        if best <= 0:
+            break
+        for i, v in enumerate(values):
+            if v == best:
+                awards[i] = place
+        bound = best
+    return awards
 
 
 def party_maki_awards(icons: Sequence[int]) -> list[int]:
@@ -209,13 +224,19 @@ def onigiri_points(cards: Iterable[int]) -> int:
     >>> onigiri_points([C.ONIGIRI_CIRCLE, C.ONIGIRI_CIRCLE, C.ONIGIRI_SQUARE, C.ONIGIRI_TRIANGLE])
     10
     """
-    counts = Counter(c for c in cards if c in ONIGIRI_IDS)
+    counts = [0] * (NUM_PARTY_IDS + 1)
+    for c in cards:
+        counts[c] += 1
+    return _onigiri(counts)
+
+
+def _onigiri(counts: list[int]) -> int:
+    """:func:`onigiri_points` from cards counted by id: the k-th set holds every
+    shape with at least k cards."""
+    shapes = [counts[shape] for shape in _ONIGIRI]
     points = 0
-    remaining = [counts[shape] for shape in ONIGIRI_IDS]
-    while any(remaining):
-        shapes = sum(1 for n in remaining if n)
-        points += ONIGIRI_SET_POINTS[shapes]
-        remaining = [n - 1 if n else 0 for n in remaining]
+    for k in range(1, max(shapes) + 1):
+        points += ONIGIRI_SET_POINTS[(shapes[0] >= k) + (shapes[1] >= k) + (shapes[2] >= k) + (shapes[3] >= k)]
     return points
 
 
@@ -308,73 +329,76 @@ def score_party_round(
     counts = [_count(cards) for cards in collections]
     n_seats = len(collections)
     lines: list[Breakdown] = [
-        {"nigiri": _icons(cnt, NIGIRI_FACE) + (WASABI_FACTOR - 1) * tripled[s]}
+        {"nigiri": _icons(cnt, _NIGIRI_FACE) + (WASABI_FACTOR - 1) * tripled[s]}
         for s, cnt in enumerate(counts)
     ]
     for item in menu_items:
         if item == "maki":
-            awards = party_maki_awards([_icons(cnt, MAKI_ICONS) for cnt in counts])
+            awards = party_maki_awards([_icons(cnt, _MAKI_ICONS) for cnt in counts])
         elif item == "temaki":
-            awards = temaki_awards([cnt.get(_TEMAKI, 0) for cnt in counts])
+            awards = temaki_awards([cnt[_TEMAKI] for cnt in counts])
         elif item == "uramaki":
-            end = uramaki_round_end([_icons(cnt, URAMAKI_ICONS) for cnt in counts], uramaki_claimed)
+            end = uramaki_round_end([_icons(cnt, _URAMAKI_ICONS) for cnt in counts], uramaki_claimed)
             awards = [uramaki_scored[s] + end[s] for s in range(n_seats)]
         else:
             continue
-        for line, points in zip(lines, awards):
-            line[item] = points
+        for s in range(n_seats):
+            lines[s][item] = awards[s]
     for item in menu_items:
         if item not in _APPETIZERS:
             continue
         if item == "edamame":
-            awards = edamame_awards([cnt.get(_EDAMAME, 0) for cnt in counts])
+            awards = edamame_awards([cnt[_EDAMAME] for cnt in counts])
         else:
             awards = [_appetizer_points(item, cnt) for cnt in counts]
-        for line, points in zip(lines, awards):
-            line[item] = points
+        for s in range(n_seats):
+            lines[s][item] = awards[s]
     for item in _SCORED_SPECIALS:
         if item not in menu_items:
             continue
         if item == "takeout_box":
-            awards = [FACE_DOWN_POINTS * cnt.get(FACE_DOWN, 0) for cnt in counts]
+            awards = [FACE_DOWN_POINTS * cnt[FACE_DOWN] for cnt in counts]
         elif item == "tea":
             awards = [tea_points(cards, wasabi_colour) for cards in collections]
         else:
             awards = soy_sauce_awards(collections, wasabi_colour)
-        for line, points in zip(lines, awards):
-            line[item] = points
+        for s in range(n_seats):
+            lines[s][item] = awards[s]
     return lines
 
 
-def _count(cards: Iterable[int]) -> dict[int, int]:
-    """How many of each card id."""
-    counts: dict[int, int] = {}
+def _count(cards: Iterable[int]) -> list[int]:
+    """How many of each card id (and of FACE_DOWN), by id."""
+    counts = [0] * (NUM_PARTY_IDS + 1)
     for c in cards:
-        counts[c] = counts.get(c, 0) + 1
+        counts[c] += 1
     return counts
 
 
-def _icons(counts: dict[int, int], icons: dict[int, int]) -> int:
-    """The total of ``icons`` (points or roll icons by card id) over the counted cards."""
-    return sum([n * counts.get(c, 0) for c, n in icons.items()])
+def _icons(counts: list[int], icons: tuple[tuple[int, int], ...]) -> int:
+    """The total of ``icons`` (``(card id, points or roll icons)`` pairs) over the counted cards."""
+    total = 0
+    for c, n in icons:
+        total += n * counts[c]
+    return total
 
 
-def _appetizer_points(item: str, counts: dict[int, int]) -> int:
+def _appetizer_points(item: str, counts: list[int]) -> int:
     """One seat's points for an appetizer other than edamame (``counts``: cards by id)."""
     if item == "tempura":
-        return TEMPURA_PAIR_POINTS * (counts.get(_TEMPURA, 0) // 2)
+        return TEMPURA_PAIR_POINTS * (counts[_TEMPURA] // 2)
     if item == "sashimi":
-        return SASHIMI_SET_POINTS * (counts.get(_SASHIMI, 0) // 3)
+        return SASHIMI_SET_POINTS * (counts[_SASHIMI] // 3)
     if item == "dumpling":
-        return DUMPLING_POINTS[min(counts.get(_DUMPLING, 0), 5)]
+        return DUMPLING_POINTS[min(counts[_DUMPLING], 5)]
     if item == "eel":
-        return eel_points(counts.get(_EEL, 0))
+        return eel_points(counts[_EEL])
     if item == "tofu":
-        return tofu_points(counts.get(_TOFU, 0))
+        return tofu_points(counts[_TOFU])
     if item == "onigiri":
-        return onigiri_points([c for c, n in counts.items() for _ in range(n)])
+        return _onigiri(counts)
     if item == "miso_soup":
-        return 3 * counts.get(_MISO_SOUP, 0)
+        return 3 * counts[_MISO_SOUP]
     raise ValueError(f"not an appetizer: {item!r}")
 
 
