@@ -13,6 +13,15 @@ process, so the latency includes the clients' own queueing.
     python benchmarks/server_load.py 200 --db postgresql://postgres@127.0.0.1:54329/sushigo_test
     python benchmarks/server_load.py 200 --profile /tmp/server.prof   # server under cProfile
     python benchmarks/server_load.py 200 --processes 2 --db postgresql://...   # two shards on one database
+    python benchmarks/server_load.py 200 --yardstick     # server CPU per pick in yardstick units
+    python benchmarks/server_load.py 200 --protocol 2    # clients of sushigo-ws/2 (a frame per part)
+
+The server runs on core ``--server-cpu`` (0) and the clients on ``--client-cpu``
+(1), each pinned where the system allows it.  With ``--yardstick`` the
+yardstick runs on the server's core before and after the games, and the
+server's CPU per pick is given in yardstick units (CPU seconds per pick x
+yardstick units per second): a figure that travels between machines, like
+the saturation throughput in picks per yardstick unit (with ``--think 0``).
 
 With ``--processes N`` it starts N servers on the one ``--db``, with shards
 ``a``, ``b``, ... (docs/server.md, "Several processes"), and deals the games
@@ -31,6 +40,7 @@ import json
 import os
 import random
 import re
+import shutil
 import signal
 import statistics
 import subprocess
@@ -38,6 +48,7 @@ import sys
 import tempfile
 import time
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -58,27 +69,37 @@ class Stats:
     picks: int = 0
     errors: list[str] = field(default_factory=list)
     games_done: int = 0
+    frames: int = 0
 
 
 _WANTED = ('{"type":"state"', '{"type":"error"')
-"""The frames a client reads (the server writes ``type`` first, compactly); it skips the others unparsed."""
+"""The frames a client of version 2 reads (the server writes ``type`` first, compactly); it skips
+the others unparsed."""
 
 
 async def client(url: str, token: str, game: dict[Any, Turn], stats: Stats, think: float,
-                 rng: random.Random, players: int) -> None:
+                 rng: random.Random, players: int, version: int) -> None:
     async with websockets.connect(url, max_size=2**20, open_timeout=60) as ws:
-        await ws.send(json.dumps({"v": 2, "type": "hello", "token": token, "name": "bot", "last_seq": None}))
+        await ws.send(json.dumps({"v": version, "type": "hello", "token": token, "name": "bot", "last_seq": None}))
         my_key: Any = None  # the turn this client picked on, until it sees the next one
         while True:
             raw = await ws.recv()
-            if not raw.startswith(_WANTED):  # log, seats, ack, progress: no need to parse them
+            stats.frames += 1
+            if version >= 3:  # one update per event: a state in it, or an error, or nothing to read
+                if '"state":' not in raw and not raw.startswith('{"type":"error"'):
+                    continue
+            elif not raw.startswith(_WANTED):  # log, seats, ack, progress: no need to parse them
                 continue
             msg = json.loads(raw)
             kind = msg["type"]
             if kind == "error":
                 stats.errors.append(msg["code"] + ": " + msg["message"])
                 continue
-            if kind != "state":
+            if kind == "update":
+                msg = msg.get("state")
+                if msg is None:
+                    continue
+            elif kind != "state":
                 continue
             now = time.perf_counter()
             view = msg["view"]
@@ -98,7 +119,7 @@ async def client(url: str, token: str, game: dict[Any, Turn], stats: Stats, thin
                 if think:
                     await asyncio.sleep(think * rng.uniform(0.5, 1.5))
                 action = rng.choice(view["legal_actions"])
-                await ws.send(json.dumps({"v": 2, "type": "pick", "seq": msg["seq"], "action": action}))
+                await ws.send(json.dumps({"v": version, "type": "pick", "seq": msg["seq"], "action": action}))
                 turn = game.setdefault(key, Turn())
                 turn.picks += 1
                 turn.last_pick = max(turn.last_pick, time.perf_counter())
@@ -106,7 +127,8 @@ async def client(url: str, token: str, game: dict[Any, Turn], stats: Stats, thin
                 my_key = key
 
 
-async def one_game(base: str, http: httpx.AsyncClient, stats: Stats, think: float, seed: int) -> None:
+async def one_game(base: str, http: httpx.AsyncClient, stats: Stats, think: float, seed: int,
+                   version: int) -> None:
     r = await http.post(f"{base}/api/tables", json={
         "edition": "base", "players": 4, "seats": ["human"] * 4, "seed": seed})
     if r.status_code != 201:
@@ -117,15 +139,16 @@ async def one_game(base: str, http: httpx.AsyncClient, stats: Stats, think: floa
     ws_url = base.replace("http", "ws", 1) + f"/ws/tables/{created['id']}"
     game: dict[Any, Turn] = {}
     rng = random.Random(seed)
-    await asyncio.gather(*(client(ws_url, t, game, stats, think, random.Random(rng.random()), 4) for t in tokens))
+    await asyncio.gather(*(client(ws_url, t, game, stats, think, random.Random(rng.random()), 4, version)
+                           for t in tokens))
     stats.games_done += 1
 
 
-async def run(bases: list[str], games: int, think: float) -> tuple[Stats, float, dict[str, Any]]:
+async def run(bases: list[str], games: int, think: float, version: int) -> tuple[Stats, float, dict[str, Any]]:
     stats = Stats()
     async with httpx.AsyncClient(timeout=60) as http:
         start = time.perf_counter()
-        results = await asyncio.gather(*(one_game(bases[i % len(bases)], http, stats, think, i)
+        results = await asyncio.gather(*(one_game(bases[i % len(bases)], http, stats, think, i, version)
                                          for i in range(games)), return_exceptions=True)
         elapsed = time.perf_counter() - start
         servers = [(await http.get(f"{base}/api/stats")).json() for base in bases]
@@ -138,8 +161,9 @@ async def run(bases: list[str], games: int, think: float) -> tuple[Stats, float,
     return stats, elapsed, server
 
 
-def start_server(db: str, profile: str | None, shard: str | None = None) -> tuple[subprocess.Popen[str], str]:
-    cmd = [sys.executable]
+def start_server(db: str, profile: str | None, shard: str | None = None,
+                 cpu: str | None = None) -> tuple[subprocess.Popen[str], str]:
+    cmd = ["taskset", "-c", cpu, sys.executable] if cpu is not None and shutil.which("taskset") else [sys.executable]
     if profile:
         cmd += ["-m", "cProfile", "-o", profile]
     cmd += ["-m", "sushigo", "serve", "--port", "0", "--db", db,
@@ -182,7 +206,27 @@ def main() -> None:
                         help="start this many servers (shards a, b, ...) on the one --db, games dealt round-robin")
     parser.add_argument("--db", help="database for the server it starts (default: SQLite in a temp dir)")
     parser.add_argument("--profile", help="run the started server under cProfile, write the stats here")
+    parser.add_argument("--protocol", type=int, choices=(2, 3), default=3,
+                        help="the clients' protocol version (3: one update per event; 2: a frame per part)")
+    parser.add_argument("--server-cpu", default="0", help="the core the server runs on (taskset)")
+    parser.add_argument("--client-cpu", default="1", help="the core the clients run on")
+    parser.add_argument("--yardstick", action="store_true",
+                        help="run the yardstick on the server's core before and after: CPU per pick in its units")
     args = parser.parse_args()
+    if args.client_cpu and hasattr(os, "sched_setaffinity"):
+        try:
+            os.sched_setaffinity(0, {int(c) for c in args.client_cpu.split(",")})
+        except (OSError, ValueError):
+            pass
+    stick: list[float] = []
+    if args.yardstick:
+        sys.path.insert(0, str(Path(__file__).resolve().parent))
+        from yardstick_pairs import figure_of, yardstick_path
+
+        def yardstick() -> float:
+            return figure_of([sys.executable, str(yardstick_path())], args.server_cpu)
+
+        stick.append(yardstick())
     try:
         import uvloop
 
@@ -197,12 +241,12 @@ def main() -> None:
             bases = []
             for i in range(args.processes):
                 shard = "abcdefghijklmnopqrstuvwxyz"[i] if args.processes > 1 else None
-                proc, base = start_server(db, args.profile if i == 0 else None, shard)
+                proc, base = start_server(db, args.profile if i == 0 else None, shard, args.server_cpu)
                 procs.append(proc)
                 bases.append(base)
         cpu_before = _cpu_seconds(procs)
         try:
-            stats, elapsed, server = asyncio.run(run(bases, args.games, args.think))
+            stats, elapsed, server = asyncio.run(run(bases, args.games, args.think, args.protocol))
             cpu_used = [after - before for before, after in zip(cpu_before, _cpu_seconds(procs))]
         finally:
             for proc in procs:
@@ -229,6 +273,15 @@ def main() -> None:
         shares = ", ".join(f"{c:.1f} s ({100 * c / elapsed:.0f}% of a core)" for c in cpu_used[1:])
         print(f"CPU while the games ran: clients {cpu_used[0]:.1f} s ({100 * cpu_used[0] / elapsed:.0f}% of a core)"
               + (f", server {shares}" if shares else ""))
+    if stats.picks:
+        print(f"frames received per pick: {stats.frames / stats.picks:.2f} (sushigo-ws/{args.protocol} clients)")
+    if stick and cpu_used[1:] and stats.picks:
+        stick.append(yardstick())
+        units = statistics.fmean(stick)
+        per_pick = sum(cpu_used[1:]) / stats.picks
+        print(f"yardstick on the server's core: {stick[0]:,.0f} before, {stick[1]:,.0f} after")
+        print(f"server CPU per pick: {1e6 * per_pick:.0f} us = {per_pick * units:.2f} yardstick units; "
+              f"throughput {stats.picks / elapsed / units:.4f} picks per yardstick unit")
     for e in stats.errors[:5]:
         print("error:", e)
     if args.profile:

@@ -1,8 +1,9 @@
 """The ``state`` frames carry the engine's view document as it is, one document for both editions.
 
-Every frame :class:`sushigo.server.tables.StateFrames` writes must be, byte
-for byte, ``dump`` of the message built around
-:func:`sushigo.engine.editions.view_document`, for every seat and the
+Every ``state`` :class:`sushigo.server.tables.StateFrames` writes must be
+the message built around :func:`sushigo.engine.editions.view_document` (as
+its own frame for protocol versions 1 and 2, as the ``state`` of an
+``update`` for version 3: the same JSON less ``type`` and ``v``), for every seat and the
 spectator, at every moment of whole games (hidden picks committed, changed
 and taken back, chopsticks, both passing directions, the end of the game);
 each document holds the seat's view as ``seat_view(game, seat).to_json()``
@@ -12,6 +13,7 @@ builds it alone (the documents of a moment share what seats share); and its
 
 from __future__ import annotations
 
+import json
 import random
 import time
 
@@ -19,7 +21,7 @@ import pytest
 
 from sushigo.engine.editions import action_text, action_words, new_game, seat_view, view_document
 from sushigo.engine.flags import rules_from_flags
-from sushigo.server.protocol import dump
+from sushigo.server.protocol import VERSION
 from sushigo.server.tables import FINISHED, PLAYING, WAITING, LiveTable, Seat, StateFrames
 
 SHARED_KEYS = {"edition", "seat", "players", "round", "turn", "phase", "hand", "legal_actions", "legal", "committed",
@@ -29,13 +31,13 @@ SHARED_KEYS = {"edition", "seat", "players", "round", "turn", "phase", "hand", "
 SEAT_KEYS = {"pass_to", "receive_from", "change_to", "change_to_text", "committed_text"}
 
 
-def _reference(table: LiveTable, seat: int | None) -> str:
+def _reference(table: LiveTable, seat: int | None) -> dict[str, object]:
     view = None if table.status == WAITING else view_document(table.game, seat, list(table.explained))
     if view is not None:
         _check_document(table, seat, view)
     deadline = round(table.deadlines[seat][1], 3) if seat in table.deadlines else None
-    return dump({"type": "state", "seq": table.seq, "status": table.status, "seat": seat,
-                 "table": table.summary(), "view": view, "deadline": deadline})
+    return {"seq": table.seq, "status": table.status, "seat": seat,
+            "table": table.summary(), "view": view, "deadline": deadline}
 
 
 def _check_document(table: LiveTable, seat: int | None, view: dict[str, object]) -> None:
@@ -67,7 +69,10 @@ def _check_all(table: LiveTable) -> int:
     frames = StateFrames(table)
     seats: list[int | None] = [None, *range(table.game.players)]
     for seat in random.Random(table.seq).sample(seats, len(seats)):  # in any order
-        assert frames.text(seat) == _reference(table, seat), (seat, table.seq)
+        reference = _reference(table, seat)
+        part = frames.part(seat)
+        assert json.loads(part.body) == reference, (seat, table.seq)
+        assert json.loads(frames.text(seat)) == {"type": "state", "v": VERSION, **reference}, (seat, table.seq)
     return len(seats)
 
 

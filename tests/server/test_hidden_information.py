@@ -13,6 +13,10 @@ record and events, and every frame is checked against it:
 - the ``log`` each socket was sent is the engine's story of the game as that
   seat may read it (:func:`sushigo.engine.narration.lines_seen_by`).
 
+Each protocol version is played: version 3 sends one ``update`` per socket and
+event (its parts checked as the frames of earlier versions are), version 1 a
+frame per part.
+
 Seats change their minds: now and then a seat with a hidden pick changes it
 or takes it back (the events store each withdrawal, the rebuilt games replay
 them), so a withdrawn pick is checked never to reach another seat or the
@@ -42,9 +46,25 @@ from .conftest import create, make_client, tokens
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
 
-def _play(client: Any, body: dict[str, Any], seed: int) -> tuple[str, dict[int | None, list[dict[str, Any]]]]:
+PARTS = ("log", "state", "progress", "ack")
+"""The parts of a version 3 ``update``, in the order a client applies them."""
+
+
+def _parts(msg: dict[str, Any]) -> list[dict[str, Any]]:
+    """A frame as the messages of versions 1 and 2: an ``update``'s parts, each with its
+    ``type`` (the update holds nothing else), or the frame itself."""
+    if msg["type"] != "update":
+        assert msg["type"] not in PARTS, f"protocol 3 sent a {msg['type']} of its own"
+        return [msg]
+    assert set(msg) <= {"v", "type", *PARTS} and set(msg) & set(PARTS), msg
+    return [{"v": msg["v"], "type": key, **msg[key]} for key in PARTS if key in msg]
+
+
+def _play(client: Any, body: dict[str, Any], seed: int,
+          version: int = 3) -> tuple[str, dict[int | None, list[dict[str, Any]]]]:
     """Play a table to the end with every human seat on its own socket (one
-    thread each, picking at random); return every frame each socket received."""
+    thread each, picking at random, speaking protocol ``version``); return every
+    message each socket received (an update's parts as messages of their own)."""
     created = create(client, **body)
     tid = created["id"]
     seats = [s["seat"] for s in created["seats"] if s["kind"] == "human"]
@@ -58,13 +78,19 @@ def _play(client: Any, body: dict[str, Any], seed: int) -> tuple[str, dict[int |
         try:
             with client.websocket_connect(f"/ws/tables/{tid}") as ws:
                 name = None if seat is None else f"P{seat}"
-                ws.send_json({"v": 1, "type": "hello", "token": token, "name": name, "last_seq": None})
+                ws.send_json({"v": version, "type": "hello", "token": token, "name": name, "last_seq": None})
                 if seat is not None:
-                    ws.send_json({"v": 1, "type": "chat", "text": f"hello from P{seat}"})
+                    ws.send_json({"v": version, "type": "chat", "text": f"hello from P{seat}"})
                 picked_on: dict[str, Any] | None = None
                 changing = False
+                pending: list[dict[str, Any]] = []
                 while True:
-                    msg = ws.receive_json()
+                    if not pending:
+                        frame = ws.receive_json()
+                        pending = _parts(frame) if version >= 3 else [frame]
+                        if version < 3:
+                            assert frame["type"] != "update"
+                    msg = pending.pop(0)
                     frames[seat].append(msg)
                     if changing and msg["type"] == "error" and msg["code"] in (
                             "stale", "nothing_to_withdraw", "not_your_turn", "game_over"):
@@ -75,10 +101,10 @@ def _play(client: Any, body: dict[str, Any], seed: int) -> tuple[str, dict[int |
                         changing = True
                         on, picked_on = picked_on, None  # once per decision
                         if rng.random() < 0.5:
-                            ws.send_json({"v": 1, "type": "pick", "seq": on["seq"],
+                            ws.send_json({"v": version, "type": "pick", "seq": on["seq"],
                                           "action": rng.choice(on["view"]["legal_actions"])})
                         else:
-                            ws.send_json({"v": 1, "type": "withdraw", "seq": on["seq"]})
+                            ws.send_json({"v": version, "type": "withdraw", "seq": on["seq"]})
                         continue
                     if msg["type"] != "state":
                         continue
@@ -88,7 +114,7 @@ def _play(client: Any, body: dict[str, Any], seed: int) -> tuple[str, dict[int |
                         if seat == last:  # the last human takes its time: the others change their minds meanwhile
                             time.sleep(0.03)
                         action = rng.choice(msg["view"]["legal_actions"])
-                        ws.send_json({"v": 1, "type": "pick", "seq": msg["seq"], "action": action})
+                        ws.send_json({"v": version, "type": "pick", "seq": msg["seq"], "action": action})
                         picked_on = msg if msg["view"].get("decision") is None else None  # a special's: in the open
         except BaseException as e:
             errors.append(e)
@@ -201,10 +227,12 @@ def fast_client(db_url: str) -> Iterator[TestClient]:
         yield c
 
 
-def test_no_frame_of_a_base_game_leaks_hidden_cards(fast_client: Any) -> None:
+@pytest.mark.parametrize("version", [3, 1])
+def test_no_frame_of_a_base_game_leaks_hidden_cards(fast_client: Any, version: int) -> None:
     client = fast_client
     tid, frames = _play(client, {"edition": "base", "players": 4, "pass_both_ways": True,
-                                 "seats": ["human", "human", "bot:greedy", "human"], "seed": 11}, seed=1)
+                                 "seats": ["human", "human", "bot:greedy", "human"], "seed": 11}, seed=1,
+                        version=version)
     assert _check(client, tid, frames) > 3 * 8 * 3
 
 

@@ -1,4 +1,4 @@
-"""The WebSocket protocol ``sushigo-ws/2`` and the lobby API, end to end (``docs/server.md``).
+"""The WebSocket protocol ``sushigo-ws/3`` and the lobby API, end to end (``docs/server.md``).
 
 Games are played over real sockets of an in-process app (``TestClient``):
 full base and Party games against bots, two humans at one table, refusals of
@@ -25,7 +25,7 @@ from sushigo.engine.base.cards import CARD_LABELS, parse_card
 from sushigo.engine.editions import replay
 from sushigo.engine.rules import RULE_OPTIONS, Rules
 from sushigo.server.app import Limits
-from sushigo.server.protocol import TIMER_RANGE
+from sushigo.server.protocol import TIMER_RANGE, VERSION
 from sushigo.server.store import Store
 
 from .conftest import create, keep, kept, make_client, tokens
@@ -63,7 +63,7 @@ def recv(ws: Any, timeout: float = RECV_TIMEOUT) -> Msg:
     assert message["type"] == "websocket.send", message
     assert message.get("text") is not None, f"the server sent a binary frame: {message!r}"
     msg = json.loads(message["text"])
-    assert isinstance(msg, dict) and msg.get("v") == 2 and isinstance(msg.get("type"), str), msg
+    assert isinstance(msg, dict) and msg.get("v") == VERSION and isinstance(msg.get("type"), str), msg
     if msg["type"] == "state":
         ws.last_state = msg  # the newest state, even when a helper skipped it
     elif msg["type"] == "log":  # the log as this socket was told it, even when a helper skipped a frame
@@ -128,7 +128,7 @@ def hello(ws: Any, token: str | None = None, name: str | None = None,
     if "token" in welcome:  # an invite's claim gives the seat's secret; a secret gets nothing new
         assert token is not None and kept(token) == token and welcome["seat"] is not None, welcome
     keep(token, welcome)
-    assert welcome["protocol"] == "sushigo-ws/2"
+    assert welcome["protocol"] == "sushigo-ws/3"
     for _ in range(10):
         state = recv(ws)
         if state["type"] == "state":
@@ -618,7 +618,7 @@ BAD_MESSAGES: list[tuple[str, str]] = [
     ('{"v": true, "type": "ping"}', "bad_message"),
     ('{"v": "1", "type": "ping"}', "bad_message"),
     ('{"v": null, "type": "ping"}', "bad_message"),
-    ('{"v": 3, "type": "ping"}', "unsupported_version"),
+    ('{"v": 4, "type": "ping"}', "unsupported_version"),
     ('{"v": 0, "type": "hello", "token": null}', "unsupported_version"),
 ]
 
@@ -635,10 +635,10 @@ def test_bad_messages_are_refused_and_the_game_goes_on(lite_client: TestClient) 
         for text, code in BAD_MESSAGES:
             ws.send_text(text)
             assert error_code(ws) == code, text
-        # version 2 (what the server speaks) and version 1 (whose messages it kept) are both answered
-        for v in (2, 1):
+        # version 3 (what the server speaks), 2 and 1 (whose messages it kept) are all answered
+        for v in (3, 2, 1):
             ws.send_text(json.dumps({"v": v, "type": "ping"}))
-            assert until(ws, "pong")["v"] == 2
+            assert until(ws, "pong")["v"] == VERSION
         # size: 4096 characters is fine, one more is too large
         ping = '{"v": 1, "type": "ping"}'
         ws.send_text(ping + " " * (4096 - len(ping)))
@@ -721,7 +721,7 @@ def test_one_seat_on_two_sockets(lite_client: TestClient) -> None:
 
 def test_options(lite_client: TestClient) -> None:
     options = lite_client.get("/api/options").json()
-    assert options["protocol"] == "sushigo-ws/2"
+    assert options["protocol"] == "sushigo-ws/3"
     assert options["max_name"] == 24
     assert options["editions"] == {"base": [2, 5], "party": [2, 8]}
     assert "greedy" in options["bots"] and "random" in options["bots"]
@@ -765,7 +765,7 @@ def test_reconnect_keeps_hand_and_committed_pick(fast: TestClient) -> None:
             assert back["seats"][0]["name"] == "Ana"
             # the pick sent again (a client that did not see its ack) is acknowledged, nothing changes
             pick(a2, sa["seq"], action)
-            assert until(a2, "ack") == {"v": 2, "type": "ack", "seq": s["seq"], "action": action}
+            assert until(a2, "ack") == {"v": VERSION, "type": "ack", "seq": s["seq"], "action": action}
             # B finishes the turn; A sees the reveal with its pick in its collection
             sb = latest(b)
             # hidden picks do not make new states: B still decides on the first one

@@ -19,6 +19,7 @@ import pytest
 from websockets.sync.client import connect
 
 from sushigo.engine.editions import replay
+from sushigo.server.protocol import VERSION
 
 from .conftest import Seat, ServerProcess, _reset, catch_up, decide_or_wait
 
@@ -184,7 +185,7 @@ def test_sigkill_keeps_changed_picks_chat_mutes_hand_overs_and_the_timer(databas
         assert [m["text"] for m in talk["messages"]] == ["back in a minute"]
         bo = Seat(server.ws_url, tid, tb, "Bo")
         muted = bo.until(lambda m: m["type"] in ("muted", "chat"))
-        assert muted == {"v": 2, "type": "muted", "seats": [0]}  # and no chat of Ana's before it
+        assert muted == {"v": VERSION, "type": "muted", "seats": [0]}  # and no chat of Ana's before it
         assert abs(bo.state["deadline"] - deadline) < 0.01  # the timer did not start afresh
         # Ana takes her pick back: her clock runs again, from when the decision opened
         ana.send({"type": "withdraw", "seq": ana.state["seq"]})

@@ -21,7 +21,7 @@ from fastapi.testclient import TestClient
 
 from sushigo.engine.editions import replay
 from sushigo.server.app import Limits
-from sushigo.server.protocol import MAX_CHAT, REACTIONS
+from sushigo.server.protocol import MAX_CHAT, REACTIONS, VERSION
 
 from .conftest import create, kept, make_client, tokens
 from .test_protocol import (
@@ -111,7 +111,7 @@ def test_a_pick_can_be_withdrawn_and_changed_until_the_reveal(lite_client: TestC
         assert until(a, "ack")["action"] == first
         send(a, type="withdraw", seq=latest(a)["seq"])
         got = collect(a, {"ack": None, "state": lambda m: m["seq"] == 2})  # the state comes first
-        assert got["ack"] == {"v": 2, "type": "ack", "seq": 2, "action": None}
+        assert got["ack"] == {"v": VERSION, "type": "ack", "seq": 2, "action": None}
         mine = got["state"]
         check_state(mine, 0)
         assert mine["view"]["committed"] is None and mine["view"]["legal_actions"] == legal
@@ -124,7 +124,7 @@ def test_a_pick_can_be_withdrawn_and_changed_until_the_reveal(lite_client: TestC
         assert fb.until("progress", lambda m: m["seq"] == 3)["picked"] == [True, False]
         pick(a, 3, second)  # a change: withdraw and pick in one, counted in no seq (nobody else may learn of it)
         got = collect(a, {"ack": None, "state": lambda m: m["view"]["committed"] == second})
-        assert got["ack"] == {"v": 2, "type": "ack", "seq": 3, "action": second}
+        assert got["ack"] == {"v": VERSION, "type": "ack", "seq": 3, "action": second}
         assert got["state"]["seq"] == 3
         # Bo commits: the reveal shows Ana's last pick
         sb = latest(b)
@@ -320,7 +320,7 @@ def test_chat_reaches_seats_not_spectators_and_not_who_muted(lite_client: TestCl
         assert until(a, "chat")["messages"][0]["text"] == hostile  # the sender reads it back once stored
         # Cy mutes Ana: her next message reaches Bo, not Cy
         send(c, type="mute", seat=0, muted=True)
-        assert until(c, "muted") == {"v": 2, "type": "muted", "seats": [0]}
+        assert until(c, "muted") == {"v": VERSION, "type": "muted", "seats": [0]}
         fc = Frames(c)
         send(a, type="chat", text="second")
         assert until(b, "chat")["messages"][0]["text"] == "second"

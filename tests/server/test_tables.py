@@ -23,8 +23,9 @@ from sushigo.server.tables import LiveTable, TableService
 class Watcher:
     """A connection of the service's: it keeps what it is sent."""
 
-    def __init__(self, seat: int | None) -> None:
+    def __init__(self, seat: int | None, version: int = 2) -> None:
         self.seat = seat
+        self.version = version
         self.frames: list[dict[str, Any]] = []
 
     def send(self, text: str) -> None:

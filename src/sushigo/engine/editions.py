@@ -237,10 +237,13 @@ class Edition:
         return self.view_documents(game, explained, rounds=rounds)(seat)
 
     def view_documents(self, game: AnyGame, explained: list[dict[str, Any]] | None = None,
-                       *, rounds: bool = True) -> Callable[[int | None], dict[str, Any]]:
+                       *, rounds: bool = True, kept: dict[str, Any] | None = None
+                       ) -> Callable[[int | None], dict[str, Any]]:
         """Seat -> its :meth:`view_document` at this moment of ``game``, for many seats at
         once: what seats share (the public view, the rounds) is built once.  Valid
-        while the game does not change.
+        while the game does not change.  ``kept``: a dict the caller keeps for this
+        game from moment to moment, where what changes only when a round ends (the
+        newest finished round's cards) is kept.
 
         >>> from sushigo.engine.rules import Rules
         >>> game = BASE.new_game(Rules(4), seed=3)
@@ -249,7 +252,15 @@ class Edition:
         True
         """
         done = len(game.round_breakdowns)
-        last_round = (self.round_cards(game, done) if done else None) if rounds else None
+        last_round = None
+        if rounds and done:
+            newest = kept.get("last_round") if kept is not None else None
+            if newest is not None and newest[0] == done:
+                last_round = newest[1]
+            else:
+                last_round = self.round_cards(game, done)
+                if kept is not None:
+                    kept["last_round"] = (done, last_round)
         told = explained_rounds(game, explained) if rounds else None
         view_json = self._view_json(game)
         text, words = self.action_text, self.action_words

@@ -1,4 +1,4 @@
-"""The WebSocket protocol ``sushigo-ws/2`` and the create-table request (``docs/server.md``).
+"""The WebSocket protocol ``sushigo-ws/3`` and the create-table request (``docs/server.md``).
 
 Client messages are checked strictly with pydantic: exact keys, exact JSON
 types, bounded sizes.  :func:`parse_client` turns a text frame into a message
@@ -24,13 +24,17 @@ from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
 from sushigo.engine.records import RecordError, parse_json
 
-VERSION: Final = 2
-"""The ``v`` of every server message (2: a ``state``'s view is the engine's view document, ``choices`` and all)."""
+VERSION: Final = 3
+"""The ``v`` of every server message (3: what an event tells a socket comes in one ``update``)."""
 
-ACCEPTED: Final = (1, 2)
-"""The ``v`` a client message may carry: version 2 changed only what the server sends (keys added)."""
+ACCEPTED: Final = (1, 2, 3)
+"""The ``v`` a client message may carry; the ``hello``'s says which frames the socket gets."""
 
-PROTOCOL: Final = "sushigo-ws/2"
+UPDATES: Final = 3
+"""The first version whose sockets get one ``update`` per event (``state``, ``progress``,
+``log`` and ``ack`` in one frame); a socket whose ``hello`` says 1 or 2 gets a frame for each."""
+
+PROTOCOL: Final = "sushigo-ws/3"
 
 MAX_MESSAGE: Final = 4096
 """Longest client message accepted (characters); longer ones get ``too_large``."""
@@ -62,7 +66,7 @@ class ProtocolError(ValueError):
 
 class Hello(BaseModel):
     model_config = _STRICT
-    v: Literal[1, 2]
+    v: Literal[1, 2, 3]
     type: Literal["hello"]
     token: Annotated[str, Field(max_length=128)] | None = None
     name: Annotated[str, Field(max_length=200)] | None = None
@@ -71,7 +75,7 @@ class Hello(BaseModel):
 
 class Pick(BaseModel):
     model_config = _STRICT
-    v: Literal[1, 2]
+    v: Literal[1, 2, 3]
     type: Literal["pick"]
     seq: Annotated[int, Field(ge=0, le=1 << 31)]
     action: Annotated[int, Field(ge=0, le=1 << 16)]
@@ -79,14 +83,14 @@ class Pick(BaseModel):
 
 class Rename(BaseModel):
     model_config = _STRICT
-    v: Literal[1, 2]
+    v: Literal[1, 2, 3]
     type: Literal["name"]
     name: Annotated[str, Field(max_length=200)]
 
 
 class Ping(BaseModel):
     model_config = _STRICT
-    v: Literal[1, 2]
+    v: Literal[1, 2, 3]
     type: Literal["ping"]
 
 
@@ -94,28 +98,28 @@ class Withdraw(BaseModel):
     """Take back your hidden pick (until the last seat commits)."""
 
     model_config = _STRICT
-    v: Literal[1, 2]
+    v: Literal[1, 2, 3]
     type: Literal["withdraw"]
     seq: Annotated[int, Field(ge=0, le=1 << 31)]
 
 
 class Chat(BaseModel):
     model_config = _STRICT
-    v: Literal[1, 2]
+    v: Literal[1, 2, 3]
     type: Literal["chat"]
     text: Annotated[str, Field(max_length=1000)]
 
 
 class React(BaseModel):
     model_config = _STRICT
-    v: Literal[1, 2]
+    v: Literal[1, 2, 3]
     type: Literal["react"]
     reaction: Annotated[str, Field(max_length=20)]
 
 
 class Mute(BaseModel):
     model_config = _STRICT
-    v: Literal[1, 2]
+    v: Literal[1, 2, 3]
     type: Literal["mute"]
     seat: Annotated[int, Field(ge=0, le=7)]
     muted: bool
@@ -125,7 +129,7 @@ class HandOver(BaseModel):
     """Let the greedy bot play for an away seat the table waits on."""
 
     model_config = _STRICT
-    v: Literal[1, 2]
+    v: Literal[1, 2, 3]
     type: Literal["hand_over"]
     seat: Annotated[int, Field(ge=0, le=7)]
 
@@ -134,7 +138,7 @@ class Rematch(BaseModel):
     """"Play again": a seat of a finished table asks for its seat at the new one."""
 
     model_config = _STRICT
-    v: Literal[1, 2]
+    v: Literal[1, 2, 3]
     type: Literal["rematch"]
 
 
@@ -172,7 +176,7 @@ def parse_client(text: str | bytes) -> AnyClientMessage:
         raise ProtocolError("bad_message", f"v must be the whole number {VERSION}, not {json.dumps(data['v'])}")
     if data["v"] not in ACCEPTED:
         raise ProtocolError("unsupported_version",
-                            f"protocol version {data['v']!r} (this server speaks {VERSION}, and 1)")
+                            f"protocol version {data['v']!r} (this server speaks {VERSION}, 2 and 1)")
     kind = data.get("type")
     if kind not in _TYPES:
         raise ProtocolError("bad_message", f"unknown message type {kind!r} (one of {', '.join(_TYPES)})")

@@ -48,6 +48,8 @@ _CHOPSTICKS: Final = int(Card.CHOPSTICKS)
 _PUDDING: Final = int(Card.PUDDING)
 _N: Final = NUM_CARD_TYPES
 _FULL_DECK: Final = tuple(full_deck())
+_CARDS: Final = tuple(Card)
+"""``_CARDS[c] is Card(c)``: indexing a tuple, where calling the enum is a Python-level lookup."""
 
 
 _PICK: Final = Phase.PICK
@@ -183,11 +185,11 @@ class Game:
 
     def hand(self, seat: int) -> tuple[Card, ...]:
         """Seat ``seat``'s current hand as cards (hidden from the other seats)."""
-        return tuple(Card(c) for c in self.hands[seat])
+        return tuple([_CARDS[c] for c in self.hands[seat]])
 
     def collection(self, seat: int) -> tuple[Card, ...]:
         """Seat ``seat``'s collection this round, in play order (public)."""
-        return tuple(Card(c) for c in self.collections[seat])
+        return tuple([_CARDS[c] for c in self.collections[seat]])
 
     def puddings(self) -> list[int]:
         """Puddings per seat: kept from earlier rounds plus this round's."""
@@ -531,7 +533,7 @@ class Game:
             cols = self.collections
         else:
             raise ValueError(f"round {round_number} has not been played")
-        return [tuple(Card(c) for c in col) for col in cols]
+        return [tuple([_CARDS[c] for c in col]) for col in cols]
 
     def scores(self) -> list[int]:
         """Each seat's points from finished rounds (pudding adjustment once over)."""

@@ -1,4 +1,4 @@
-"""The table WebSocket ``/ws/tables/{id}``: protocol ``sushigo-ws/1``
+"""The table WebSocket ``/ws/tables/{id}``: protocol ``sushigo-ws/3``
 (``docs/server.md``, "WebSocket protocol").
 
 The route checks the handshake (its origin, the address's open sockets), finds
@@ -81,6 +81,8 @@ class _Socket:
     def __init__(self, ws: WebSocket, limit: int) -> None:
         self.ws = ws
         self.seat: int | None = None
+        self.version = 2
+        """The protocol version of the client's ``hello`` (3: one ``update`` per event)."""
         self.queue: asyncio.Queue[str | _Close] = asyncio.Queue(limit)
         self.dropped = False
         self.closing: int | None = None
@@ -198,14 +200,14 @@ async def _serve_socket(ws: WebSocket, table: LiveTable, service: TableService, 
                     await service.settled(table)  # show only what is committed
                     # from here on no await until the state is queued: welcome, then state, first
                     sock.seat = seat
+                    sock.version = msg.v
                     welcome = {"type": "welcome", "table": table.id, "seat": seat,
                                "seq": table.public_seq, "protocol": PROTOCOL}
                     if secret is not None:
                         welcome["token"] = secret
                     sock.send(dump(welcome))
                     joined = True
-                    sock.send(service.state_message(table, sock.seat))
-                    service.attach(table, sock)  # then the whole log, then the seats
+                    service.attach(table, sock)  # the state and the whole log, then the chat and the seats
                     if name is not None and sock.seat is not None and table.status in OPEN_STATUSES:
                         await service.rename(table, sock.seat, name)
                 elif not joined:
@@ -213,13 +215,11 @@ async def _serve_socket(ws: WebSocket, table: LiveTable, service: TableService, 
                 elif isinstance(msg, Pick):
                     if sock.seat is None:
                         raise ProtocolError("not_your_turn", "spectators cannot pick")
-                    seq = await service.pick(table, sock.seat, msg.seq, msg.action)
-                    sock.send(dump({"type": "ack", "seq": seq, "action": msg.action}))
+                    await service.pick(table, sock.seat, msg.seq, msg.action, ack=sock)
                 elif isinstance(msg, Withdraw):
                     if sock.seat is None:
                         raise ProtocolError("not_your_turn", "spectators cannot pick")
-                    seq = await service.withdraw(table, sock.seat, msg.seq)
-                    sock.send(dump({"type": "ack", "seq": seq, "action": None}))
+                    await service.withdraw(table, sock.seat, msg.seq, ack=sock)
                 elif isinstance(msg, Chat):
                     await service.say(table, sock.seat, text=msg.text)
                 elif isinstance(msg, React):

@@ -1,5 +1,5 @@
 // @ts-check
-/* The table's WebSocket (protocol sushigo-ws/2, docs/server.md): connect,
+/* The table's WebSocket (protocol sushigo-ws/3, docs/server.md): connect,
  * say hello, hand every frame to the page, reconnect with backoff, ping.
  *
  * `S` is the page's state object (this module keeps ws, welcomed, retries,
@@ -18,7 +18,7 @@ export function makeConnection(S, hooks) {
   }
 
   function send(obj) {
-    obj.v = 2;
+    obj.v = 3;
     if (!S.ws || S.ws.readyState !== WebSocket.OPEN) return false;
     S.ws.send(JSON.stringify(obj));
     return true;

@@ -1,6 +1,6 @@
 // @ts-check
 /* The table page: one seat (or a spectator) of an online game, protocol
- * sushigo-ws/2 (docs/server.md).
+ * sushigo-ws/3 (docs/server.md).
  *
  * The address is /t/{id}; "#seat=TOKEN" makes the page that seat, no token:
  * spectator.  The display name lives in localStorage ("sushigo.name").
@@ -268,6 +268,13 @@ function newerSeq(seq) {
 
 function handle(msg) {
   switch (msg.type) {
+    case "update":
+      // one frame per event (sushigo-ws/3): its parts are the messages of those types, in this order
+      if (msg.log) onLog(msg.log);
+      if (msg.state) onState(msg.state);
+      if (msg.progress) handle(Object.assign({ type: "progress" }, msg.progress));
+      if (msg.ack) handle(Object.assign({ type: "ack" }, msg.ack));
+      break;
     case "welcome":
       S.welcomed = true;
       S.retries = 0;

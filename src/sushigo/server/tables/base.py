@@ -14,7 +14,7 @@ from typing import Any
 from sushigo.analysis.evaluate import DEFAULT_SAMPLES
 from sushigo.server.store import HappeningRow, LoadedTable, Store, Writer
 
-from .model import BOT_THREADS, HINT_SECONDS, AnalysisJob, LiveTable, _one_line, log
+from .model import BOT_THREADS, HINT_SECONDS, AnalysisJob, Connection, LiveTable, _one_line, log
 
 
 class ServiceBase(ABC):
@@ -132,6 +132,14 @@ class ServiceBase(ABC):
     @abstractmethod
     def log_message(self, table: LiveTable, seat: int | None, start: int) -> str:
         """The ``log`` frame with the lines from ``start`` on."""
+
+    @abstractmethod
+    def join(self, table: LiveTable, conn: Connection) -> None:
+        """Send a socket that joins its ``state`` and the whole log."""
+
+    @abstractmethod
+    def acknowledge(self, conn: Connection, seq: int, action: int | None) -> None:
+        """Tell ``conn`` its decision is stored."""
 
     @abstractmethod
     def _publish_log(self, table: LiveTable) -> None:

@@ -13,7 +13,19 @@ from sushigo.engine.records import dumps as record_dumps
 from sushigo.server.store import AppendEvent, EventRow, SetStatus, StoreError
 
 from .base import ServiceBase
-from .model import CHANGE, FINISHED, PLAYING, WAITING, WITHDRAW, LiveTable, TableError, _ended, _retrieve, log
+from .model import (
+    CHANGE,
+    FINISHED,
+    PLAYING,
+    WAITING,
+    WITHDRAW,
+    Connection,
+    LiveTable,
+    TableError,
+    _ended,
+    _retrieve,
+    log,
+)
 
 
 class Decisions(ServiceBase):
@@ -81,18 +93,22 @@ class Decisions(ServiceBase):
         if not game.is_legal(seat, action):
             raise TableError("illegal", f"action {action} is not legal now")
 
-    async def pick(self, table: LiveTable, seat: int, seq: int, action: int, *, by: str = "seat") -> int:
+    async def pick(self, table: LiveTable, seat: int, seq: int, action: int, *, by: str = "seat",
+                   ack: Connection | None = None) -> int:
         """Take a decision, or change the seat's hidden pick to ``action``; return
-        its ``seq`` once it is stored. Raises :class:`TableError`."""
+        its ``seq`` once it is stored (and ``ack`` is told so, with the update that
+        shows it where there is one). Raises :class:`TableError`."""
         self.check_pick(table, seat, seq, action)
         if table.game.has_committed(seat):
             if table.game.committed_action(seat) == action:
                 await self.writer.barrier()  # the same pick again: acknowledged once it is stored
+                if ack is not None:
+                    self.acknowledge(ack, table.public_seq, action)
                 return table.public_seq
-            return await self._decide(table, seat, action, by, change=True)
-        return await self._decide(table, seat, action, by)
+            return await self._decide(table, seat, action, by, change=True, ack=ack)
+        return await self._decide(table, seat, action, by, ack=ack)
 
-    async def withdraw(self, table: LiveTable, seat: int, seq: int) -> int:
+    async def withdraw(self, table: LiveTable, seat: int, seq: int, *, ack: Connection | None = None) -> int:
         """Take back ``seat``'s hidden pick (until the last seat commits); return
         the ``seq`` once stored.  ``seq``: of the state the seat decided on (an
         older one is stale, as for a pick).  Nobody else learns anything but
@@ -100,11 +116,13 @@ class Decisions(ServiceBase):
         self._check_current(table, seat, seq)
         if not table.game.change_choices(seat):  # empty without a hidden pick
             raise TableError("nothing_to_withdraw", "you have no hidden pick to take back")
-        return await self._decide(table, seat, None, WITHDRAW)
+        return await self._decide(table, seat, None, WITHDRAW, ack=ack)
 
-    async def _decide(self, table: LiveTable, seat: int, action: int | None, by: str, *, change: bool = False) -> int:
+    async def _decide(self, table: LiveTable, seat: int, action: int | None, by: str, *, change: bool = False,
+                      ack: Connection | None = None) -> int:
         """Apply, store and publish one decision (``action`` ``None`` with :data:`WITHDRAW`:
-        take the hidden pick back; ``change``: take it back and commit ``action``)."""
+        take the hidden pick back; ``change``: take it back and commit ``action``); ``ack``:
+        the socket that sent it, told it is stored in the same update."""
         now = time.time()
         futures = []
         if change or action is None:
@@ -134,8 +152,12 @@ class Decisions(ServiceBase):
         if by in ("seat", WITHDRAW) and table.seats[seat].kind == "human":
             table.refresh.add(seat)  # the seat's sockets show its hidden pick (and what it may change it to)
         if table.seq == stored:  # nothing newer is waiting for its commit: publish
+            if ack is not None:
+                table.acks[ack] = (seq, action)
             self._after_change(table)  # first: it sets the move timer's deadline that the state shows
             self._publish(table)
+        elif ack is not None:  # a newer decision publishes once committed; this one is stored now
+            self.acknowledge(ack, seq, action)
         return seq
 
     async def _reload(self, table: LiveTable) -> None:
@@ -153,7 +175,7 @@ class Decisions(ServiceBase):
             return
         fresh = self._restore(items[0])
         self._repair(fresh, items[0])
-        table.game, table.seq, table.opened = fresh.game, fresh.seq, fresh.opened
+        table.game, table.seq, table.opened, table.kept = fresh.game, fresh.seq, fresh.opened, {}
         table.hidden, table.changing = fresh.hidden, fresh.changing
         table.narrator, table.log, table.log_sent = fresh.narrator, fresh.log, 0
         table.status, table.result, table.moved = fresh.status, fresh.result, True

@@ -100,6 +100,8 @@ class Connection(Protocol):
     """One watcher of a table (a WebSocket): the service only queues text to it."""
 
     seat: int | None
+    version: int
+    """The protocol version its ``hello`` spoke (3: one ``update`` per event)."""
 
     def send(self, text: str) -> None:
         """Queue one frame; must not block."""
@@ -198,6 +200,8 @@ class LiveTable:
     taken back): their sockets get a state at the next publish."""
     picked_told: tuple[bool, ...] = ()
     """Who had picked, as the last ``state`` or ``progress`` told every watcher."""
+    acks: dict[Connection, tuple[int, int | None]] = field(default_factory=dict)
+    """Sockets whose decision the next publish acknowledges: its ``seq`` and action."""
     reloading: bool = False
     starting: bool = False
     result: dict[str, Any] | None = None
@@ -205,6 +209,8 @@ class LiveTable:
     """The creator chose the seed (and so may know the deal)."""
     learn: bool = False
     """A "Learn to play" table (the page teaches as the game goes)."""
+    kept: dict[str, Any] = field(default_factory=dict)
+    """What the view documents keep from moment to moment of this game (``Edition.view_documents``)."""
     explained: list[dict[str, Any]] = field(default_factory=list)
     """The finished rounds' scoring in words (:func:`~sushigo.engine.editions.explained_rounds`),
     kept so each is explained once."""

@@ -337,10 +337,9 @@ class Seats(ServiceBase):
         return True
 
     def attach(self, table: LiveTable, conn: Connection) -> None:
-        """Add a watcher (after its ``state``): it is sent the whole log, the chat it may read, its mutes."""
+        """Add a watcher: it is sent its ``state`` and the whole log, the chat it may read, its mutes."""
+        self.join(table, conn)
         table.connections.add(conn)
-        if table.log:
-            conn.send(self.log_message(table, conn.seat, 0))
         talk = self.talk_seen_by(table, conn.seat)
         if talk:
             conn.send(dump({"type": "chat", "messages": talk}))
