@@ -39,7 +39,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
-from typing import Any, ClassVar, TypeVar
+from typing import Any, ClassVar, Final, TypeVar
 
 from sushigo.engine.base.actions import NUM_ACTIONS
 from sushigo.engine.base.actions import action_name as base_action_name
@@ -262,7 +262,7 @@ class Edition:
                 if kept is not None:
                     kept["last_round"] = (done, last_round)
         told = explained_rounds(game, explained) if rounds else None
-        view_json = self._view_json(game)
+        view_json = self._view_json(game, kept)
         text, words = self.action_text, self.action_words
         step, players = game.pass_step, game.players
         passes = "left" if step > 0 else "right"
@@ -288,9 +288,27 @@ class Edition:
 
         return of
 
-    def _view_json(self, game: AnyGame) -> Callable[[int | None], dict[str, Any]]:
-        """Seat -> ``seat_view(game, seat).to_json()`` (a new dict each time), for many seats at once."""
+    def _view_json(self, game: AnyGame, kept: dict[str, Any] | None = None
+                   ) -> Callable[[int | None], dict[str, Any]]:
+        """Seat -> ``seat_view(game, seat).to_json()`` (a new dict each time), for many seats at once
+        (``kept``: as for :meth:`view_documents`)."""
         return lambda seat: self.seat_view(game, seat).to_json()
+
+
+def _remembered(name: Callable[[int], str], count: int) -> Callable[[int], str]:
+    """``name`` (an action's text or words, which depend on the action alone) with each
+    action's answer kept once asked: a view document names every choice, every time."""
+    known: list[str | None] = [None] * count
+
+    def named(action: int) -> str:
+        if type(action) is not int or not 0 <= action < count:
+            return name(action)  # its own error for what is not an action
+        text = known[action]
+        if text is None:
+            text = known[action] = name(action)
+        return text
+
+    return named
 
 
 def _base(game: object) -> Game:
@@ -303,6 +321,12 @@ def _party(game: object) -> PartyGame:
     if not isinstance(game, PartyGame):
         raise TypeError(f"Sushi Go Party!'s edition was given {type(game).__name__}")
     return game
+
+
+_BASE_TEXT: Final = _remembered(base_action_name, NUM_ACTIONS)
+_BASE_WORDS: Final = _remembered(base_action_words, NUM_ACTIONS)
+_PARTY_TEXT: Final = _remembered(party_action_name, PARTY_NUM_ACTIONS)
+_PARTY_WORDS: Final = _remembered(party_action_words, PARTY_NUM_ACTIONS)
 
 
 class _BaseEdition(Edition):
@@ -325,9 +349,20 @@ class _BaseEdition(Edition):
             return base_spectator_view(_base(game))
         return base_seat_view(_base(game), seat, world=world)
 
-    def _view_json(self, game: AnyGame) -> Callable[[int | None], dict[str, Any]]:
+    def _view_json(self, game: AnyGame, kept: dict[str, Any] | None = None
+                   ) -> Callable[[int | None], dict[str, Any]]:
         base = _base(game)
-        spectator = base_spectator_view(base).to_json()
+        # Between two reveals only who has picked changes in public: the spectator's view
+        # of a turn is kept and its "picked" brought up to date.
+        turn = (base.round, base.turn, base.phase)
+        newest = kept.get("spectator") if kept is not None else None
+        if newest is not None and newest[0] == turn:
+            spectator = dict(newest[1])
+            spectator["picked"] = [base.has_committed(s) for s in range(base.players)]
+        else:
+            spectator = base_spectator_view(base).to_json()
+            if kept is not None:
+                kept["spectator"] = (turn, dict(spectator))
         history: list[list[list[int]]] = []
 
         def of(seat: int | None) -> dict[str, Any]:
@@ -346,10 +381,10 @@ class _BaseEdition(Edition):
         return determinize(view, rng)
 
     def action_text(self, action: int) -> str:
-        return base_action_name(action)
+        return _BASE_TEXT(action)
 
     def action_words(self, action: int) -> str:
-        return base_action_words(action)
+        return _BASE_WORDS(action)
 
     def card_name(self, card: int) -> str:
         return Card(card).name_in_records
@@ -416,10 +451,10 @@ class _PartyEdition(Edition):
         return determinize_party(view, rng)
 
     def action_text(self, action: int) -> str:
-        return party_action_name(action)
+        return _PARTY_TEXT(action)
 
     def action_words(self, action: int) -> str:
-        return party_action_words(action)
+        return _PARTY_WORDS(action)
 
     def card_name(self, card: int) -> str:
         return PartyCard(card).name_in_records
