@@ -15,6 +15,7 @@ process, so the latency includes the clients' own queueing.
     python benchmarks/server_load.py 200 --processes 2 --db postgresql://...   # two shards on one database
     python benchmarks/server_load.py 200 --yardstick     # server CPU per pick in yardstick units
     python benchmarks/server_load.py 200 --protocol 2    # clients of sushigo-ws/2 (a frame per part)
+    python benchmarks/server_load.py 300 --think 0.25 --ramp 20   # games start one after another over 20 s
 
 The server runs on core ``--server-cpu`` (0) and the clients on ``--client-cpu``
 (1), each pinned where the system allows it.  With ``--yardstick`` the
@@ -128,7 +129,9 @@ async def client(url: str, token: str, game: dict[Any, Turn], stats: Stats, thin
 
 
 async def one_game(base: str, http: httpx.AsyncClient, stats: Stats, think: float, seed: int,
-                   version: int) -> None:
+                   version: int, start: float = 0.0) -> None:
+    if start:
+        await asyncio.sleep(start)
     r = await http.post(f"{base}/api/tables", json={
         "edition": "base", "players": 4, "seats": ["human"] * 4, "seed": seed})
     if r.status_code != 201:
@@ -144,11 +147,13 @@ async def one_game(base: str, http: httpx.AsyncClient, stats: Stats, think: floa
     stats.games_done += 1
 
 
-async def run(bases: list[str], games: int, think: float, version: int) -> tuple[Stats, float, dict[str, Any]]:
+async def run(bases: list[str], games: int, think: float, version: int,
+              ramp: float = 0.0) -> tuple[Stats, float, dict[str, Any]]:
     stats = Stats()
     async with httpx.AsyncClient(timeout=60) as http:
         start = time.perf_counter()
-        results = await asyncio.gather(*(one_game(bases[i % len(bases)], http, stats, think, i, version)
+        results = await asyncio.gather(*(one_game(bases[i % len(bases)], http, stats, think, i, version,
+                                                  ramp * i / games)
                                          for i in range(games)), return_exceptions=True)
         elapsed = time.perf_counter() - start
         servers = [(await http.get(f"{base}/api/stats")).json() for base in bases]
@@ -208,6 +213,8 @@ def main() -> None:
     parser.add_argument("--profile", help="run the started server under cProfile, write the stats here")
     parser.add_argument("--protocol", type=int, choices=(2, 3), default=3,
                         help="the clients' protocol version (3: one update per event; 2: a frame per part)")
+    parser.add_argument("--ramp", type=float, default=0.0,
+                        help="start the games one after another over this many seconds (0: all at once)")
     parser.add_argument("--server-cpu", default="0", help="the core the server runs on (taskset)")
     parser.add_argument("--client-cpu", default="1", help="the core the clients run on")
     parser.add_argument("--yardstick", action="store_true",
@@ -246,7 +253,7 @@ def main() -> None:
                 bases.append(base)
         cpu_before = _cpu_seconds(procs)
         try:
-            stats, elapsed, server = asyncio.run(run(bases, args.games, args.think, args.protocol))
+            stats, elapsed, server = asyncio.run(run(bases, args.games, args.think, args.protocol, args.ramp))
             cpu_used = [after - before for before, after in zip(cpu_before, _cpu_seconds(procs))]
         finally:
             for proc in procs:
