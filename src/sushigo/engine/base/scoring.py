@@ -28,11 +28,7 @@ _SASHIMI: Final = int(Card.SASHIMI)
 _DUMPLING: Final = int(Card.DUMPLING)
 _WASABI: Final = int(Card.WASABI)
 _EGG: Final = int(Card.EGG)
-_SALMON: Final = int(Card.SALMON)
 _SQUID: Final = int(Card.SQUID)
-_MAKI1: Final = int(Card.MAKI1)
-_MAKI2: Final = int(Card.MAKI2)
-_MAKI3: Final = int(Card.MAKI3)
 _PUDDING: Final = int(Card.PUDDING)
 
 MAKI_POINTS: Final[tuple[int, int]] = (6, 3)
@@ -239,14 +235,7 @@ def _ints(values: Sequence[SupportsIndex]) -> list[int]:
 def score_round(collections: Sequence[Sequence[int]]) -> list[Breakdown]:
     """Every seat's round breakdown, maki award included, from the collections."""
     cols = [c if isinstance(c, list) else list(c) for c in collections]
-    icons = []
-    for c in cols:
-        k = 0
-        for card in c:
-            if _MAKI1 <= card <= _MAKI3:
-                k += MAKI_ICONS[card]
-        icons.append(k)
-    awards = _maki_awards(icons)
+    awards = _maki_awards([maki_icons(c) for c in cols])
     return [_score(cols[s], awards[s]) for s in range(len(cols))]
 
 

@@ -1045,13 +1045,17 @@ def _card_of(action: int) -> int:
 
 
 def _tripled(col: list[Played]) -> int:
-    """The face value of the nigiri on face-up wasabi in ``col`` (scored three times)."""
-    wasabi = [p.uid for p in col if p.kind == _WASABI]
+    """The face value of the nigiri on face-up wasabi in ``col`` (scored three times;
+    which ones, :func:`on_face_up_wasabi` says)."""
+    for p in col:
+        if p.kind == _WASABI:
+            break
+    else:
+        return 0  # no face-up wasabi (most collections): nothing to ask
     points = 0
-    if wasabi:
-        for p in col:
-            if p.on >= 0 and p.on in wasabi:
-                points += _NIGIRI_VALUE[p.kind]
+    for p, on in zip(col, on_face_up_wasabi(col)):
+        if on:
+            points += _NIGIRI_VALUE[p.kind]
     return points
 
 

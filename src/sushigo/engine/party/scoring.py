@@ -224,10 +224,7 @@ def onigiri_points(cards: Iterable[int]) -> int:
     >>> onigiri_points([C.ONIGIRI_CIRCLE, C.ONIGIRI_CIRCLE, C.ONIGIRI_SQUARE, C.ONIGIRI_TRIANGLE])
     10
     """
-    counts = [0] * (NUM_PARTY_IDS + 1)
-    for c in cards:
-        counts[c] += 1
-    return _onigiri(counts)
+    return _onigiri(_count(cards))
 
 
 def _onigiri(counts: list[int]) -> int:

@@ -130,10 +130,6 @@ class ServiceBase(ABC):
     # ------------------------------------------------------------------ in :mod:`.frames`
 
     @abstractmethod
-    def log_message(self, table: LiveTable, seat: int | None, start: int) -> str:
-        """The ``log`` frame with the lines from ``start`` on."""
-
-    @abstractmethod
     def join(self, table: LiveTable, conn: Connection) -> None:
         """Send a socket that joins its ``state`` and the whole log."""
 

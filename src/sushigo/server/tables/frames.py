@@ -111,11 +111,8 @@ class StateFrames:
 class Publishing(ServiceBase):
     """Tell every watcher what changed, each as its seat may see it."""
 
-    def log_message(self, table: LiveTable, seat: int | None, start: int) -> str:
-        """The ``log`` frame with the lines from ``start`` on, as ``seat`` may read them."""
-        return self._log_part(table, seat, start).frame()
-
     def _log_part(self, table: LiveTable, seat: int | None, start: int) -> Part:
+        """The ``log`` with the lines from ``start`` on, as ``seat`` may read them."""
         return Part("log", {"from": start, "lines": lines_seen_by(table.log[start:], seat)})
 
     def _add_log(self, table: LiveTable, out: Outgoing) -> None:
