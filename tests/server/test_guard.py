@@ -35,7 +35,7 @@ from .conftest import create, make_client, play_out, tokens
 from .test_protocol import hello, ws_path
 
 EVIL = "http://evil.example"
-PAGES = ["/", "/t/abc", "/t/abc/replay", "/score", "/score/abc", "/replay", "/replay/0123456789abcdef0123"]
+PAGES = ["/", "/t/abc", "/t/abc/replay", "/score", "/score/abc", "/replay", "/replay/0123456789abcdef0123", "/account"]
 """Every page route (``GET``, HTML)."""
 
 
@@ -291,8 +291,9 @@ def csp_page(browser: Any) -> Iterator[tuple[Any, list[str]]]:
 def test_every_page_works_under_its_policy(live_server: str, csp_page: tuple[Any, list[str]]) -> None:
     """The lobby creates a table (a POST with the page's Origin), the table page plays a
     card over its WebSocket and opens its rules, Learn to play's lesson, a finished
-    table, its replay, the upload form and an uploaded replay, and the scorekeeper
-    saves a sheet (POST, then PUT): not one CSP violation on the way.  Then another
+    table, its replay, the upload form and an uploaded replay, the scorekeeper
+    saves a sheet (POST, then PUT) and the account page signs up: not one CSP
+    violation on the way.  Then another
     page frames the lobby: refused."""
     page, seen = csp_page
     page.goto(live_server + "/")
@@ -345,6 +346,12 @@ def test_every_page_works_under_its_policy(live_server: str, csp_page: tuple[Any
     page.wait_for_function("() => document.querySelector('[data-testid=sync]').textContent === 'Saved'", timeout=15000)
     sheet = page.url.split("/score/")[1].split("#")[0]
     assert httpx.get(f"{live_server}/api/sheets/{sheet}", timeout=10).json()["version"] >= 2
+    # the account page signs up (POST with the page's Origin) and shows the codes
+    page.goto(live_server + "/account")
+    page.fill('[data-testid="signup-name"]', "Csp_" + sheet[:8].replace("-", "_"))
+    page.fill('[data-testid="signup-password"]', "correct horse")
+    page.click('[data-testid="signup"]')
+    page.wait_for_selector('[data-testid="codes-panel"]:not([hidden])')
     assert [m for m in seen if any(w in m for w in VIOLATION)] == [], seen
     # another site's page frames the lobby: the browser refuses to show it
     with page.expect_console_message(lambda m: "frame-ancestors" in m.text):

@@ -14,14 +14,16 @@ from collections.abc import AsyncIterator
 from typing import Final
 from urllib.parse import urlsplit
 
+from argon2 import PasswordHasher
 from fastapi import FastAPI
 from fastapi.exceptions import RequestValidationError
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from sushigo.analysis.evaluate import DEFAULT_SAMPLES
+from sushigo.server.accounts import AccountLimits, Accounts
 from sushigo.server.guard import Guard
-from sushigo.server.routes import errors, games, info, pages, sheets, socket, tables, uploads
+from sushigo.server.routes import accounts, errors, games, info, pages, sheets, socket, tables, uploads
 from sushigo.server.routes.deps import Limits, Site
 from sushigo.server.routes.errors import TABLE_ERROR_STATUS, Refused, table_failed
 from sushigo.server.routes.pages import STATIC
@@ -29,6 +31,7 @@ from sushigo.server.store import Store
 from sushigo.server.tables import HINT_SECONDS, TableError, TableService
 
 DEFAULT_LIMITS: Final = Limits()
+DEFAULT_ACCOUNT_LIMITS: Final = AccountLimits()
 
 
 def normalize_origin(text: str) -> str:
@@ -68,6 +71,8 @@ def create_app(
     janitor_every: float = 300.0,
     hint_seconds: float = HINT_SECONDS,
     analysis_samples: int = DEFAULT_SAMPLES,
+    password_hasher: PasswordHasher | None = None,
+    account_limits: AccountLimits = DEFAULT_ACCOUNT_LIMITS,
 ) -> FastAPI:
     """The web app over database URL ``db`` (see ``docs/server.md``).
 
@@ -75,7 +80,9 @@ def create_app(
     (``sushigo serve`` passes its own address and ``--allow-origin``);
     ``prefix``: this process's shard (table ids start with it; see
     "Several processes" in ``docs/server.md``); ``idle_limit``, ``away_after``
-    ``janitor_every``, ``hint_seconds`` and ``analysis_samples``: see :class:`~sushigo.server.tables.TableService`.
+    ``janitor_every``, ``hint_seconds`` and ``analysis_samples``: see :class:`~sushigo.server.tables.TableService`;
+    ``password_hasher`` and ``account_limits``: the accounts' Argon2 parameters and limits
+    (:class:`~sushigo.server.accounts.Accounts`).
     """
     store = store if store is not None else Store(db)
     service = TableService(store, prefix=prefix, idle_limit=idle_limit, away_after=away_after,
@@ -94,7 +101,8 @@ def create_app(
 
     app = FastAPI(title="sushigo", lifespan=lifespan, docs_url="/api/docs", redoc_url=None,
                   openapi_url="/api/openapi.json")
-    app.state.site = Site(service, store, limits, allowed)
+    app.state.site = Site(service, store, limits, allowed, Accounts(store, hasher=password_hasher,
+                                                                    limits=account_limits))
     app.state.service = service
     # cross-site state changes refused, security headers on every answer (server/guard.py)
     app.add_middleware(Guard, allowed=allowed, docs=app.docs_url)
@@ -107,7 +115,7 @@ def create_app(
 
     app.include_router(pages.router)  # its /static/words.js before the static files
     app.mount("/static", StaticFiles(directory=str(STATIC)), name="static")
-    for room in (sheets, info, tables, games, uploads, socket):
+    for room in (sheets, info, tables, games, uploads, accounts, socket):
         app.include_router(room.router)
     return app
 

@@ -34,15 +34,22 @@ class PerHour:
     """At most ``limit`` requests an hour per address (a sliding window of the
     hour's stamps; ``window``: another length, in seconds)."""
 
+    PRUNE_AT: int = 1024
+    """Keys counted before the first sweep of those whose window has passed (then twice the keys left):
+    a stream of new keys (names guessed, addresses) cannot grow the counts without end."""
+
     def __init__(self, limit: int, window: float = 3600.0) -> None:
         self.limit = limit
         self.window = window
         self.stamps: dict[str, deque[float]] = defaultdict(deque)
+        self._prune_at = self.PRUNE_AT
 
     def take(self, addr: str) -> float | None:
         """Count one request of ``addr`` and return its stamp, or ``None`` when it is over the limit."""
-        recent = self.stamps[addr]
         now = time.monotonic()
+        if len(self.stamps) >= self._prune_at:
+            self._prune(now)
+        recent = self.stamps[addr]
         while recent and now - recent[0] > self.window:
             recent.popleft()
         if len(recent) >= self.limit:
@@ -52,7 +59,14 @@ class PerHour:
 
     def give_back(self, addr: str, stamp: float) -> None:
         """Uncount a request that was refused for what it said (it made nothing)."""
-        self.stamps[addr].remove(stamp)
+        recent = self.stamps.get(addr)
+        if recent is not None and stamp in recent:
+            recent.remove(stamp)
+
+    def _prune(self, now: float) -> None:
+        for key in [k for k, q in self.stamps.items() if not q or now - q[-1] > self.window]:
+            del self.stamps[key]
+        self._prune_at = max(self.PRUNE_AT, 2 * len(self.stamps))
 
 
 def _too_large(limit: int) -> JSONResponse:

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from sqlalchemy import BigInteger, Column, Float, Integer, LargeBinary, MetaData, String, Table, Text
+from sqlalchemy import BigInteger, Column, Float, ForeignKey, Integer, LargeBinary, MetaData, String, Table, Text
 
 metadata = MetaData()
 
@@ -87,4 +87,37 @@ uploads_t = Table(
 )
 
 
-__all__ = ["analyses_t", "events_t", "happenings_t", "metadata", "seats_t", "sheets_t", "tables_t", "uploads_t"]
+accounts_t = Table(
+    "accounts",
+    metadata,
+    Column("id", String(40), primary_key=True),
+    Column("name", String(20), nullable=False),
+    Column("name_key", String(20), nullable=False, unique=True),
+    Column("password_hash", Text, nullable=False),
+    Column("created", Float, nullable=False),
+)
+"""Player accounts: the name as written, the name as compared (lower case: one
+account per name whatever its case), the Argon2 hash of the password."""
+
+sessions_t = Table(
+    "sessions",
+    metadata,
+    Column("token_hash", LargeBinary(32), primary_key=True),
+    Column("account_id", String(40), ForeignKey("accounts.id", ondelete="CASCADE"), nullable=False, index=True),
+    Column("created", Float, nullable=False),
+    Column("seen", Float, nullable=False),
+    Column("expires", Float, nullable=False),
+)
+"""Signed-in browsers: the SHA-256 of each session cookie's secret, never the secret."""
+
+recovery_codes_t = Table(
+    "recovery_codes",
+    metadata,
+    Column("account_id", String(40), ForeignKey("accounts.id", ondelete="CASCADE"), primary_key=True),
+    Column("code_hash", LargeBinary(32), primary_key=True),
+)
+"""An account's unused recovery codes (SHA-256 of each; a used one is deleted)."""
+
+
+__all__ = ["accounts_t", "analyses_t", "events_t", "happenings_t", "metadata", "recovery_codes_t", "seats_t",
+           "sessions_t", "sheets_t", "tables_t", "uploads_t"]

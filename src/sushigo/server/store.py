@@ -3,7 +3,7 @@
 The tables are declared in :mod:`sushigo.server.schema`, the rows read back and the
 writes taken in :mod:`sushigo.server.rows` (both re-exported here).
 
-Seven tables: ``tables`` (rules, seed, status, the record once finished),
+Ten tables: ``tables`` (rules, seed, status, the record once finished),
 ``seats`` (kind, bot spec, name, SHA-256 of the seat token), ``events``
 (every accepted decision, numbered per game by ``seq``) and ``happenings``
 (what happened at a table beyond its decisions: the start, chat, mutes, seats
@@ -11,8 +11,9 @@ handed to a bot and back, the rematch) and ``sheets`` (the scorekeeper's
 score sheets of tables playing with real cards, each with the SHA-256 of its
 edit token) and ``analyses`` (each finished game's analyses, per seat, budget
 and seed: the ``sushigo-analysis/1`` document) and ``uploads`` (game records uploaded
-to the replay viewer, each under the start of its SHA-256).  A game is its seed plus its events, so loading replays them
-through the engine.
+to the replay viewer, each under the start of its SHA-256); and the player accounts' three,
+kept by :mod:`sushigo.server.accounts`: ``accounts``, ``sessions``, ``recovery_codes``.
+A game is its seed plus its events, so loading replays them through the engine.
 
 Writes go through one writer thread with *group commit*: whatever was queued
 while the previous transaction ran is written in the next one, and each
@@ -292,6 +293,20 @@ class Store:
         """The uploaded record kept under ``upload_id``, or ``None``."""
         with _as_store_error(), self.engine.connect() as conn:
             return conn.execute(select(uploads_t.c.record).where(uploads_t.c.id == upload_id)).scalar()
+
+    @contextlib.contextmanager
+    def transaction(self) -> Iterator[Connection]:
+        """A connection in a transaction of its own, committed at the end of the
+        block (rolled back on an error), taken in turn with the store's other
+        writes outside the writer thread; a database error is a :class:`StoreError`."""
+        with _as_store_error(), self._lock, self.engine.begin() as conn:
+            yield conn
+
+    @contextlib.contextmanager
+    def reading(self) -> Iterator[Connection]:
+        """A connection to read with; a database error is a :class:`StoreError`."""
+        with _as_store_error(), self.engine.connect() as conn:
+            yield conn
 
     def close(self) -> None:
         self.engine.dispose()

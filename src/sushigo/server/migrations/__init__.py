@@ -11,6 +11,8 @@ in order:
 - ``0002``: Party tables stored by sushigo 0.4 and earlier name no
   ``wasabi_colour`` in their rules or their record; they were played with
   wasabi a colour of its own, so both get ``"wasabi_colour": "own"``.
+- ``0003``: player accounts: ``accounts``, ``sessions`` and ``recovery_codes``,
+  created where missing.
 
 A fresh database gets every revision, an older one those it has not had, a
 current one nothing.  It all happens in one transaction that holds the

@@ -180,5 +180,46 @@ class SavedSheet(JsonBody):
     _keepable = field_validator("sheet")(_keepable)
 
 
-__all__ = ["MAX_SHEET", "CancelBody", "InviteBody", "JsonBody", "NewSheet", "SavedSheet", "SeatBody",
-           "decode_json", "documented", "read_limited", "says", "sheet_problem"]
+Secret = Annotated[str, Field(max_length=4096)]
+"""A password or recovery code as sent (the service says what one may be)."""
+
+
+class Credentials(JsonBody):
+    """``POST /api/account/signup`` and ``/signin``: a name and a password."""
+
+    LIMIT = 8192
+    SHAPE = 'the body is {"name": NAME, "password": PASSWORD}'
+    name: Annotated[str, Field(max_length=100)]
+    password: Secret
+
+
+class PasswordBody(JsonBody):
+    """``POST /api/account/codes`` and ``/delete``: the signed-in account's password."""
+
+    LIMIT = 8192
+    SHAPE = 'the body is {"password": PASSWORD}, your password'
+    password: Secret
+
+
+class NewPassword(JsonBody):
+    """``POST /api/account/password``: the password and the new one."""
+
+    LIMIT = 16384
+    SHAPE = 'the body is {"password": PASSWORD, "new_password": NEW_PASSWORD}'
+    password: Secret
+    new_password: Secret
+
+
+class Recovery(JsonBody):
+    """``POST /api/account/recover``: a name, one of its recovery codes and a new password."""
+
+    LIMIT = 8192
+    SHAPE = 'the body is {"name": NAME, "code": RECOVERY_CODE, "new_password": NEW_PASSWORD}'
+    name: Annotated[str, Field(max_length=100)]
+    code: Annotated[str, Field(max_length=100)]
+    new_password: Secret
+
+
+__all__ = ["MAX_SHEET", "CancelBody", "Credentials", "InviteBody", "JsonBody", "NewPassword", "NewSheet",
+           "PasswordBody", "Recovery", "SavedSheet", "SeatBody", "decode_json", "documented", "read_limited", "says",
+           "sheet_problem"]

@@ -10,6 +10,7 @@ from typing import Annotated, Final
 from fastapi import Depends
 from starlette.requests import HTTPConnection
 
+from sushigo.server.accounts import Accounts
 from sushigo.server.replays import Charge, ReplayService
 from sushigo.server.replies import PerHour
 from sushigo.server.routes.errors import Refused
@@ -53,13 +54,15 @@ class Limits:
 @dataclass
 class Site:
     """Everything the routes share, kept on ``app.state.site``: the table
-    service, the store, the limits and the counters behind them."""
+    service, the store, the limits, the accounts and the counters behind them."""
 
     service: TableService
     store: Store
     limits: Limits
     allowed: frozenset[str]
     """The origins whose pages may act here (normalized, see :func:`sushigo.server.app.normalize_origin`)."""
+    accounts: Accounts
+    """The players' accounts (docs/server.md, "Accounts")."""
     replays: ReplayService = field(init=False)
     tables_made: PerHour = field(init=False)
     """Tables created, per address."""

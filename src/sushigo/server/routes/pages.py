@@ -1,4 +1,4 @@
-"""The site's HTML pages (lobby, table, replay viewer, scorekeeper) and
+"""The site's HTML pages (lobby, table, replay viewer, scorekeeper, account) and
 ``/static/words.js``, the engine's words for the pages' scripts.
 
 The pages are the package's static files (:data:`STATIC`), sent with
@@ -47,6 +47,11 @@ async def words() -> Response:
 @router.get("/")
 async def lobby_page() -> Response:
     return _page("index.html")
+
+
+@router.get("/account")
+async def account_page() -> Response:
+    return _page("account.html")
 
 
 @router.get("/score")

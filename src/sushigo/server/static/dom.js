@@ -65,3 +65,17 @@ export function getJson(url, opts) {
     });
   });
 }
+
+/**
+ * POST `body` as JSON to `url`: the answer's JSON, or failing with the server's one-line `error`.
+ * @param {string} url
+ * @param {unknown} [body]
+ * @returns {Promise<any>}
+ */
+export function postJson(url, body) {
+  return getJson(url, {
+    method: "POST",
+    headers: { "Content-Type": "application/json", "Accept": "application/json" },
+    body: JSON.stringify(body === undefined ? {} : body),
+  });
+}

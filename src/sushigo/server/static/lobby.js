@@ -686,6 +686,13 @@ fillTimer();
 syncEdition();
 fillMenus();
 preview();
+api("GET", "/api/account").then(function (a) {  // a guest keeps "Sign in"
+  if (a && a.account) {
+    $("account-link").textContent = a.account.name;
+    $("account-link").setAttribute("aria-label", "Your account: " + a.account.name);
+  }
+}, function () { /* the link still leads to the account page */ });
+
 api("GET", "/api/options").then(function (o) {
   if (o && typeof o === "object") {
     L.opts = {

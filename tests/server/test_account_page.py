@@ -1,0 +1,114 @@
+"""The account page (/account) in headless Chromium, as a person uses it:
+sign up and see the recovery codes once, sign out, sign in, forget the
+password and recover with a code, at desktop and phone size (axe-core finds
+nothing serious signed out or in); the lobby names whoever is signed in.
+Screenshots go to build/screenshots/."""
+
+from __future__ import annotations
+
+import uuid
+from typing import Any
+
+import pytest
+from playwright.sync_api import Browser, Page
+
+from .test_browser import shot, watch_errors
+
+pytestmark = pytest.mark.e2e
+
+VIEWPORTS = {"desktop": {"width": 1280, "height": 800}, "phone": {"width": 390, "height": 844}}
+
+
+def visible(page: Page, testid: str) -> None:
+    page.wait_for_selector(f'[data-testid="{testid}"]', state="visible")
+
+
+def serious_violations(page: Page) -> list[str]:
+    """What axe-core finds serious or critical on the page as it is."""
+    axe_sync = pytest.importorskip("axe_playwright_python.sync_playwright")
+    violations = axe_sync.Axe().run(page).response["violations"]
+    return [f"{v['id']}: {v['help']}" for v in violations if v["impact"] in ("serious", "critical")]
+
+
+@pytest.mark.parametrize("size", list(VIEWPORTS))
+def test_sign_up_sign_out_sign_in_and_recover_with_a_code(live_server: str, browser: Browser, size: str) -> None:
+    name = "P" + uuid.uuid4().hex[:10]  # the module's one server keeps every account
+    ctx = browser.new_context(viewport=VIEWPORTS[size])
+    try:
+        page = ctx.new_page()
+        errors = watch_errors(page)
+        page.goto(live_server + "/")
+        assert page.locator('[data-testid="account-link"]').inner_text() == "Sign in"
+        page.click('[data-testid="account-link"]')
+        visible(page, "signup-form")
+        shot(page, f"account-{size}-signed-out")
+        assert serious_violations(page) == []
+
+        page.fill('[data-testid="signup-name"]', name)
+        page.fill('[data-testid="signup-password"]', "short")
+        page.click('[data-testid="signup"]')  # the browser's own check stops it: no request
+        assert page.locator('[data-testid="signed-out"]').is_visible()
+        page.fill('[data-testid="signup-password"]', "correct horse")
+        page.click('[data-testid="signup"]')
+        visible(page, "codes-panel")
+        codes = page.locator('[data-testid="codes"] li').all_inner_texts()
+        assert len(codes) == 10
+        shot(page, f"account-{size}-codes")
+        page.click('[data-testid="codes-saved"]')
+        visible(page, "signed-in")
+        assert page.locator('[data-testid="account-name"]').inner_text() == name
+        assert page.locator('[data-testid="codes"] li').count() == 0  # shown once, then gone
+        shot(page, f"account-{size}-signed-in")
+        assert serious_violations(page) == []
+
+        page.goto(live_server + "/")  # the lobby names the account
+        page.wait_for_function("(n) => document.querySelector('[data-testid=\"account-link\"]').textContent === n",
+                               arg=name)
+        page.goto(live_server + "/account")
+        visible(page, "signed-in")
+        page.click('[data-testid="signout"]')
+        visible(page, "signed-out")
+
+        page.fill('[data-testid="signin-name"]', name.lower())
+        page.fill('[data-testid="signin-password"]', "wrong horse")
+        page.click('[data-testid="signin"]')
+        page.wait_for_function("() => document.querySelector('[data-testid=\"signin-error\"]').textContent !== ''")
+        assert page.locator('[data-testid="signin-error"]').inner_text() == "wrong name or password"
+        shot(page, f"account-{size}-wrong-password")
+
+        page.click('[data-testid="recover"] summary')
+        page.fill('[data-testid="recover-name"]', name)
+        page.fill('[data-testid="recover-code"]', codes[0].lower())
+        page.fill('[data-testid="recover-password"]', "battery staple")
+        page.click('[data-testid="recover-submit"]')
+        visible(page, "signed-in")
+        assert "9 recovery codes are left" in page.locator('[data-testid="account-note"]').inner_text()
+        shot(page, f"account-{size}-recovered")
+
+        page.click('[data-testid="signout"]')
+        visible(page, "signed-out")
+        page.fill('[data-testid="signin-name"]', name)
+        page.fill('[data-testid="signin-password"]', "battery staple")
+        page.click('[data-testid="signin"]')
+        visible(page, "signed-in")
+        assert errors == []
+    finally:
+        ctx.close()
+
+
+def test_the_session_cookie_is_out_of_the_pages_reach(live_server: str, browser: Browser) -> None:
+    ctx = browser.new_context()
+    try:
+        page = ctx.new_page()
+        page.goto(live_server + "/account")
+        visible(page, "signup-form")
+        page.fill('[data-testid="signup-name"]', "C" + uuid.uuid4().hex[:10])
+        page.fill('[data-testid="signup-password"]', "correct horse")
+        page.click('[data-testid="signup"]')
+        visible(page, "codes-panel")
+        cookies: list[Any] = ctx.cookies()
+        session = [c for c in cookies if c["name"] == "sushigo_session"]
+        assert len(session) == 1 and session[0]["httpOnly"] and session[0]["sameSite"] == "Lax"
+        assert "sushigo_session" not in page.evaluate("() => document.cookie")
+    finally:
+        ctx.close()
