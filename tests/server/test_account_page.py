@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, Page
 
-from .test_browser import shot, watch_errors
+from .test_browser import ENABLED, api_create, invites, shot, watch_errors
 
 pytestmark = pytest.mark.e2e
 
@@ -112,3 +112,54 @@ def test_the_session_cookie_is_out_of_the_pages_reach(live_server: str, browser:
         assert "sushigo_session" not in page.evaluate("() => document.cookie")
     finally:
         ctx.close()
+
+
+def sign_up_in(page: Page, base: str, name: str, password: str = "correct horse") -> None:
+    page.goto(base + "/account")
+    visible(page, "signup-form")
+    page.fill('[data-testid="signup-name"]', name)
+    page.fill('[data-testid="signup-password"]', password)
+    page.click('[data-testid="signup"]')
+    visible(page, "codes-panel")
+    page.click('[data-testid="codes-saved"]')
+    visible(page, "signed-in")
+
+
+def test_a_seat_taken_signed_in_resumes_in_another_browser(live_server: str, browser: Browser) -> None:
+    """Sign up, open an invite: the seat bears the account's name (no name asked); another
+    browser signed into the account finds the table in the lobby and plays the seat."""
+    name = "R" + uuid.uuid4().hex[:10]
+    created = api_create(live_server, players=2, seats=["human", "bot:random"], seed=3)
+    phone, laptop = browser.new_context(viewport=VIEWPORTS["phone"]), browser.new_context()
+    try:
+        first = phone.new_page()
+        errors = watch_errors(first)
+        sign_up_in(first, live_server, name)
+        first.goto(invites(live_server, created)[0])
+        first.wait_for_selector(ENABLED)  # named by the account: the game started without asking
+        assert first.locator('[data-testid="name-form"]').is_hidden()
+        assert name in first.locator('[data-testid="seat"][data-seat="0"]').inner_text()
+        shot(first, "account-seat-phone")
+
+        second = laptop.new_page()
+        errors += watch_errors(second)
+        second.goto(live_server + "/account")
+        visible(second, "signin-form")
+        second.fill('[data-testid="signin-name"]', name)
+        second.fill('[data-testid="signin-password"]', "correct horse")
+        second.click('[data-testid="signin"]')
+        visible(second, "signed-in")
+        second.goto(live_server + "/")
+        resume = second.locator('[data-testid="account-table"] [data-testid="resume-link"]')
+        resume.wait_for()
+        shot(second, "account-lobby-your-tables")
+        resume.click()
+        second.wait_for_url(f"**/t/{created['id']}#as=0")
+        second.wait_for_selector(ENABLED)
+        second.locator(ENABLED).first.click()
+        second.wait_for_selector('[data-testid="log-line"][data-turn="1"]')  # the pick made the first turn
+        shot(second, "account-seat-resumed")
+        assert errors == []
+    finally:
+        phone.close()
+        laptop.close()

@@ -305,3 +305,21 @@ def test_the_record_text_keeps_its_form() -> None:
     base_game = Game(2, seed=4)
     base_game.random_playout(random.Random(4))
     assert record_with_colour(record_dumps(to_record(base_game))) is None
+
+
+def test_seats_stored_before_accounts_get_an_empty_account(store: Store) -> None:
+    """A database at revision 0003 (seats without ``account_id``) gets the column and its
+    index at 0004; its seats are kept, each a guest's (no account)."""
+    from alembic import command
+
+    with store.engine.connect() as conn, conn.begin():
+        command.upgrade(migrations.config(conn, metadata), "0003")
+    assert "account_id" not in {c["name"] for c in inspect(store.engine).get_columns("seats")}
+    with store.engine.begin() as conn:
+        conn.execute(tables_t.insert().values(id="t0", created=0.0, edition="base", players=2, rules="{}",
+                                              seed=1, timer=None, status="waiting"))
+        conn.exec_driver_sql("INSERT INTO seats (table_id, seat, kind, name) VALUES ('t0', 0, 'human', 'Ana')")
+    store.create_schema()
+    assert revision_of(store) == migrations.head() and differences(store) == []
+    with store.engine.connect() as conn:
+        assert conn.execute(select(seats_t.c.name, seats_t.c.account_id)).all() == [("Ana", None)]

@@ -1068,7 +1068,7 @@ def test_missing_and_unfinished_tables(client: TestClient) -> None:
     assert set(r.json()) == {"error"} and "\n" not in r.json()["error"]
     summary = client.get(f"/api/tables/{created['id']}").json()
     assert summary["status"] == "waiting" and "totals" not in summary
-    assert summary["seats"][0] == {"seat": 0, "kind": "human", "bot": None, "name": None,
+    assert summary["seats"][0] == {"seat": 0, "kind": "human", "bot": None, "name": None, "account": None,
                                    "joined": False, "connected": False, "away_since": None, "stand_in": None,
                                    "reinvited": False}
     assert summary["seats"][1]["kind"] == "bot" and summary["seats"][1]["bot"] == "greedy"

@@ -71,6 +71,8 @@ class Hello(BaseModel):
     token: Annotated[str, Field(max_length=128)] | None = None
     name: Annotated[str, Field(max_length=200)] | None = None
     last_seq: Annotated[int, Field(ge=0)] | None = None
+    seat: Annotated[int, Field(ge=0, le=63)] | None = None
+    """Without a token: the seat the socket's signed-in account holds (docs/server.md, "Accounts")."""
 
 
 class Pick(BaseModel):

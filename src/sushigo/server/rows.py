@@ -31,6 +31,10 @@ class SeatRow:
     bot: str | None
     name: str | None
     token_hash: bytes | None
+    account: str | None = None
+    """The id of the account that claimed the seat (``None``: a guest's, or a bot's)."""
+    account_name: str | None = None
+    """That account's name, as read back (not written)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -112,11 +116,13 @@ class SetStatus:
 
 @dataclass(frozen=True, slots=True)
 class SetToken:
-    """A human seat's token (its SHA-256), given when a rematch seat is claimed."""
+    """A human seat's token (its SHA-256), given when an invite or a rematch seat
+    is claimed, and the account that claimed it (``None``: a guest)."""
 
     table_id: str
     seat: int
     token_hash: bytes
+    account: str | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -32,7 +32,9 @@ seats_t = Table(
     Column("bot", String(200), nullable=True),
     Column("name", String(100), nullable=True),
     Column("token_hash", LargeBinary(32), nullable=True),
+    Column("account_id", String(40), nullable=True, index=True),
 )
+"""``account_id``: the account that claimed the seat while signed in (``None``: a guest's seat, or a bot's)."""
 
 events_t = Table(
     "events",

@@ -70,6 +70,7 @@ from sushigo.server.rows import (
     TableRow,
 )
 from sushigo.server.schema import (
+    accounts_t,
     analyses_t,
     events_t,
     happenings_t,
@@ -201,9 +202,7 @@ class Store:
                 return []
             ids = list(out)
             for chunk in _chunks(ids, 500):
-                for s in conn.execute(select(seats_t).where(seats_t.c.table_id.in_(chunk))
-                                      .order_by(seats_t.c.table_id, seats_t.c.seat)):
-                    out[s.table_id].seats.append(SeatRow(s.seat, s.kind, s.bot, s.name, s.token_hash))
+                _read_seats(conn, chunk, out)
                 live = [i for i in chunk if out[i].row.status in OPEN_STATUSES or table_id is not None]
                 if live:
                     for e in conn.execute(select(events_t).where(events_t.c.table_id.in_(live))
@@ -231,10 +230,28 @@ class Store:
                     break
                 offset += page
             if out:
-                for s in conn.execute(select(seats_t).where(seats_t.c.table_id.in_(list(out)))
-                                      .order_by(seats_t.c.table_id, seats_t.c.seat)):
-                    out[s.table_id].seats.append(SeatRow(s.seat, s.kind, s.bot, s.name, s.token_hash))
+                _read_seats(conn, list(out), out)
             return list(out.values())
+
+    def tables_of_account(self, account_id: str, statuses: tuple[str, ...],
+                          limit: int = 200) -> list[tuple[LoadedTable, list[int]]]:
+        """The newest ``limit`` tables of ``statuses`` where the account holds a seat,
+        with their seats (no events), and the seats it holds at each."""
+        with self.reading() as conn:
+            held: dict[str, list[int]] = {}
+            q = (select(seats_t.c.table_id, seats_t.c.seat)
+                 .join(tables_t, tables_t.c.id == seats_t.c.table_id)
+                 .where(seats_t.c.account_id == account_id, tables_t.c.status.in_(statuses))
+                 .order_by(tables_t.c.created.desc(), tables_t.c.id, seats_t.c.seat))
+            for table_id, seat in conn.execute(q):
+                if table_id in held or len(held) < limit:
+                    held.setdefault(table_id, []).append(seat)
+            if not held:
+                return []
+            out = {r.id: LoadedTable(_table_row(r), []) for r in conn.execute(
+                select(tables_t).where(tables_t.c.id.in_(list(held))))}
+            _read_seats(conn, list(out), out)
+        return [(out[t], seats) for t, seats in held.items() if t in out]
 
     def record(self, table_id: str) -> str | None:
         """The stored record (JSON text) of a finished table, else ``None``."""
@@ -317,6 +334,16 @@ def _chunks(items: list[str], n: int) -> Iterable[list[str]]:
         yield items[i:i + n]
 
 
+def _read_seats(conn: Connection, ids: list[str], out: dict[str, LoadedTable]) -> None:
+    """The seats of tables ``ids``, in order, each with its account's name, into ``out``."""
+    q = (select(seats_t, accounts_t.c.name.label("account_name"))
+         .outerjoin(accounts_t, accounts_t.c.id == seats_t.c.account_id)
+         .where(seats_t.c.table_id.in_(ids)).order_by(seats_t.c.table_id, seats_t.c.seat))
+    for s in conn.execute(q):
+        out[s.table_id].seats.append(SeatRow(s.seat, s.kind, s.bot, s.name, s.token_hash,
+                                             s.account_id, s.account_name))
+
+
 def _table_row(r: Any) -> TableRow:
     return TableRow(
         id=r.id, created=r.created, edition=r.edition, players=r.players,
@@ -334,14 +361,14 @@ def _apply(conn: Connection, op: Op) -> None:
         ))
         conn.execute(seats_t.insert(), [
             {"table_id": row.id, "seat": s.seat, "kind": s.kind, "bot": s.bot,
-             "name": s.name, "token_hash": s.token_hash} for s in op.seats
+             "name": s.name, "token_hash": s.token_hash, "account_id": s.account} for s in op.seats
         ])
     elif isinstance(op, SetName):
         conn.execute(update(seats_t).where(seats_t.c.table_id == op.table_id, seats_t.c.seat == op.seat)
                      .values(name=op.name))
     elif isinstance(op, SetToken):
         conn.execute(update(seats_t).where(seats_t.c.table_id == op.table_id, seats_t.c.seat == op.seat)
-                     .values(token_hash=op.token_hash))
+                     .values(token_hash=op.token_hash, account_id=op.account))
     elif isinstance(op, AddHappening):
         h = op.happening
         conn.execute(happenings_t.insert().values(table_id=op.table_id, n=h.n, kind=h.kind, seat=h.seat,

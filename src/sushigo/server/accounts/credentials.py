@@ -30,6 +30,9 @@ RESERVED: Final = frozenset({"admin", "administrator", "deleted", "guest", "mode
                              "system", *(name.lower() for name in BOTS)})
 """Names nobody may take: the built-in bots' (their ratings stand on the same scale) and the site's own."""
 
+DELETED_NAME: Final = "deleted player"
+"""The name a deleted account's seats bear from then on, at every table and in every record."""
+
 PASSWORD_MIN: Final = 8
 PASSWORD_MAX: Final = 256
 """A password's length, in characters (longer ones would only cost the hasher)."""
@@ -97,5 +100,5 @@ def normalize_code(code: str) -> str:
     return "".join(c for c in code.upper() if c not in " -\t")[:64]
 
 
-__all__ = ["CODES", "NAME", "PASSWORD_MAX", "PASSWORD_MIN", "RESERVED", "CredentialError", "check_name",
+__all__ = ["CODES", "DELETED_NAME", "NAME", "PASSWORD_MAX", "PASSWORD_MIN", "RESERVED", "CredentialError", "check_name",
            "check_password", "name_key", "new_secret", "normalize_code", "recovery_codes", "secret_hash"]

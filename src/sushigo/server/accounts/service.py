@@ -15,6 +15,7 @@ counted.  A name that has no account costs the same time as a wrong password
 from __future__ import annotations
 
 import asyncio
+import json
 import secrets
 import time
 from collections.abc import Callable
@@ -26,11 +27,13 @@ from argon2.exceptions import InvalidHashError, VerificationError
 from sqlalchemy import delete, select, update
 from sqlalchemy.engine import Connection
 
+from sushigo.engine.records import dumps as record_dumps
 from sushigo.server.replies import PerHour
-from sushigo.server.schema import accounts_t, recovery_codes_t, sessions_t
+from sushigo.server.schema import accounts_t, recovery_codes_t, seats_t, sessions_t, tables_t
 from sushigo.server.store import Store, StoreError
 
 from .credentials import (
+    DELETED_NAME,
     CredentialError,
     check_name,
     check_password,
@@ -377,10 +380,41 @@ class Accounts:
             _insert_codes(conn, account_id, codes)
 
     def _delete(self, account_id: str) -> None:
+        """The account, its sessions and codes deleted; its seats anonymous (named
+        :data:`DELETED_NAME`, no account), in the finished games' records too."""
         with self.store.transaction() as conn:
+            held = conn.execute(select(seats_t.c.table_id, seats_t.c.seat)
+                                .where(seats_t.c.account_id == account_id)).all()
+            conn.execute(update(seats_t).where(seats_t.c.account_id == account_id)
+                         .values(account_id=None, name=DELETED_NAME))
+            by_table: dict[str, list[int]] = {}
+            for table_id, seat in held:
+                by_table.setdefault(table_id, []).append(seat)
+            for table_id, seats in by_table.items():
+                text = conn.execute(select(tables_t.c.record).where(tables_t.c.id == table_id)).scalar()
+                if text is not None:
+                    conn.execute(update(tables_t).where(tables_t.c.id == table_id)
+                                 .values(record=anonymised(text, seats)))
             conn.execute(delete(sessions_t).where(sessions_t.c.account_id == account_id))
             conn.execute(delete(recovery_codes_t).where(recovery_codes_t.c.account_id == account_id))
             conn.execute(delete(accounts_t).where(accounts_t.c.id == account_id))
+
+
+def anonymised(text: str, seats: list[int]) -> str:
+    """A stored game record whose ``meta.names`` call ``seats`` :data:`DELETED_NAME`
+    (the rest as it was, written as the server writes records).
+
+    >>> anonymised('{"meta": {"names": ["Ana", "Bo"]}, "players": 2}', [1])
+    '{"meta": {"names": ["Ana", "deleted player"]}, "players": 2}'
+    """
+    record = json.loads(text)
+    names = record.get("meta", {}).get("names") if isinstance(record, dict) else None
+    if not isinstance(names, list):
+        return text
+    for seat in seats:
+        if 0 <= seat < len(names):
+            names[seat] = DELETED_NAME
+    return record_dumps(record) + ("\n" if text.endswith("\n") else "")
 
 
 def _insert_session(conn: Connection, account_id: str, secret: str, now: float) -> None:
@@ -393,4 +427,5 @@ def _insert_codes(conn: Connection, account_id: str, codes: list[str]) -> None:
                  [{"account_id": account_id, "code_hash": secret_hash(normalize_code(c))} for c in codes])
 
 
-__all__ = ["SESSION_SECONDS", "WRONG", "Account", "AccountError", "AccountLimits", "Accounts", "SignedIn"]
+__all__ = ["SESSION_SECONDS", "WRONG", "Account", "AccountError", "AccountLimits", "Accounts", "SignedIn",
+           "anonymised"]

@@ -20,6 +20,7 @@ from sushigo.server.accounts import SESSION_SECONDS, Account, AccountError, Sign
 from sushigo.server.routes.bodies import Credentials, NewPassword, PasswordBody, Recovery, documented
 from sushigo.server.routes.deps import AddressOf, SiteOf
 from sushigo.server.routes.errors import Refused
+from sushigo.server.store import OPEN_STATUSES, StoreError
 
 router = APIRouter()
 
@@ -66,6 +67,22 @@ async def who(request: Request, site: SiteOf) -> dict[str, Any]:
     except AccountError as e:
         raise _refused(e) from None
     return {"account": None if account is None else account.to_json()}
+
+
+@router.get("/api/account/tables", response_model=None)
+async def my_tables(request: Request, site: SiteOf) -> dict[str, Any]:
+    """The signed-in account's seats at tables still open (waiting or playing), newest first:
+    ``{"tables": [{"table": summary, "seats": [n, ...]}]}``; each opens with ``#as=N``."""
+    try:
+        account = await site.accounts.account_of(request.cookies.get(COOKIE))
+    except AccountError as e:
+        raise _refused(e) from None
+    if account is None:
+        raise Refused(401, "you are not signed in")
+    try:
+        return {"tables": await site.service.tables_of_account(account.id, OPEN_STATUSES)}
+    except StoreError as e:
+        raise Refused(503, f"the tables could not be read: {e}") from None
 
 
 @router.post("/api/account/signup", status_code=201, response_model=None, dependencies=[JsonOnly],
@@ -152,6 +169,7 @@ async def delete_account(body: Annotated[PasswordBody, Depends(PasswordBody.read
         gone = await site.accounts.delete(request.cookies.get(COOKIE), body.password, addr)
     except AccountError as e:
         raise _refused(e) from None
+    site.service.forget_account(gone.id)  # its seats at the tables in memory are anonymous too
     _signed_out(response, request)
     return {"deleted": gone.name, "account": None}
 

@@ -19,6 +19,7 @@ from typing import Final
 from fastapi import APIRouter, WebSocket
 from starlette.websockets import WebSocketDisconnect, WebSocketState
 
+from sushigo.server.accounts import Account, AccountError
 from sushigo.server.guard import origin_allowed
 from sushigo.server.protocol import (
     PROTOCOL,
@@ -38,6 +39,7 @@ from sushigo.server.protocol import (
     error,
     parse_client,
 )
+from sushigo.server.routes.accounts import COOKIE
 from sushigo.server.routes.deps import AddressOf, Limits, SiteOf
 from sushigo.server.store import OPEN_STATUSES
 from sushigo.server.tables import SEAT_TAKEN, LiveTable, TableError, TableService
@@ -144,14 +146,19 @@ async def table_socket(ws: WebSocket, table_id: str, site: SiteOf, addr: Address
             await ws.close(code=1008, reason=reason)
             return
         await ws.accept()
-        await _serve_socket(ws, table, service, limits)
+        try:  # the account signed in on this browser, if any: its seats open without their secrets
+            account = await site.accounts.account_of(ws.cookies.get(COOKIE))
+        except AccountError:
+            account = None
+        await _serve_socket(ws, table, service, limits, account)
     finally:
         sockets[addr] -= 1
         if sockets[addr] <= 0:
             del sockets[addr]
 
 
-async def _serve_socket(ws: WebSocket, table: LiveTable, service: TableService, limits: Limits) -> None:
+async def _serve_socket(ws: WebSocket, table: LiveTable, service: TableService, limits: Limits,
+                        account: Account | None = None) -> None:
     sock = _Socket(ws, limits.outbox)
     bucket = _Bucket(limits.rate, limits.burst)
     refused, window = 0, time.monotonic()
@@ -196,7 +203,7 @@ async def _serve_socket(ws: WebSocket, table: LiveTable, service: TableService, 
                 if isinstance(msg, Hello):
                     if joined:
                         raise ProtocolError("bad_message", "hello was already sent")
-                    seat, name, secret = await _hello_seat(service, table, msg)
+                    seat, name, secret = await _hello_seat(service, table, msg, account)
                     await service.settled(table)  # show only what is committed
                     # from here on no await until the state is queued: welcome, then state, first
                     sock.seat = seat
@@ -240,6 +247,8 @@ async def _serve_socket(ws: WebSocket, table: LiveTable, service: TableService, 
                 elif isinstance(msg, Rename):
                     if sock.seat is None:
                         raise ProtocolError("bad_name", "spectators have no name")
+                    if table.seats[sock.seat].account is not None:
+                        raise ProtocolError("bad_name", "a signed-in player's name is their account's")
                     await service.rename(table, sock.seat, clean_name(msg.name))
                 elif isinstance(msg, Ping):
                     sock.send(dump({"type": "pong"}))
@@ -262,10 +271,12 @@ async def _serve_socket(ws: WebSocket, table: LiveTable, service: TableService, 
                 await ws.close(code=code)
 
 
-async def _hello_seat(service: TableService, table: LiveTable,
-                      msg: Hello) -> tuple[int | None, str | None, str | None]:
+async def _hello_seat(service: TableService, table: LiveTable, msg: Hello,
+                      account: Account | None) -> tuple[int | None, str | None, str | None]:
     """The seat a hello takes (``None``: spectator), the name it sets, if
-    any, and the seat's new secret when an invite claimed it."""
+    any, and the seat's new secret when an invite claimed it.  ``account``:
+    the one signed in on the socket's browser: an invite it opens claims the
+    seat for it, and a hello naming one of its seats (no token) takes it."""
     seat, secret = None, None
     name = clean_name(msg.name) if msg.name is not None and msg.token is not None else None  # before a claim
     if msg.token is not None:
@@ -275,7 +286,13 @@ async def _hello_seat(service: TableService, table: LiveTable,
         if seat is None:
             raise ProtocolError("bad_token", "this seat token does not belong to this table")
         if how == "invite" and table.status in OPEN_STATUSES:  # an ended table is read-only: nothing to bind
-            secret = await service.claim(table, seat)
+            secret = await service.claim(table, seat, None if account is None else (account.id, account.name))
+    elif msg.seat is not None:
+        if account is None:
+            raise ProtocolError("not_signed_in", "sign in to take your account's seat (or send its token)")
+        seat = service.seat_of_account(table, msg.seat, account.id)
+    if seat is not None and table.seats[seat].account_name is not None:
+        name = table.seats[seat].account_name  # an account's seat bears its name
     return seat, name, secret
 
 

@@ -95,7 +95,8 @@ var L = {
   /** @type {Phase} */
   phase: "form",     // changed by transition() only
   opts: FALLBACK,    // the server's options (GET /api/options), FALLBACK until they come
-  created: null      // the table made (POST /api/tables's answer), in phase created
+  created: null,     // the table made (POST /api/tables's answer), in phase created
+  account: null      // the signed-in account's name (GET /api/account), null: a guest
 };
 
 /**
@@ -673,7 +674,31 @@ function myTables() {
       list.appendChild(li);
     });
     $("my-tables-panel").hidden = !list.childNodes.length;
-  });
+  }).then(accountTables);
+}
+
+/** The signed-in account's seats at open tables this browser does not hold: Resume opens them with "#as=N". */
+function accountTables() {
+  if (!L.account) return Promise.resolve();
+  return api("GET", "/api/account/tables").then(function (data) {
+    var list = $("my-tables");
+    list.querySelectorAll('[data-testid="account-table"]').forEach(function (old) { old.remove(); });  // drawn anew
+    var held = {};
+    Held.list().forEach(function (p) { held[p[0]] = true; });
+    (data && Array.isArray(data.tables) ? data.tables : []).forEach(function (entry) {
+      var t = entry.table;
+      if (!t || held[t.id] || !Array.isArray(entry.seats) || !entry.seats.length) return;
+      var li = tableRow(t);
+      li.setAttribute("data-testid", "account-table");
+      var resume = el("a", "primary-link", "Resume");
+      resume.href = "/t/" + encodeURIComponent(String(t.id)) + "#as=" + String(entry.seats[0]);
+      resume.setAttribute("data-testid", "resume-link");
+      var links = li.querySelector(".t-links");
+      links.insertBefore(resume, links.firstChild);
+      list.appendChild(li);
+    });
+    $("my-tables-panel").hidden = !list.childNodes.length;
+  }, function () { /* the browser's own tables still show */ });
 }
 
 function fillTimer() {
@@ -688,8 +713,11 @@ fillMenus();
 preview();
 api("GET", "/api/account").then(function (a) {  // a guest keeps "Sign in"
   if (a && a.account) {
+    L.account = a.account.name;
+    $("my-tables-hint").textContent = "The seats this browser holds, and your account's at tables still open.";
     $("account-link").textContent = a.account.name;
     $("account-link").setAttribute("aria-label", "Your account: " + a.account.name);
+    accountTables();
   }
 }, function () { /* the link still leads to the account page */ });
 

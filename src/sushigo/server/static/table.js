@@ -155,6 +155,7 @@ var S = {
   phase: "connecting",  // changed by transition() only
   id: m ? decodeURIComponent(m[1]) : "",
   token: tokenFromHash(),
+  asSeat: accountSeatFromHash(),  // "#as=N": the seat of the account signed in here (no secret needed)
   ws: null,
   seq: null,            // newest seq from state/progress/ack
   stateSeq: null,       // seq of the newest state
@@ -242,6 +243,16 @@ function tokenFromHash() {
   return null;
 }
 
+/** The N of "#as=N" (the signed-in account's seat), or null. */
+function accountSeatFromHash() {
+  var parts = location.hash.replace(/^#/, "").split("&");
+  for (var i = 0; i < parts.length; i++) {
+    var kv = parts[i].split("=");
+    if (kv[0] === "as" && /^[0-9]{1,2}$/.test(kv[1] || "")) return Number(kv[1]);
+  }
+  return null;
+}
+
 function storedName() {
   try { return localStorage.getItem(NAME_KEY) || ""; } catch (e) { return ""; }
 }
@@ -254,7 +265,9 @@ var conn = makeConnection(S, {
   hello: function () {
     var name = S.token ? (storedName() || null) : null;
     S.nameSent = name;
-    return { type: "hello", token: S.token, name: name, last_seq: S.seq };
+    var hello = { type: "hello", token: S.token, name: name, last_seq: S.seq };
+    if (!S.token && S.asSeat !== null) hello.seat = S.asSeat;  // the account's seat: the session cookie opens it
+    return hello;
   },
   message: function (msg) { handle(msg); },
   closed: function () { transition("closed"); }  // the next welcome draws the page again
@@ -405,6 +418,18 @@ function onError(msg) {
   if (code === "bad_name") {
     S.nameWanted = true;
     $("name-error").textContent = text;
+    render();
+    return;
+  }
+  if (code === "not_signed_in" || code === "not_your_seat") {
+    // "#as=N" without the account's session: watch instead
+    S.asSeat = null;
+    S.stop = true;
+    showError(code === "not_signed_in"
+      ? "Sign in (the account page) to take your seat here; meanwhile you can watch: open the table's address without #as."
+      : "This seat is not your account's (" + text + ").");
+    if (S.ws) S.ws.close();
+    transition("error");
     render();
     return;
   }
@@ -618,7 +643,14 @@ function seatName(i) {
   return "Seat " + (i + 1);
 }
 
+/** Whether this page's seat belongs to an account (it bears the account's name: nothing to ask or change). */
+function accountsSeat() {
+  var s = S.seat !== null && S.table && S.table.seats ? S.table.seats[S.seat] : null;
+  return !!(s && s.account);
+}
+
 function maybeAskName() {
+  if (accountsSeat()) { S.nameWanted = false; return; }
   if (!S.token || S.seat === null || !S.table) return;
   var s = S.table.seats ? S.table.seats[S.seat] : null;
   if (!s || s.name) return;
@@ -718,7 +750,7 @@ function renderTop() {
   if (v && S.status === "playing") r = "Round " + v.round + " of " + WORDS.rounds + " · turn " + v.turn;
   else if (S.status === "finished") r = "Game over";
   $("round-info").textContent = r;
-  $("rename").hidden = !(S.token && S.seat !== null && S.welcomed && !(S.table && S.table.ended));
+  $("rename").hidden = !(S.token && S.seat !== null && S.welcomed && !(S.table && S.table.ended)) || accountsSeat();
   document.title = (S.status === "finished" ? "Game over · " : canPick() ? "Your turn · " : "") + "Sushi Go! table";
 }
 
@@ -1225,7 +1257,7 @@ setInterval(function () {
 
 window.addEventListener("hashchange", function () {
   var tok = tokenFromHash();
-  if (tok !== S.token) location.reload();
+  if (tok !== S.token || (!tok && accountSeatFromHash() !== S.asSeat)) location.reload();
 });
 
 if (!S.id) {

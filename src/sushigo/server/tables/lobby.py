@@ -21,6 +21,14 @@ class Lobby(ServiceBase):
         return [self.tables[item.id].summary() if item.id in self.tables else summary_of(item)
                 for item in loaded]
 
+    async def tables_of_account(self, account_id: str, statuses: tuple[str, ...],
+                                limit: int = 200) -> list[dict[str, Any]]:
+        """The newest tables of ``statuses`` where the account holds a seat: each
+        ``{"table": summary, "seats": [the seats it holds]}``."""
+        found = await asyncio.to_thread(self.store.tables_of_account, account_id, statuses, limit)
+        return [{"table": self.tables[item.id].summary() if item.id in self.tables else summary_of(item),
+                 "seats": seats} for item, seats in found]
+
     async def summary(self, table_id: str) -> dict[str, Any] | None:
         if table_id in self.tables:
             return self.tables[table_id].summary()

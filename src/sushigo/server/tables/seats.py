@@ -16,6 +16,7 @@ from sushigo.bots import make_bot, parse_bot_spec
 from sushigo.engine.editions import new_game
 from sushigo.engine.flags import FlagError, rules_from_flags
 from sushigo.engine.rules import Rules, RulesError
+from sushigo.server.accounts import DELETED_NAME
 from sushigo.server.protocol import CreateTable as CreateRequest
 from sushigo.server.protocol import dump
 from sushigo.server.store import OPEN_STATUSES, CreateTable, SeatRow, SetName, SetStatus, SetToken, StoreError, TableRow
@@ -195,12 +196,15 @@ class Seats(ServiceBase):
             token = secrets.token_urlsafe(24)
             digest = hash_token(token)
             new.seats[seat].token_hash = digest
+            new.seats[seat].account = table.seats[seat].account  # the same player, signed in or not
+            new.seats[seat].account_name = table.seats[seat].account_name
             try:
-                await self.writer.submit(SetToken(new.id, seat, digest))
+                await self.writer.submit(SetToken(new.id, seat, digest, new.seats[seat].account))
                 if table.seats[seat].name is not None:
                     await self.rename(new, seat, table.seats[seat].name)  # type: ignore[arg-type]
             except (StoreError, TableError):
                 new.seats[seat].token_hash = None
+                new.seats[seat].account = new.seats[seat].account_name = None
                 raise TableError("server_error", "the seat could not be stored; try again") from None
             return new, token, creator
 
@@ -238,9 +242,33 @@ class Seats(ServiceBase):
                     found = (s.seat, "spent")
         return found
 
-    async def claim(self, table: LiveTable, seat: int) -> str:
+    def seat_of_account(self, table: LiveTable, seat: int, account: str) -> int:
+        """``seat``, when the account ``account`` holds it (it claimed it signed in), for a
+        ``hello`` that names a seat instead of its secret; else :class:`TableError`."""
+        holder = table.seats[seat].account if 0 <= seat < len(table.seats) else None
+        if holder is None or not hmac.compare_digest(holder.encode(), account.encode()):
+            raise TableError("not_your_seat", "this seat is not your account's")
+        return seat
+
+    def forget_account(self, account: str) -> None:
+        """An account was deleted: its seats at the tables in memory are anonymous guests' now
+        (the store did the same to the stored seats)."""
+        for table in list(self.tables.values()):
+            changed = False
+            for s in table.seats:
+                if s.account == account:
+                    s.account = s.account_name = None
+                    s.name = DELETED_NAME
+                    changed = True
+            if changed:
+                self.broadcast_seats(table)
+
+    async def claim(self, table: LiveTable, seat: int, account: tuple[str, str] | None = None) -> str:
         """Bind human ``seat``, opened with its invite, to a new secret (stored
         first) and return it: the caller sends it to the claiming socket only.
+        ``account``: the id and name of the account signed in on that socket:
+        the seat is that account's (it resumes from any browser signed into it,
+        and bears its name); ``None``: a guest's.
 
         The invite is spent from now on.  When the seat had a player already
         (the creator re-issued its invite, :meth:`reinvite`), that player's
@@ -248,20 +276,22 @@ class Seats(ServiceBase):
         """
         _check_open(table, "seats")
         s = table.seats[seat]
-        invite, old = s.invite_hash, s.token_hash
+        invite, old, before = s.invite_hash, s.token_hash, (s.account, s.account_name)
         if invite is None:
             raise TableError("seat_taken", SEAT_TAKEN)
         secret = secrets.token_urlsafe(24)
         digest = hash_token(secret)
         s.invite_hash, s.token_hash = None, digest  # before any await: a second hello with it finds it spent
+        s.account, s.account_name = account if account is not None else (None, None)
         s.spent.append(invite)
         if old is not None:
             s.spent.append(old)  # the secret it replaces: its holder is told the seat was taken
         try:
             _, stored = self._happening(table, "claim", seat, {} if old is None else {"replaced": old.hex()})
-            await asyncio.gather(self.writer.submit(SetToken(table.id, seat, digest)), stored)
+            await asyncio.gather(self.writer.submit(SetToken(table.id, seat, digest, s.account)), stored)
         except StoreError:
             s.invite_hash, s.token_hash = invite, old
+            s.account, s.account_name = before
             del s.spent[-1 if old is None else -2:]
             raise TableError("server_error", "the seat could not be claimed; try again") from None
         if old is not None:
