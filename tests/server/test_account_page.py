@@ -6,9 +6,11 @@ Screenshots go to build/screenshots/."""
 
 from __future__ import annotations
 
+import json
 import uuid
 from typing import Any
 
+import httpx
 import pytest
 from playwright.sync_api import Browser, Page
 
@@ -163,3 +165,49 @@ def test_a_seat_taken_signed_in_resumes_in_another_browser(live_server: str, bro
     finally:
         phone.close()
         laptop.close()
+
+
+def play_signed_in(base: str, cookie: str, created: dict[str, Any]) -> None:
+    """Play a table's one human seat to the end over a real socket, signed in with ``cookie``."""
+    from websockets.sync.client import connect
+
+    token = created["seats"][0]["invite"].split("#seat=")[1]
+    ws_url = base.replace("http", "ws", 1) + f"/ws/tables/{created['id']}"
+    with connect(ws_url, additional_headers={"Cookie": f"sushigo_session={cookie}"}, open_timeout=10) as ws:
+        ws.send(json.dumps({"v": 1, "type": "hello", "token": token, "name": None, "last_seq": None}))
+        while True:
+            m = json.loads(ws.recv(timeout=30))
+            assert m["type"] != "error", m
+            if m["type"] != "state":
+                continue
+            if m["status"] == "finished":
+                return
+            view = m["view"]
+            if view and view["legal_actions"] and view["committed"] is None:
+                ws.send(json.dumps({"v": 1, "type": "pick", "seq": m["seq"], "action": view["legal_actions"][0]}))
+
+
+@pytest.mark.parametrize("size", list(VIEWPORTS))
+def test_a_players_page_lists_their_finished_games(live_server: str, browser: Browser, size: str) -> None:
+    name = "H" + uuid.uuid4().hex[:10]
+    signed = httpx.post(live_server + "/api/account/signup", json={"name": name, "password": "correct horse"})
+    cookie = signed.cookies["sushigo_session"]
+    for seats in (["human", "bot:random"], ["human", "bot:greedy", "bot:random"]):
+        play_signed_in(live_server, cookie, api_create(live_server, players=len(seats), seats=seats))
+    ctx = browser.new_context(viewport=VIEWPORTS[size])
+    try:
+        page = ctx.new_page()
+        errors = watch_errors(page)
+        page.goto(f"{live_server}/u/{name}")
+        page.wait_for_selector('[data-testid="game"] >> nth=1')
+        assert page.locator('[data-testid="player-name"]').inner_text() == name
+        places = page.locator('[data-testid="place"]').all_inner_texts()
+        assert [p.split(" of ")[1] for p in places] == ["3", "2"]  # newest first
+        shot(page, f"player-{size}")
+        page.select_option('[data-testid="filter-players"]', "2")
+        page.wait_for_function("() => document.querySelectorAll('[data-testid=\"game\"]').length === 1")
+        href = page.locator('[data-testid="download-all"]').get_attribute("href")
+        assert href == f"/api/players/{name}/records"
+        assert errors == []
+    finally:
+        ctx.close()

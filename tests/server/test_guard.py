@@ -35,7 +35,8 @@ from .conftest import create, make_client, play_out, tokens
 from .test_protocol import hello, ws_path
 
 EVIL = "http://evil.example"
-PAGES = ["/", "/t/abc", "/t/abc/replay", "/score", "/score/abc", "/replay", "/replay/0123456789abcdef0123", "/account"]
+PAGES = ["/", "/t/abc", "/t/abc/replay", "/score", "/score/abc", "/replay", "/replay/0123456789abcdef0123", "/account",
+         "/u/someone"]
 """Every page route (``GET``, HTML)."""
 
 

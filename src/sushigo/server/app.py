@@ -23,7 +23,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from sushigo.analysis.evaluate import DEFAULT_SAMPLES
 from sushigo.server.accounts import AccountLimits, Accounts
 from sushigo.server.guard import Guard
-from sushigo.server.routes import accounts, errors, games, info, pages, sheets, socket, tables, uploads
+from sushigo.server.routes import accounts, errors, games, info, pages, players, sheets, socket, tables, uploads
 from sushigo.server.routes.deps import Limits, Site
 from sushigo.server.routes.errors import TABLE_ERROR_STATUS, Refused, table_failed
 from sushigo.server.routes.pages import STATIC
@@ -115,7 +115,7 @@ def create_app(
 
     app.include_router(pages.router)  # its /static/words.js before the static files
     app.mount("/static", StaticFiles(directory=str(STATIC)), name="static")
-    for room in (sheets, info, tables, games, uploads, accounts, socket):
+    for room in (sheets, info, tables, games, uploads, accounts, players, socket):
         app.include_router(room.router)
     return app
 

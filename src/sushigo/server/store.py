@@ -233,9 +233,11 @@ class Store:
                 _read_seats(conn, list(out), out)
             return list(out.values())
 
-    def tables_of_account(self, account_id: str, statuses: tuple[str, ...],
-                          limit: int = 200) -> list[tuple[LoadedTable, list[int]]]:
-        """The newest ``limit`` tables of ``statuses`` where the account holds a seat,
+    def tables_of_account(self, account_id: str, statuses: tuple[str, ...], limit: int = 200, *,
+                          edition: str | None = None, players: int | None = None,
+                          before: float | None = None) -> list[tuple[LoadedTable, list[int]]]:
+        """The newest ``limit`` tables of ``statuses`` where the account holds a seat
+        (of ``edition``, with ``players``, created before ``before``, where given),
         with their seats (no events), and the seats it holds at each."""
         with self.reading() as conn:
             held: dict[str, list[int]] = {}
@@ -243,6 +245,12 @@ class Store:
                  .join(tables_t, tables_t.c.id == seats_t.c.table_id)
                  .where(seats_t.c.account_id == account_id, tables_t.c.status.in_(statuses))
                  .order_by(tables_t.c.created.desc(), tables_t.c.id, seats_t.c.seat))
+            if edition is not None:
+                q = q.where(tables_t.c.edition == edition)
+            if players is not None:
+                q = q.where(tables_t.c.players == players)
+            if before is not None:
+                q = q.where(tables_t.c.created < before)
             for table_id, seat in conn.execute(q):
                 if table_id in held or len(held) < limit:
                     held.setdefault(table_id, []).append(seat)
@@ -252,6 +260,25 @@ class Store:
                 select(tables_t).where(tables_t.c.id.in_(list(held))))}
             _read_seats(conn, list(out), out)
         return [(out[t], seats) for t, seats in held.items() if t in out]
+
+    def records_of_account(self, account_id: str, *, private: bool = True) -> Iterator[tuple[str, str]]:
+        """``(table id, stored record)`` of each finished table where the account holds a
+        seat, oldest first (``private``: private tables' too), read a few at a time: an
+        iterator, so the caller writes each as it comes."""
+        with self.reading() as conn:
+            ids = list(conn.execute(
+                select(tables_t.c.id).join(seats_t, seats_t.c.table_id == tables_t.c.id)
+                .where(seats_t.c.account_id == account_id, tables_t.c.status == "finished",
+                       tables_t.c.record.is_not(None))
+                .group_by(tables_t.c.id, tables_t.c.created).order_by(tables_t.c.created, tables_t.c.id)).scalars())
+        for chunk in _chunks(ids, 50):
+            with self.reading() as conn:
+                q = select(tables_t.c.id, tables_t.c.rules, tables_t.c.record).where(tables_t.c.id.in_(chunk))
+                found = {r.id: r for r in conn.execute(q)}
+            for table_id in chunk:
+                r = found.get(table_id)
+                if r is not None and r.record and (private or not json.loads(r.rules).get("private")):
+                    yield table_id, r.record
 
     def record(self, table_id: str) -> str | None:
         """The stored record (JSON text) of a finished table, else ``None``."""

@@ -223,6 +223,13 @@ class Accounts:
             return None
         return await self._read(self._session, secret_hash(secret))
 
+    async def find(self, name: str) -> Account | None:
+        """The account called ``name`` (in any case), or ``None``."""
+        if len(name) > 40:
+            return None
+        found = await self._read(self._by_name, name_key(name))
+        return None if found is None else found[0]
+
     async def sign_out(self, secret: str | None) -> None:
         """End the session ``secret`` (nothing if there is none)."""
         if secret and len(secret) <= 200:

@@ -1,4 +1,4 @@
-"""The site's HTML pages (lobby, table, replay viewer, scorekeeper, account) and
+"""The site's HTML pages (lobby, table, replay viewer, scorekeeper, account, player) and
 ``/static/words.js``, the engine's words for the pages' scripts.
 
 The pages are the package's static files (:data:`STATIC`), sent with
@@ -52,6 +52,11 @@ async def lobby_page() -> Response:
 @router.get("/account")
 async def account_page() -> Response:
     return _page("account.html")
+
+
+@router.get("/u/{name}")
+async def player_page(name: str) -> Response:
+    return _page("player.html")
 
 
 @router.get("/score")

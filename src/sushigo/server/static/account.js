@@ -30,6 +30,7 @@ function show(account) {
   $("signed-in").hidden = account === null;
   if (account !== null) {
     $("account-name").textContent = account.name;
+    $as("profile-link", HTMLAnchorElement).href = "/u/" + encodeURIComponent(account.name);
     $as("password-username", HTMLInputElement).value = account.name;
     const since = new Date(account.created * 1000);
     $("account-since").textContent = "Your account since " + since.toLocaleDateString() + ".";

@@ -1,0 +1,102 @@
+// @ts-check
+/* A player's page (/u/NAME): their finished games, newest first, filtered by
+   edition and table size, each with its place, score, replay and record, and
+   every record at once (docs/server.md, "Accounts"). */
+
+import { $, $as, el, getJson } from "./dom.js";
+import { WORDS } from "./words.js";
+
+const name = decodeURIComponent(location.pathname.replace(/^\/u\//, ""));
+/** @type {number | null} */
+let before = null;
+
+/**
+ * "1st", "2nd", "shared 1st"...
+ * @param {number} place  1 = first; a shared place is the average of the places shared (1.5: two first)
+ * @param {number} players
+ * @returns {string}
+ */
+function placeText(place, players) {
+  const low = Math.floor(place), shared = place !== low;
+  const n = shared ? low : place;
+  const suffix = n % 10 === 1 && n % 100 !== 11 ? "st" : n % 10 === 2 && n % 100 !== 12 ? "nd"
+    : n % 10 === 3 && n % 100 !== 13 ? "rd" : "th";
+  return (shared ? "shared " : "") + n + suffix + " of " + players;
+}
+
+/**
+ * One finished game as a row.
+ * @param {any} g
+ * @returns {HTMLLIElement}
+ */
+function row(g) {
+  const li = el("li");
+  li.setAttribute("data-testid", "game");
+  li.setAttribute("data-id", String(g.table));
+  const head = el("div", "t-head");
+  const title = WORDS.editions[g.edition] ? WORDS.editions[g.edition].title : g.edition;
+  head.appendChild(el("strong", null, title + " · " + g.players + " players"));
+  if (typeof g.place === "number") {
+    const won = g.place < 2;
+    const pill = el("span", "pill " + (won ? "playing" : "finished"), placeText(g.place, g.players));
+    pill.setAttribute("data-testid", "place");
+    head.appendChild(pill);
+  }
+  if (g.private) head.appendChild(el("span", "pill", "private"));
+  li.appendChild(head);
+  const when = new Date((g.finished || g.created) * 1000).toLocaleString();
+  const score = Array.isArray(g.totals) ? " · " + g.totals[g.seat] + " points" : "";
+  li.appendChild(el("div", "t-seats", when + score));
+  li.appendChild(el("div", "t-seats", (g.names || []).map(function (n, i) {
+    return (n || "Seat " + (i + 1)) + (Array.isArray(g.totals) ? " " + g.totals[i] : "");
+  }).join(", ")));
+  const links = el("div", "t-links");
+  const replay = el("a", null, "Replay");
+  replay.href = g.replay;
+  replay.setAttribute("data-testid", "replay-link");
+  const record = el("a", null, "Record");
+  record.href = g.record;
+  record.setAttribute("download", "sushigo-" + g.table + ".json");
+  record.setAttribute("data-testid", "record-link");
+  links.append(replay, record);
+  li.appendChild(links);
+  return li;
+}
+
+/** @param {boolean} more  list older games after those shown (else start over) */
+function load(more) {
+  const q = new URLSearchParams();
+  const edition = $as("filter-edition", HTMLSelectElement).value;
+  const players = $as("filter-players", HTMLSelectElement).value;
+  if (edition) q.set("edition", edition);
+  if (players) q.set("players", players);
+  if (more && before !== null) q.set("before", String(before));
+  return getJson("/api/players/" + encodeURIComponent(name) + "/games?" + q.toString()).then(function (a) {
+    const list = $("games");
+    if (!more) list.replaceChildren();
+    a.games.forEach(function (/** @type {any} */ g) { list.appendChild(row(g)); before = g.created; });
+    $("games-empty").hidden = list.childElementCount > 0;
+    $("more").hidden = !a.more;
+    $("history").hidden = false;
+  }, function (e) { showError(e.message); });
+}
+
+/** @param {string} text */
+function showError(text) {
+  $("player-error").textContent = text;
+  $("player-error").hidden = !text;
+}
+
+getJson("/api/players/" + encodeURIComponent(name)).then(function (p) {
+  document.title = p.name + " · Sushi Go! online";
+  $("player-name").textContent = p.name;
+  $("player-since").textContent = "Playing since " + new Date(p.created * 1000).toLocaleDateString() + ".";
+  $as("download-all", HTMLAnchorElement).href = "/api/players/" + encodeURIComponent(p.name) + "/records";
+  $as("download-all", HTMLAnchorElement).setAttribute("download", "sushigo-" + p.name + ".jsonl");
+  $("player").hidden = false;
+  load(false);
+}, function (e) { showError(e.message); });
+
+$("filter-edition").addEventListener("change", function () { load(false); });
+$("filter-players").addEventListener("change", function () { load(false); });
+$("more").addEventListener("click", function () { load(true); });
