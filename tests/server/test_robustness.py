@@ -20,8 +20,8 @@ from sushigo.server.store import (
     Store,
     StoreError,
     TableRow,
-    Writer,
 )
+from sushigo.server.writer import Writer
 
 from .conftest import create, tokens
 

@@ -2,7 +2,7 @@
 
 This is the server's domain layer, independent of HTTP: :class:`TableService`
 creates tables, seats players by token, takes decisions, persists every one
-through the group-commit :class:`~sushigo.server.store.Writer` *before*
+through the group-commit :class:`~sushigo.server.writer.Writer` *before*
 acknowledging it, and tells every connection what its seat may see.  Hidden
 information is handled only by :mod:`sushigo.engine.base.view` and
 :mod:`sushigo.engine.party.view`: a connection receives the view of its own seat

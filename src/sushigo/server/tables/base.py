@@ -12,7 +12,8 @@ from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
 from typing import Any
 
 from sushigo.analysis.evaluate import DEFAULT_SAMPLES
-from sushigo.server.store import HappeningRow, LoadedTable, Store, Writer
+from sushigo.server.store import HappeningRow, LoadedTable, Store
+from sushigo.server.writer import Writer
 
 from .model import BOT_THREADS, HINT_SECONDS, AnalysisJob, Connection, LiveTable, _one_line, log
 
