@@ -319,6 +319,9 @@ class CreateTable(BaseModel):
     """Spectators read the chat too."""
     hints: bool = False
     """Each seat is sent its own estimate of every legal action while it decides (``hint``)."""
+    rated: bool = False
+    """The game changes its players' ratings: every human seat is a signed-in account's; no seed,
+    no hints, no lesson (docs/server.md, "Ratings")."""
 
 
 _CREATE: TypeAdapter[CreateTable] = TypeAdapter(CreateTable)

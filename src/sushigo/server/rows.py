@@ -126,14 +126,27 @@ class SetToken:
 
 
 @dataclass(frozen=True, slots=True)
+class RateGame:
+    """A rated game finished: every seat's rating changes (:mod:`sushigo.server.ratings`), in
+    the transaction that stores its result.  ``players``: the rated player of each seat;
+    ``ranks``: each seat's place (1 = first, equal places tie)."""
+
+    table_id: str
+    edition: str
+    players: tuple[str, ...]
+    ranks: tuple[float, ...]
+    at: float
+
+
+@dataclass(frozen=True, slots=True)
 class AddHappening:
     table_id: str
     happening: HappeningRow
 
 
-Op = CreateTable | AppendEvent | SetName | SetStatus | SetToken | AddHappening
+Op = CreateTable | AppendEvent | SetName | SetStatus | SetToken | AddHappening | RateGame
 """One write; a batch of them is one transaction."""
 
 
 __all__ = ["AddHappening", "AppendEvent", "CreateTable", "EventRow", "HappeningRow", "LoadedTable", "Op",
-           "SeatRow", "SetName", "SetStatus", "SetToken", "SheetRow", "TableRow"]
+           "RateGame", "SeatRow", "SetName", "SetStatus", "SetToken", "SheetRow", "TableRow"]

@@ -121,5 +121,36 @@ recovery_codes_t = Table(
 """An account's unused recovery codes (SHA-256 of each; a used one is deleted)."""
 
 
-__all__ = ["accounts_t", "analyses_t", "events_t", "happenings_t", "metadata", "recovery_codes_t", "seats_t",
-           "sessions_t", "sheets_t", "tables_t", "uploads_t"]
+ratings_t = Table(
+    "ratings",
+    metadata,
+    Column("player", String(240), primary_key=True),
+    Column("edition", String(8), primary_key=True),
+    Column("mu", Float, nullable=False),
+    Column("sigma", Float, nullable=False),
+    Column("games", Integer, nullable=False),
+    Column("updated", Float, nullable=False),
+)
+"""Each rated player's rating per edition (``player``: ``account:ID`` or ``bot:SPEC``;
+:mod:`sushigo.server.ratings`)."""
+
+rating_changes_t = Table(
+    "rating_changes",
+    metadata,
+    Column("table_id", String(40), primary_key=True),
+    Column("seat", Integer, primary_key=True),
+    Column("player", String(240), nullable=False, index=True),
+    Column("edition", String(8), nullable=False),
+    Column("players", Integer, nullable=False),
+    Column("rank", Float, nullable=False),
+    Column("mu_before", Float, nullable=False),
+    Column("sigma_before", Float, nullable=False),
+    Column("mu_after", Float, nullable=False),
+    Column("sigma_after", Float, nullable=False),
+    Column("at", Float, nullable=False),
+)
+"""What each rated game did to each seat's rating: the history behind every rating."""
+
+
+__all__ = ["accounts_t", "analyses_t", "events_t", "happenings_t", "metadata", "rating_changes_t", "ratings_t",
+           "recovery_codes_t", "seats_t", "sessions_t", "sheets_t", "tables_t", "uploads_t"]

@@ -3,7 +3,7 @@
 The tables are declared in :mod:`sushigo.server.schema`, the rows read back and the
 writes taken in :mod:`sushigo.server.rows` (both re-exported here).
 
-Ten tables: ``tables`` (rules, seed, status, the record once finished),
+Twelve tables: ``tables`` (rules, seed, status, the record once finished),
 ``seats`` (kind, bot spec, name, SHA-256 of the seat token), ``events``
 (every accepted decision, numbered per game by ``seq``) and ``happenings``
 (what happened at a table beyond its decisions: the start, chat, mutes, seats
@@ -12,7 +12,8 @@ score sheets of tables playing with real cards, each with the SHA-256 of its
 edit token) and ``analyses`` (each finished game's analyses, per seat, budget
 and seed: the ``sushigo-analysis/1`` document) and ``uploads`` (game records uploaded
 to the replay viewer, each under the start of its SHA-256); and the player accounts' three,
-kept by :mod:`sushigo.server.accounts`: ``accounts``, ``sessions``, ``recovery_codes``.
+kept by :mod:`sushigo.server.accounts`: ``accounts``, ``sessions``, ``recovery_codes``; and the
+ratings' ``ratings`` and ``rating_changes`` (:mod:`sushigo.server.ratings`).
 A game is its seed plus its events, so loading replays them through the engine.
 
 Writes go through one writer thread (:mod:`sushigo.server.writer`) with *group commit*: whatever was queued
@@ -52,6 +53,7 @@ from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import ArgumentError, SQLAlchemyError
 from sqlalchemy.pool import StaticPool
 
+from sushigo.server.ratings import rate_game
 from sushigo.server.rows import (
     AddHappening,
     AppendEvent,
@@ -60,6 +62,7 @@ from sushigo.server.rows import (
     HappeningRow,
     LoadedTable,
     Op,
+    RateGame,
     SeatRow,
     SetName,
     SetStatus,
@@ -395,6 +398,8 @@ def _apply(conn: Connection, op: Op) -> None:
     elif isinstance(op, SetToken):
         conn.execute(update(seats_t).where(seats_t.c.table_id == op.table_id, seats_t.c.seat == op.seat)
                      .values(token_hash=op.token_hash, account_id=op.account))
+    elif isinstance(op, RateGame):
+        rate_game(conn, op)
     elif isinstance(op, AddHappening):
         h = op.happening
         conn.execute(happenings_t.insert().values(table_id=op.table_id, n=h.n, kind=h.kind, seat=h.seat,
@@ -439,6 +444,7 @@ __all__ = [
     "HappeningRow",
     "LoadedTable",
     "Op",
+    "RateGame",
     "SeatRow",
     "SetName",
     "SetStatus",

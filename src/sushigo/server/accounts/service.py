@@ -29,7 +29,7 @@ from sqlalchemy.engine import Connection
 
 from sushigo.engine.records import dumps as record_dumps
 from sushigo.server.replies import PerHour
-from sushigo.server.schema import accounts_t, recovery_codes_t, seats_t, sessions_t, tables_t
+from sushigo.server.schema import accounts_t, ratings_t, recovery_codes_t, seats_t, sessions_t, tables_t
 from sushigo.server.store import Store, StoreError
 
 from .credentials import (
@@ -387,7 +387,7 @@ class Accounts:
             _insert_codes(conn, account_id, codes)
 
     def _delete(self, account_id: str) -> None:
-        """The account, its sessions and codes deleted; its seats anonymous (named
+        """The account, its sessions, codes and ratings deleted; its seats anonymous (named
         :data:`DELETED_NAME`, no account), in the finished games' records too."""
         with self.store.transaction() as conn:
             held = conn.execute(select(seats_t.c.table_id, seats_t.c.seat)
@@ -402,6 +402,7 @@ class Accounts:
                 if text is not None:
                     conn.execute(update(tables_t).where(tables_t.c.id == table_id)
                                  .values(record=anonymised(text, seats)))
+            conn.execute(delete(ratings_t).where(ratings_t.c.player == f"account:{account_id}"))
             conn.execute(delete(sessions_t).where(sessions_t.c.account_id == account_id))
             conn.execute(delete(recovery_codes_t).where(recovery_codes_t.c.account_id == account_id))
             conn.execute(delete(accounts_t).where(accounts_t.c.id == account_id))

@@ -12,7 +12,9 @@ in order:
   ``wasabi_colour`` in their rules or their record; they were played with
   wasabi a colour of its own, so both get ``"wasabi_colour": "own"``.
 - ``0003``: player accounts: ``accounts``, ``sessions`` and ``recovery_codes``,
-  created where missing.
+  created where missing;
+- ``0004``: ``seats.account_id``, the account that claimed a seat;
+- ``0005``: the ratings: ``ratings`` and ``rating_changes``.
 
 A fresh database gets every revision, an older one those it has not had, a
 current one nothing.  It all happens in one transaction that holds the

@@ -1,4 +1,5 @@
-"""A player's profile and history: ``/api/players/{name}`` (docs/server.md, "Accounts").
+"""A player's profile, history and ratings, ``/api/players/{name}``, and the
+leaderboards, ``/api/ratings/{edition}`` (docs/server.md, "Accounts" and "Ratings").
 
 Anyone may read a player's profile and finished games, as anyone may read a
 finished table; a private table's game shows only to the player themself
@@ -12,23 +13,28 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-from collections.abc import AsyncIterator
-from typing import Any, Final
+from collections.abc import AsyncIterator, Callable
+from typing import Any, Final, TypeVar
 
 from fastapi import APIRouter, Request
 from fastapi.responses import StreamingResponse
+from sqlalchemy import select
 
 from sushigo.engine.editions import EDITIONS
+from sushigo.server import ratings
 from sushigo.server.accounts import Account, AccountError
 from sushigo.server.routes.accounts import COOKIE
 from sushigo.server.routes.deps import SiteOf
 from sushigo.server.routes.errors import Refused
-from sushigo.server.store import StoreError
+from sushigo.server.schema import accounts_t
+from sushigo.server.store import Store, StoreError
 from sushigo.server.tables import FINISHED, summary_of
 from sushigo.tournament.ratings import rank_seats
 
 router = APIRouter()
 log = logging.getLogger("sushigo.server")
+
+T = TypeVar("T")
 
 PAGE: Final = 50
 """Games a history answer lists at most (``before`` pages on)."""
@@ -71,11 +77,54 @@ def _game(loaded: Any, seats: list[int]) -> dict[str, Any]:
     }
 
 
+def _reading(store: Store, fn: Callable[..., T], *args: Any) -> T:
+    with store.reading() as conn:
+        return fn(conn, *args)
+
+
+async def _read(site: Any, fn: Callable[..., T], *args: Any) -> T:
+    try:
+        return await asyncio.to_thread(_reading, site.store, fn, *args)
+    except StoreError as e:
+        raise Refused(503, f"the ratings could not be read: {e}") from None
+
+
 @router.get("/api/players/{name}", response_model=None)
 async def profile(name: str, site: SiteOf) -> dict[str, Any]:
-    """A player's name and since when they have their account."""
+    """A player's name, since when they have their account, their rating per edition and
+    its history (after each rated game, oldest first)."""
     account = await _player(site, name)
-    return {"name": account.name, "created": account.created}
+    player = ratings.player_of("account", account.id)
+    rated = await _read(site, ratings.ratings_of, player)
+    history = {edition: await _read(site, ratings.history_of, player, edition) for edition in rated}
+    return {"name": account.name, "created": account.created, "ratings": rated, "history": history}
+
+
+@router.get("/api/ratings/{edition}", response_model=None)
+async def leaderboard(edition: str, site: SiteOf, players: int | None = None) -> dict[str, Any]:
+    """The best ratings of an edition (of players who played rated games of ``players`` seats)."""
+    if edition not in EDITIONS:
+        raise Refused(404, f"no edition {edition[:20]!r}: {', '.join(sorted(EDITIONS))}")
+    if players is not None and not 2 <= players <= 8:
+        raise Refused(400, "players is 2 to 8")
+    rows = await _read(site, ratings.leaderboard, edition, players)
+    ids = [r["player"].split(":", 1)[1] for r in rows if r["player"].startswith("account:")]
+    names = await _read(site, _account_names, ids)
+    board = []
+    for r in rows:
+        kind, who = r.pop("player").split(":", 1)
+        if kind == "account" and who not in names:
+            continue  # deleted meanwhile
+        board.append({"name": names[who] if kind == "account" else who, "kind": kind,
+                      "anchor": kind == "bot" and f"bot:{who}" == ratings.ANCHOR, **r})
+    return {"edition": edition, "players": players, "ratings": board}
+
+
+def _account_names(conn: Any, ids: list[str]) -> dict[str, str]:
+    if not ids:
+        return {}
+    q = select(accounts_t.c.id, accounts_t.c.name).where(accounts_t.c.id.in_(ids))
+    return {r.id: r.name for r in conn.execute(q)}
 
 
 @router.get("/api/players/{name}/games", response_model=None)
@@ -97,6 +146,10 @@ async def history(name: str, request: Request, site: SiteOf, edition: str | None
     games = [_game(loaded, seats) for loaded, seats in found]
     more = len(games) > PAGE
     games = [g for g in games[:PAGE] if mine or not g["private"]]
+    changes = await _read(site, ratings.changes_of, ratings.player_of("account", account.id),
+                          [g["table"] for g in games])
+    for g in games:
+        g["rating_change"] = changes.get(g["table"])
     return {"name": account.name, "games": games, "more": more}
 
 

@@ -10,7 +10,9 @@ import time
 from sushigo.engine.editions import action_words, to_record
 from sushigo.engine.narration import Line
 from sushigo.engine.records import dumps as record_dumps
-from sushigo.server.store import AppendEvent, EventRow, SetStatus, StoreError
+from sushigo.server.ratings import player_of
+from sushigo.server.store import AppendEvent, EventRow, RateGame, SetStatus, StoreError
+from sushigo.tournament.ratings import rank_seats
 
 from .base import ServiceBase
 from .model import (
@@ -26,6 +28,18 @@ from .model import (
     _retrieve,
     log,
 )
+
+
+def _rated(table: LiveTable) -> RateGame | None:
+    """What a finished rated table does to its players' ratings (``None``: it is not rated,
+    or a player deleted their account before the end)."""
+    if not table.rated or any(s.kind == "human" and s.account is None for s in table.seats):
+        return None
+    result = table.game.result()
+    ranks = rank_seats(result.totals, table.edition.tiebreak(result))
+    players = tuple(player_of("account", s.account) if s.account is not None else player_of("bot", s.bot or "")
+                    for s in table.seats)
+    return RateGame(table.id, table.rules.edition, players, ranks, time.time())
 
 
 class Decisions(ServiceBase):
@@ -140,6 +154,9 @@ class Decisions(ServiceBase):
         if table.status == FINISHED:
             record = record_dumps(to_record(table.game, meta=self._meta(table)))
             futures.append(self.writer.submit(SetStatus(table.id, FINISHED, time.time(), table.result, record)))
+            rated = _rated(table)
+            if rated is not None:
+                futures.append(self.writer.submit(rated))
         try:
             for fut in futures:  # in commit order; a gather would cost more on this hot path
                 await fut

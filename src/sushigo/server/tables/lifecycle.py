@@ -128,7 +128,7 @@ class LifeCycle(ServiceBase):
             game=new_game(rules, seed=row.seed), opened=[0] * rules.players,
             seeded=bool(row.rules.get("seeded")), learn=settings["learn"], private=settings["private"],
             chat=settings["chat"], chat_spectators=settings["chat_spectators"], hints=settings["hints"],
-            creator_hash=bytes.fromhex(creator) if isinstance(creator, str) else None,
+            rated=settings["rated"], creator_hash=bytes.fromhex(creator) if isinstance(creator, str) else None,
             rematch=settings["rematch"], rematch_of=settings["rematch_of"],
         )
         self._make_bots(table)

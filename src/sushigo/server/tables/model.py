@@ -256,6 +256,8 @@ class LiveTable:
     """The address that created the table (this process's memory only: the per-address limits)."""
     rematch_lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     hints: bool = False
+    rated: bool = False
+    """Its finished game changes its players' ratings (docs/server.md, "Ratings")."""
     """Each seat is sent its own estimate of every legal action while it decides."""
     hinted: dict[int, tuple[int, str]] = field(default_factory=dict)
     """Per seat, the decision (its opening ``seq``) a hint is computed or being computed for,
@@ -290,8 +292,8 @@ class LiveTable:
     def settings(self) -> dict[str, Any]:
         """The table's own options beyond the rules (as stored with them)."""
         return {"learn": self.learn, "private": self.private, "chat": self.chat,
-                "chat_spectators": self.chat_spectators, "hints": self.hints, "rematch": self.rematch,
-                "rematch_of": self.rematch_of}
+                "chat_spectators": self.chat_spectators, "hints": self.hints, "rated": self.rated,
+                "rematch": self.rematch, "rematch_of": self.rematch_of}
 
     def connections_of(self, seat: int) -> list[Connection]:
         return [c for c in self.connections if c.seat == seat]
@@ -317,7 +319,8 @@ def _stored_settings(row: TableRow, happenings: Sequence[HappeningRow] = ()) -> 
     rematch = next((h.data.get("table") for h in happenings if h.kind == "rematch"), None)
     return {"learn": bool(row.rules.get("learn")), "private": bool(row.rules.get("private")),
             "chat": bool(row.rules.get("chat", True)), "chat_spectators": bool(row.rules.get("chat_spectators")),
-            "hints": bool(row.rules.get("hints")), "rematch": rematch, "rematch_of": row.rules.get("rematch_of")}
+            "hints": bool(row.rules.get("hints")), "rated": bool(row.rules.get("rated")), "rematch": rematch,
+            "rematch_of": row.rules.get("rematch_of")}
 
 
 def _restored_seat(s: SeatRow, row: TableRow) -> Seat:

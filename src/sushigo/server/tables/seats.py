@@ -89,6 +89,8 @@ class Seats(ServiceBase):
         and the creator's token.  A rematch (``rematch_of``) gives no seat tokens:
         each player claims its seat (:meth:`claim_rematch`)."""
         rules = _rules_from_request(req)
+        if req.rated and (req.seed is not None or req.hints or req.learn):
+            raise TableError("bad_request", "a rated table has no seed, no hints and no lesson")
         seats: list[Seat] = []
         tokens: dict[int, str] = {}
         for i, entry in enumerate(req.seats):
@@ -112,7 +114,7 @@ class Seats(ServiceBase):
             id=table_id, created=time.time(), rules=rules, seed=seed, timer=req.timer,
             status=WAITING, seats=seats, game=new_game(rules, seed=seed), opened=[0] * rules.players,
             seeded=req.seed is not None, learn=req.learn, private=req.private, chat=req.chat,
-            chat_spectators=req.chat_spectators, hints=req.hints, creator_hash=hash_token(creator),
+            chat_spectators=req.chat_spectators, hints=req.hints, rated=req.rated, creator_hash=hash_token(creator),
             rematch_of=rematch_of.id if rematch_of is not None else None,
             owner=rematch_of.owner if rematch_of is not None else address,
         )
@@ -125,7 +127,7 @@ class Seats(ServiceBase):
             stored_rules["menu"] = list(rules.menu)
         if req.seed is not None:
             stored_rules["seeded"] = True
-        for key in ("learn", "private", "chat_spectators", "hints"):
+        for key in ("learn", "private", "chat_spectators", "hints", "rated"):
             if getattr(req, key):
                 stored_rules[key] = True
         if not req.chat:
@@ -215,7 +217,7 @@ class Seats(ServiceBase):
         fields: dict[str, Any] = {"edition": rules.edition, "players": rules.players, "seats": seats,
                                   "timer": table.timer, "learn": False, "private": table.private,
                                   "chat": table.chat, "chat_spectators": table.chat_spectators,
-                                  "hints": table.hints}
+                                  "hints": table.hints, "rated": table.rated}
         if rules.menu:  # Sushi Go Party!'s
             fields["menu"] = list(rules.menu)
         fields["options"] = options
@@ -279,6 +281,11 @@ class Seats(ServiceBase):
         invite, old, before = s.invite_hash, s.token_hash, (s.account, s.account_name)
         if invite is None:
             raise TableError("seat_taken", SEAT_TAKEN)
+        if table.rated and account is None:
+            raise TableError("needs_account", "a rated table seats signed-in players only: sign in, then open "
+                                              "the invite again")
+        if table.rated and account is not None and any(x.account == account[0] for x in table.seats):
+            raise TableError("already_seated", "your account has a seat at this rated table already")
         secret = secrets.token_urlsafe(24)
         digest = hash_token(secret)
         s.invite_hash, s.token_hash = None, digest  # before any await: a second hello with it finds it spent
