@@ -1069,8 +1069,8 @@ def test_missing_and_unfinished_tables(client: TestClient) -> None:
     summary = client.get(f"/api/tables/{created['id']}").json()
     assert summary["status"] == "waiting" and "totals" not in summary
     assert summary["seats"][0] == {"seat": 0, "kind": "human", "bot": None, "name": None, "account": None,
-                                   "joined": False, "connected": False, "away_since": None, "stand_in": None,
-                                   "reinvited": False}
+                                   "rating": None, "joined": False, "connected": False, "away_since": None,
+                                   "stand_in": None, "reinvited": False}
     assert summary["seats"][1]["kind"] == "bot" and summary["seats"][1]["bot"] == "greedy"
     listing = client.get("/api/tables").json()["tables"]
     assert [t["id"] for t in listing] == [created["id"]]

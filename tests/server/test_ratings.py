@@ -134,3 +134,20 @@ def test_a_deleted_account_leaves_the_leaderboard(web: TestClient) -> None:
     assert "Alice" not in {r["name"] for r in web.get("/api/ratings/base").json()["ratings"]}
     assert web.get("/api/ratings/chess").status_code == 404
     assert web.get("/api/ratings/base?players=12").status_code == 400
+
+
+def test_the_lobby_shows_an_accounts_rating_beside_its_name(web: TestClient) -> None:
+    sign_up(web, "Alice", "alice password")
+    finished = create(web, players=2, seats=["human", "bot:greedy"], rated=True)
+    play(web, finished)
+    rating = web.get("/api/players/alice").json()["ratings"]["base"]
+    waiting = create(web, players=3, seats=["human", "human", "bot:greedy"], rated=True)
+    with socket(web, waiting["id"]) as ws:  # a live table of this process: its seat as the store has it
+        send(ws, type="hello", token=tokens(waiting)[0], name=None, last_seq=None)
+        assert ws.receive_json()["type"] == "welcome"
+        listed = {t["id"]: t for t in web.get("/api/tables").json()["tables"]}
+    for table in (finished["id"], waiting["id"]):
+        seat = listed[table]["seats"][0]
+        assert seat["account"] == "Alice" and seat["rating"] == rating
+    assert listed[waiting["id"]]["rated"] is True
+    assert listed[finished["id"]]["seats"][1]["rating"] is None  # bots' ratings are on the leaderboard

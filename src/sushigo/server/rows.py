@@ -35,6 +35,8 @@ class SeatRow:
     """The id of the account that claimed the seat (``None``: a guest's, or a bot's)."""
     account_name: str | None = None
     """That account's name, as read back (not written)."""
+    rating: dict[str, object] | None = None
+    """That account's rating in the table's edition, as read back (``None``: none yet)."""
 
 
 @dataclass(frozen=True, slots=True)

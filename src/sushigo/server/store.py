@@ -43,9 +43,11 @@ from collections.abc import Iterable, Iterator
 from typing import Any
 
 from sqlalchemy import (
+    and_,
     create_engine,
     event,
     func,
+    literal,
     select,
     update,
 )
@@ -53,6 +55,7 @@ from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import ArgumentError, SQLAlchemyError
 from sqlalchemy.pool import StaticPool
 
+from sushigo.server import ratings
 from sushigo.server.ratings import rate_game
 from sushigo.server.rows import (
     AddHappening,
@@ -76,6 +79,7 @@ from sushigo.server.schema import (
     events_t,
     happenings_t,
     metadata,
+    ratings_t,
     seats_t,
     sheets_t,
     tables_t,
@@ -365,12 +369,17 @@ def _chunks(items: list[str], n: int) -> Iterable[list[str]]:
 
 def _read_seats(conn: Connection, ids: list[str], out: dict[str, LoadedTable]) -> None:
     """The seats of tables ``ids``, in order, each with its account's name, into ``out``."""
-    q = (select(seats_t, accounts_t.c.name.label("account_name"))
+    player = literal("account:") + seats_t.c.account_id
+    q = (select(seats_t, accounts_t.c.name.label("account_name"), ratings_t.c.mu, ratings_t.c.sigma,
+                ratings_t.c.games)
          .outerjoin(accounts_t, accounts_t.c.id == seats_t.c.account_id)
+         .join(tables_t, tables_t.c.id == seats_t.c.table_id)
+         .outerjoin(ratings_t, and_(ratings_t.c.player == player, ratings_t.c.edition == tables_t.c.edition))
          .where(seats_t.c.table_id.in_(ids)).order_by(seats_t.c.table_id, seats_t.c.seat))
     for s in conn.execute(q):
+        rating = None if s.mu is None else ratings.to_json(s.mu, s.sigma, s.games)
         out[s.table_id].seats.append(SeatRow(s.seat, s.kind, s.bot, s.name, s.token_hash,
-                                             s.account_id, s.account_name))
+                                             s.account_id, s.account_name, rating))
 
 
 def _table_row(r: Any) -> TableRow:

@@ -18,8 +18,17 @@ class Lobby(ServiceBase):
     async def listing(self, limit: int = 200) -> list[dict[str, Any]]:
         """Summaries of the newest tables (from the database, so every process's tables show)."""
         loaded = await asyncio.to_thread(self.store.summaries, limit)
-        return [self.tables[item.id].summary() if item.id in self.tables else summary_of(item)
-                for item in loaded]
+        out = []
+        for item in loaded:
+            if item.id in self.tables:
+                summary = self.tables[item.id].summary()
+                for seat, row in zip(summary["seats"], item.seats):  # the ratings as stored now
+                    if seat["account"] is not None and seat["account"] == row.account_name:
+                        seat["rating"] = row.rating
+            else:
+                summary = summary_of(item)
+            out.append(summary)
+        return out
 
     async def tables_of_account(self, account_id: str, statuses: tuple[str, ...],
                                 limit: int = 200) -> list[dict[str, Any]]:

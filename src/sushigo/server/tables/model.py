@@ -140,11 +140,13 @@ class Seat:
     """The id of the account that claimed this seat while signed in (``None``: a guest's, or a bot's)."""
     account_name: str | None = None
     """That account's name (the seat's name too)."""
+    rating: dict[str, Any] | None = None
+    """That account's rating in the table's edition, as last read from the store (the lobby shows it)."""
 
     def to_json(self) -> dict[str, Any]:
         return {
             "seat": self.seat, "kind": self.kind, "bot": self.bot, "name": self.name,
-            "account": self.account_name,
+            "account": self.account_name, "rating": self.rating,
             "joined": self.kind == "bot" or self.name is not None,
             "connected": self.kind == "bot" or self.connections > 0,
             "away_since": None if self.kind == "bot" or self.connections else self.away_since,
@@ -330,7 +332,7 @@ def _restored_seat(s: SeatRow, row: TableRow) -> Seat:
     invite = (row.rules.get("invites") or {}).get(str(s.seat))
     return Seat(s.seat, s.kind, s.bot, s.name, s.token_hash,
                 invite_hash=bytes.fromhex(invite) if isinstance(invite, str) else None,
-                account=s.account, account_name=s.account_name)
+                account=s.account, account_name=s.account_name, rating=s.rating)
 
 
 def name_bots(seats: Sequence[Seat]) -> None:
@@ -355,8 +357,8 @@ def name_bots(seats: Sequence[Seat]) -> None:
 def summary_of(loaded: LoadedTable) -> dict[str, Any]:
     """A summary from stored rows (a table this process does not hold in memory)."""
     row = loaded.row
-    seats = [Seat(s.seat, s.kind, s.bot, s.name, None, account=s.account, account_name=s.account_name)
-             for s in loaded.seats]
+    seats = [Seat(s.seat, s.kind, s.bot, s.name, None, account=s.account, account_name=s.account_name,
+                  rating=s.rating) for s in loaded.seats]
     name_bots(seats)
     return _summary(row.id, _rules_of(row), row.status, row.created, row.timer,
                     bool(row.rules.get("seeded")), seats, row.result, _stored_settings(row, loaded.happenings))
