@@ -211,3 +211,50 @@ def test_a_players_page_lists_their_finished_games(live_server: str, browser: Br
         assert errors == []
     finally:
         ctx.close()
+
+
+@pytest.mark.parametrize("size", list(VIEWPORTS))
+def test_ratings_show_on_the_leaderboard_the_players_page_and_the_lobby(live_server: str, browser: Browser,
+                                                                       size: str) -> None:
+    name = "G" + uuid.uuid4().hex[:10]
+    signed = httpx.post(live_server + "/api/account/signup", json={"name": name, "password": "correct horse"})
+    cookie = signed.cookies["sushigo_session"]
+    for seats in (["human", "bot:random"], ["human", "bot:greedy"]):
+        play_signed_in(live_server, cookie, api_create(live_server, players=2, seats=seats, rated=True))
+    rating = httpx.get(f"{live_server}/api/players/{name}").json()["ratings"]["base"]
+    shown = f"{rating['rating']}{'?' if rating['provisional'] else ''}"
+    ctx = browser.new_context(viewport=VIEWPORTS[size])
+    try:
+        page = ctx.new_page()
+        errors = watch_errors(page)
+        page.goto(live_server + "/ratings")
+        row = page.locator('[data-testid="board-row"]', has_text=name)
+        row.wait_for()
+        assert shown in row.inner_text()
+        assert "1000" in page.locator('[data-testid="board-row"]', has_text="random bot").inner_text()
+        shot(page, f"ratings-{size}")
+        page.click(f'text="{name}"')
+        page.wait_for_selector('[data-testid="rating-chart"]')
+        assert shown in page.locator('[data-testid="rating"]').inner_text()
+        assert page.locator('[data-testid="game"] [data-testid="rating-change"]').count() == 2
+        shot(page, f"player-ratings-{size}")
+        page.goto(live_server + "/")
+        listed = page.locator('[data-testid="table-row"]', has_text=name).first
+        listed.wait_for()
+        assert f"{name} ({shown})" in listed.inner_text() and listed.locator('[data-testid="rated-tag"]').count()
+        assert errors == []
+    finally:
+        ctx.close()
+
+
+def test_a_guest_opening_a_rated_tables_invite_is_told_to_sign_in(live_server: str, browser: Browser) -> None:
+    created = api_create(live_server, players=2, seats=["human", "bot:random"], rated=True)
+    ctx = browser.new_context()
+    try:
+        page = ctx.new_page()
+        page.goto(invites(live_server, created)[0])
+        page.wait_for_function("() => document.querySelector('[data-testid=\"error\"]').textContent.includes('rated')")
+        assert "sign in" in page.locator('[data-testid="error"]').inner_text()
+        shot(page, "rated-table-guest")
+    finally:
+        ctx.close()

@@ -36,7 +36,7 @@ from .test_protocol import hello, ws_path
 
 EVIL = "http://evil.example"
 PAGES = ["/", "/t/abc", "/t/abc/replay", "/score", "/score/abc", "/replay", "/replay/0123456789abcdef0123", "/account",
-         "/u/someone"]
+         "/u/someone", "/ratings"]
 """Every page route (``GET``, HTML)."""
 
 

@@ -114,8 +114,8 @@ def test_rated_games_update_the_ratings_as_recomputed_from_the_records(web: Test
     assert by_name["greedy"]["mu"] == pytest.approx(expect["bot:greedy"][0], abs=1e-3)
     assert by_name["greedy"]["games"] == 1  # seated twice in the third game: that one taught it nothing
     assert by_name["Alice"]["kind"] == "account"
-    order = [r["mu"] - 3 * r["sigma"] for r in board]
-    assert order == sorted(order, reverse=True)
+    order = [(r["provisional"], -r["mu"]) for r in board]  # settled first, each part by rating
+    assert order == sorted(order)
     three = web.get("/api/ratings/base?players=3").json()["ratings"]
     assert {r["name"] for r in three} == {"Alice", "greedy", "random"}
     assert web.get("/api/ratings/base?players=4").json()["ratings"] == []

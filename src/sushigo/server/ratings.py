@@ -23,7 +23,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, Final
 
-from sqlalchemy import func, select, update
+from sqlalchemy import case, func, select, update
 from sqlalchemy.engine import Connection
 
 from sushigo.server.rows import RateGame
@@ -138,12 +138,13 @@ def changes_of(conn: Connection, player: str, tables: Sequence[str]) -> dict[str
 def leaderboard(conn: Connection, edition: str, players: int | None = None,
                 limit: int = 100) -> list[dict[str, Any]]:
     """The best ``limit`` ratings of ``edition`` (of the players who played a rated game at
-    tables of ``players`` seats, where given), by ``mu - 3 sigma`` (sure skill first)."""
+    tables of ``players`` seats, where given): the settled ones first, each part by rating."""
     q = select(ratings_t).where(ratings_t.c.edition == edition)
     if players is not None:
         q = q.where(ratings_t.c.player.in_(select(rating_changes_t.c.player).where(
             rating_changes_t.c.edition == edition, rating_changes_t.c.players == players)))
-    q = q.order_by((ratings_t.c.mu - 3 * ratings_t.c.sigma).desc(), ratings_t.c.player).limit(limit)
+    settling = case((ratings_t.c.sigma > PROVISIONAL, 1), else_=0)
+    q = q.order_by(settling, ratings_t.c.mu.desc(), ratings_t.c.player).limit(limit)
     return [{"player": r.player, **to_json(r.mu, r.sigma, r.games)} for r in conn.execute(q)]
 
 

@@ -1,4 +1,4 @@
-"""The site's HTML pages (lobby, table, replay viewer, scorekeeper, account, player) and
+"""The site's HTML pages (lobby, table, replay viewer, scorekeeper, account, player, leaderboards) and
 ``/static/words.js``, the engine's words for the pages' scripts.
 
 The pages are the package's static files (:data:`STATIC`), sent with
@@ -52,6 +52,11 @@ async def lobby_page() -> Response:
 @router.get("/account")
 async def account_page() -> Response:
     return _page("account.html")
+
+
+@router.get("/ratings")
+async def ratings_page() -> Response:
+    return _page("ratings.html")
 
 
 @router.get("/u/{name}")

@@ -17,7 +17,7 @@
  *   created (after creating): invites (li data-testid="invite" data-seat=n with an
  *   <input data-testid="invite-url"> and a data-testid="copy" button; the spectator
  *   row has data-testid="spectate" with data-testid="spectate-link"),
- *   opt-private, opt-chat, opt-chat_spectators, opt-hints;
+ *   opt-private, opt-chat, opt-chat_spectators, opt-hints, opt-rated;
  *   play-button ("Play as seat N": opens the first human seat's invite), new-table;
  *   my-tables (the seats this browser holds, held.js: li data-testid="my-table" data-id
  *   data-status with data-testid="resume-link", "cancel-table", "forget-table");
@@ -37,6 +37,7 @@
  * The lists of tables (open, finished, yours) are no phase: they refresh beside any phase.
  */
 import { $, $as, as, el } from "./dom.js";
+import { ratingText } from "./ratings_text.js";
 import * as C from "./cards.js";
 import { seats as Held } from "./held.js";
 
@@ -292,6 +293,7 @@ function body() {
   if (!$as("opt-chat", HTMLInputElement).checked) b.chat = false;
   if ($as("opt-chat_spectators", HTMLInputElement).checked) b.chat_spectators = true;
   if ($as("opt-hints", HTMLInputElement).checked) b.hints = true;
+  if ($as("opt-rated", HTMLInputElement).checked) b.rated = true;
   return b;
 }
 
@@ -526,7 +528,14 @@ $("menu").addEventListener("change", function () {
 function seatText(s) {
   if (s.kind === "bot") return botText(s);
   if (!s.name) return "open seat";
-  return String(s.name) + (s.connected ? "" : " (away)");
+  return String(s.name) + seatRating(s) + (s.connected ? "" : " (away)");
+}
+
+// An account's rating beside its name (" (1532)", " (1500?)" while provisional); nothing for a guest.
+function seatRating(s) {
+  var r = s.rating;
+  if (!s.account || !r || typeof r.rating !== "number") return "";
+  return " (" + ratingText(r) + ")";
 }
 
 // A bot's one name (the server gives it), with its settings when it has any.
@@ -557,6 +566,12 @@ function tableRow(t) {
   head.appendChild(el("span", "pill " + String(t.status), String(t.status)));
   var w = when(t.created);
   if (w) head.appendChild(el("span", "small-label", w));
+  if (t.rated) {
+    var rated = el("span", "pill rated", "rated");
+    rated.setAttribute("data-testid", "rated-tag");
+    rated.title = "The game changes its players' ratings";
+    head.appendChild(rated);
+  }
   if (t.hints) {
     var hints = el("span", "pill hints", "hints");
     hints.setAttribute("data-testid", "hints-tag");
@@ -579,7 +594,7 @@ function tableRow(t) {
   if (t.status === "finished" && Array.isArray(t.totals)) {
     var winners = Array.isArray(t.winners) ? t.winners : [];
     var parts = seats.map(function (s, i) {
-      var name = s.kind === "bot" ? botText(s) : String(s.name || "Seat " + (i + 1));
+      var name = s.kind === "bot" ? botText(s) : String(s.name || "Seat " + (i + 1)) + seatRating(s);
       return (winners.indexOf(i) >= 0 ? "★ " : "") + name + " " + t.totals[i];
     });
     var tot = el("div", "t-seats", parts.join(" · "));

@@ -4,7 +4,48 @@
    every record at once (docs/server.md, "Accounts"). */
 
 import { $, $as, el, getJson } from "./dom.js";
+import { ratingText } from "./ratings_text.js";
 import { WORDS } from "./words.js";
+
+const SVG = "http://www.w3.org/2000/svg";
+
+/**
+ * An SVG element with attributes.
+ * @param {string} tag
+ * @param {Record<string, string | number>} attrs
+ * @returns {SVGElement}
+ */
+function svg(tag, attrs) {
+  const e = /** @type {SVGElement} */ (document.createElementNS(SVG, tag));
+  for (const k of Object.keys(attrs)) e.setAttribute(k, String(attrs[k]));
+  return e;
+}
+
+/**
+ * The rating after each rated game, as a line: 1500 at the start.
+ * @param {string} title
+ * @param {{after: number}[]} history
+ * @returns {SVGElement}
+ */
+function chart(title, history) {
+  const W = 600, H = 160, PAD = 34;
+  const points = [1500].concat(history.map(function (h) { return h.after; }));
+  const lo = Math.min.apply(null, points) - 20, hi = Math.max.apply(null, points) + 20;
+  const x = function (/** @type {number} */ i) { return PAD + (W - 2 * PAD) * (points.length > 1 ? i / (points.length - 1) : 0); };
+  const y = function (/** @type {number} */ v) { return H - PAD / 2 - (H - PAD) * (v - lo) / (hi - lo); };
+  const box = svg("svg", { viewBox: "0 0 " + W + " " + H, class: "rating-chart", role: "img",
+    "aria-label": title + ": from 1500 to " + points[points.length - 1] + " over " + history.length + " rated games" });
+  box.setAttribute("data-testid", "rating-chart");
+  box.appendChild(svg("line", { x1: PAD, y1: H - PAD / 2, x2: W - PAD, y2: H - PAD / 2, class: "axis" }));
+  [lo + 20, hi - 20].forEach(function (v) {
+    const t = svg("text", { x: 2, y: y(v) + 4 });
+    t.textContent = String(Math.round(v));
+    box.appendChild(t);
+  });
+  box.appendChild(svg("polyline", { class: "line",
+    points: points.map(function (v, i) { return x(i).toFixed(1) + "," + y(v).toFixed(1); }).join(" ") }));
+  return box;
+}
 
 const name = decodeURIComponent(location.pathname.replace(/^\/u\//, ""));
 /** @type {number | null} */
@@ -43,6 +84,13 @@ function row(g) {
     head.appendChild(pill);
   }
   if (g.private) head.appendChild(el("span", "pill", "private"));
+  if (typeof g.rating_change === "number") {
+    const d = g.rating_change;
+    const change = el("span", "rating-change " + (d > 0 ? "up" : d < 0 ? "down" : ""), (d > 0 ? "+" : "") + d);
+    change.setAttribute("data-testid", "rating-change");
+    change.title = "What this rated game did to the rating";
+    head.appendChild(change);
+  }
   li.appendChild(head);
   const when = new Date((g.finished || g.created) * 1000).toLocaleString();
   const score = Array.isArray(g.totals) ? " · " + g.totals[g.seat] + " points" : "";
@@ -94,6 +142,18 @@ getJson("/api/players/" + encodeURIComponent(name)).then(function (p) {
   $as("download-all", HTMLAnchorElement).href = "/api/players/" + encodeURIComponent(p.name) + "/records";
   $as("download-all", HTMLAnchorElement).setAttribute("download", "sushigo-" + p.name + ".jsonl");
   $("player").hidden = false;
+  const editions = Object.keys(p.ratings || {});
+  $("ratings").replaceChildren(...editions.map(function (e) {
+    const title = WORDS.editions[e] ? WORDS.editions[e].title : e;
+    const r = p.ratings[e];
+    const box = el("span", null, title + ": " + ratingText(r) + " (" + r.games + " rated games)");
+    box.setAttribute("data-testid", "rating");
+    return box;
+  }));
+  $("charts").replaceChildren(...editions.map(function (e) {
+    return chart(WORDS.editions[e] ? WORDS.editions[e].title : e, p.history[e] || []);
+  }));
+  $("player-ratings").hidden = editions.length === 0;
   load(false);
 }, function (e) { showError(e.message); });
 

@@ -421,13 +421,15 @@ function onError(msg) {
     render();
     return;
   }
-  if (code === "not_signed_in" || code === "not_your_seat") {
-    // "#as=N" without the account's session: watch instead
+  if (code === "not_signed_in" || code === "not_your_seat" || code === "needs_account" || code === "already_seated") {
+    // "#as=N" without the account's session, or a rated table's seat without one: nothing to take here
     S.asSeat = null;
     S.stop = true;
     showError(code === "not_signed_in"
       ? "Sign in (the account page) to take your seat here; meanwhile you can watch: open the table's address without #as."
-      : "This seat is not your account's (" + text + ").");
+      : code === "needs_account"
+        ? "This is a rated table: sign in (the account page), then open this invite again."
+        : text.charAt(0).toUpperCase() + text.slice(1) + ".");
     if (S.ws) S.ws.close();
     transition("error");
     render();
