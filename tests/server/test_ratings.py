@@ -151,3 +151,40 @@ def test_the_lobby_shows_an_accounts_rating_beside_its_name(web: TestClient) -> 
         assert seat["account"] == "Alice" and seat["rating"] == rating
     assert listed[waiting["id"]]["rated"] is True
     assert listed[finished["id"]]["seats"][1]["rating"] is None  # bots' ratings are on the leaderboard
+
+
+def test_an_abandoned_rated_table_changes_no_rating(sqlite_url: str) -> None:
+    import time
+
+    with make(sqlite_url) as web:
+        sign_up(web, "Alice", "alice password")
+        made = create(web, players=2, seats=["human", "bot:greedy"], rated=True)
+        play(web, made, to_end=False)
+    with make(sqlite_url, idle_limit=0.2) as web:  # a day later, as the server sees it
+        service = web.app.state.service  # type: ignore[attr-defined]
+        web.portal.call(service.sweep, time.time() + 1.0)  # type: ignore[union-attr]
+        assert web.get(f"/api/tables/{made['id']}").json()["status"] == "abandoned"
+        assert web.get("/api/players/alice").json()["ratings"] == {}
+        assert web.get("/api/ratings/base").json()["ratings"] == []
+
+
+def test_a_shared_win_is_a_tie_and_a_game_is_rated_once() -> None:
+    from sqlalchemy import select
+
+    from sushigo.server.rows import RateGame
+    from sushigo.server.schema import rating_changes_t, ratings_t
+    from sushigo.server.store import Store
+
+    store = Store("sqlite://")
+    store.create_schema()
+    game = RateGame("t1", "base", ("account:a", "account:b", "bot:random"), (1.5, 1.5, 3.0), 100.0)
+    store.write([game])
+    store.write([game])  # stored twice (a retry): the second changes nothing
+    with store.engine.connect() as conn:
+        now = {r.player: (r.mu, r.sigma, r.games) for r in conn.execute(select(ratings_t))}
+        changes = conn.execute(select(rating_changes_t)).all()
+    store.close()
+    assert now["account:a"] == now["account:b"] and now["account:a"][2] == 1  # tied: the same change
+    assert now["account:a"][0] > ratings.MU0  # ahead of the bot they both beat
+    assert now["bot:random"] == (ratings.ANCHOR_MU, ratings.ANCHOR_SIGMA, 1)  # the anchor holds
+    assert len(changes) == 3
