@@ -21,7 +21,7 @@ from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from sushigo.analysis.evaluate import DEFAULT_SAMPLES
-from sushigo.server.accounts import AccountLimits, Accounts
+from sushigo.server.accounts import AccountError, AccountLimits, Accounts
 from sushigo.server.guard import Guard
 from sushigo.server.routes import accounts, errors, games, info, pages, players, sheets, socket, tables, uploads
 from sushigo.server.routes.deps import Limits, Site
@@ -109,6 +109,7 @@ def create_app(
     # every error answer is {"error": "one line"} (routes/errors.py)
     app.exception_handler(Refused)(errors.refused)
     app.exception_handler(TableError)(errors.table_error)
+    app.exception_handler(AccountError)(errors.account_error)
     app.exception_handler(StarletteHTTPException)(errors.http_error)
     app.exception_handler(RequestValidationError)(errors.bad_request)
     app.exception_handler(Exception)(errors.internal_error)

@@ -7,7 +7,8 @@ route that changes something takes a JSON body only (a form of another site
 cannot send one without a CORS preflight, which this server never grants),
 and :class:`~sushigo.server.guard.Guard` refuses it from another site's page
 before it gets here.  The service (:mod:`sushigo.server.accounts`) checks and
-limits; these only read bodies and cookies and answer.
+limits (its :class:`~sushigo.server.accounts.AccountError` is answered by
+``routes/errors.py``); these only read bodies and cookies and answer.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from typing import Annotated, Any, Final
 
 from fastapi import APIRouter, Depends, Request, Response
 
-from sushigo.server.accounts import SESSION_SECONDS, Account, AccountError, SignedIn
+from sushigo.server.accounts import SESSION_SECONDS, Account, SignedIn
 from sushigo.server.routes.bodies import Credentials, NewPassword, PasswordBody, Recovery, documented
 from sushigo.server.routes.deps import AddressOf, SiteOf
 from sushigo.server.routes.errors import Refused
@@ -39,13 +40,6 @@ async def json_only(request: Request) -> None:
 JsonOnly = Depends(json_only)
 
 
-def _refused(e: AccountError) -> Refused:
-    refusal = Refused(e.status, e.message)
-    if e.retry_after is not None:
-        refusal.answer.headers["Retry-After"] = str(e.retry_after)
-    return refusal
-
-
 def _signed_in(response: Response, request: Request, signed: SignedIn) -> None:
     response.set_cookie(COOKIE, signed.secret, max_age=int(SESSION_SECONDS), path="/", httponly=True,
                         samesite="lax", secure=request.url.scheme == "https")
@@ -62,10 +56,7 @@ def _me(account: Account) -> dict[str, Any]:
 @router.get("/api/account", response_model=None)
 async def who(request: Request, site: SiteOf) -> dict[str, Any]:
     """The signed-in account (``{"account": null}``: a guest)."""
-    try:
-        account = await site.accounts.account_of(request.cookies.get(COOKIE))
-    except AccountError as e:
-        raise _refused(e) from None
+    account = await site.accounts.account_of(request.cookies.get(COOKIE))
     return {"account": None if account is None else account.to_json()}
 
 
@@ -73,10 +64,7 @@ async def who(request: Request, site: SiteOf) -> dict[str, Any]:
 async def my_tables(request: Request, site: SiteOf) -> dict[str, Any]:
     """The signed-in account's seats at tables still open (waiting or playing), newest first:
     ``{"tables": [{"table": summary, "seats": [n, ...]}]}``; each opens with ``#as=N``."""
-    try:
-        account = await site.accounts.account_of(request.cookies.get(COOKIE))
-    except AccountError as e:
-        raise _refused(e) from None
+    account = await site.accounts.account_of(request.cookies.get(COOKIE))
     if account is None:
         raise Refused(401, "you are not signed in")
     try:
@@ -90,10 +78,7 @@ async def my_tables(request: Request, site: SiteOf) -> dict[str, Any]:
 async def sign_up(body: Annotated[Credentials, Depends(Credentials.read)], request: Request, response: Response,
                   site: SiteOf, addr: AddressOf) -> dict[str, Any]:
     """Make an account and sign in; its recovery codes, shown this once."""
-    try:
-        signed, codes = await site.accounts.sign_up(body.name, body.password, addr)
-    except AccountError as e:
-        raise _refused(e) from None
+    signed, codes = await site.accounts.sign_up(body.name, body.password, addr)
     _signed_in(response, request, signed)
     return {**_me(signed.account), "recovery_codes": codes}
 
@@ -102,10 +87,7 @@ async def sign_up(body: Annotated[Credentials, Depends(Credentials.read)], reque
              openapi_extra=documented(Credentials))
 async def sign_in(body: Annotated[Credentials, Depends(Credentials.read)], request: Request, response: Response,
                   site: SiteOf, addr: AddressOf) -> dict[str, Any]:
-    try:
-        signed = await site.accounts.sign_in(body.name, body.password, addr)
-    except AccountError as e:
-        raise _refused(e) from None
+    signed = await site.accounts.sign_in(body.name, body.password, addr)
     _signed_in(response, request, signed)
     return _me(signed.account)
 
@@ -113,10 +95,7 @@ async def sign_in(body: Annotated[Credentials, Depends(Credentials.read)], reque
 @router.post("/api/account/signout", response_model=None)
 async def sign_out(request: Request, response: Response, site: SiteOf) -> dict[str, Any]:
     """End this browser's session (a guest's answer is the same)."""
-    try:
-        await site.accounts.sign_out(request.cookies.get(COOKIE))
-    except AccountError as e:
-        raise _refused(e) from None
+    await site.accounts.sign_out(request.cookies.get(COOKIE))
     _signed_out(response, request)
     return {"account": None}
 
@@ -126,11 +105,8 @@ async def sign_out(request: Request, response: Response, site: SiteOf) -> dict[s
 async def change_password(body: Annotated[NewPassword, Depends(NewPassword.read)], request: Request,
                           response: Response, site: SiteOf, addr: AddressOf) -> dict[str, Any]:
     """A new password: every other session of the account ends."""
-    try:
-        signed = await site.accounts.change_password(request.cookies.get(COOKIE), body.password,
-                                                     body.new_password, addr)
-    except AccountError as e:
-        raise _refused(e) from None
+    signed = await site.accounts.change_password(request.cookies.get(COOKIE), body.password,
+                                                 body.new_password, addr)
     _signed_in(response, request, signed)
     return _me(signed.account)
 
@@ -140,10 +116,7 @@ async def change_password(body: Annotated[NewPassword, Depends(NewPassword.read)
 async def recover(body: Annotated[Recovery, Depends(Recovery.read)], request: Request, response: Response,
                   site: SiteOf, addr: AddressOf) -> dict[str, Any]:
     """Sign in with a recovery code (it is used up) and set a new password."""
-    try:
-        signed, left = await site.accounts.recover(body.name, body.code, body.new_password, addr)
-    except AccountError as e:
-        raise _refused(e) from None
+    signed, left = await site.accounts.recover(body.name, body.code, body.new_password, addr)
     _signed_in(response, request, signed)
     return {**_me(signed.account), "recovery_codes_left": left}
 
@@ -153,10 +126,7 @@ async def recover(body: Annotated[Recovery, Depends(Recovery.read)], request: Re
 async def new_codes(body: Annotated[PasswordBody, Depends(PasswordBody.read)], request: Request,
                     site: SiteOf, addr: AddressOf) -> dict[str, Any]:
     """New recovery codes in place of the old ones, shown this once."""
-    try:
-        codes = await site.accounts.new_codes(request.cookies.get(COOKIE), body.password, addr)
-    except AccountError as e:
-        raise _refused(e) from None
+    codes = await site.accounts.new_codes(request.cookies.get(COOKIE), body.password, addr)
     return {"recovery_codes": codes}
 
 
@@ -165,10 +135,7 @@ async def new_codes(body: Annotated[PasswordBody, Depends(PasswordBody.read)], r
 async def delete_account(body: Annotated[PasswordBody, Depends(PasswordBody.read)], request: Request,
                          response: Response, site: SiteOf, addr: AddressOf) -> dict[str, Any]:
     """Delete the signed-in account; its name is free again."""
-    try:
-        gone = await site.accounts.delete(request.cookies.get(COOKIE), body.password, addr)
-    except AccountError as e:
-        raise _refused(e) from None
+    gone = await site.accounts.delete(request.cookies.get(COOKIE), body.password, addr)
     site.service.forget_account(gone.id)  # its seats at the tables in memory are anonymous too
     _signed_out(response, request)
     return {"deleted": gone.name, "account": None}

@@ -17,6 +17,7 @@ from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.requests import Request
 
+from sushigo.server.accounts import AccountError
 from sushigo.server.guard import secure
 from sushigo.server.replies import fail
 from sushigo.server.tables import TableError
@@ -60,6 +61,14 @@ async def table_error(request: Request, exc: TableError) -> JSONResponse:
     return table_failed(exc)
 
 
+async def account_error(request: Request, exc: AccountError) -> JSONResponse:
+    """A refused account request: its status and line (``Retry-After`` when a limit refused it)."""
+    answer = fail(exc.status, exc.message)
+    if exc.retry_after is not None:
+        answer.headers["Retry-After"] = str(exc.retry_after)
+    return answer
+
+
 async def http_error(request: Request, exc: StarletteHTTPException) -> JSONResponse:
     """Every error answer has the one documented shape, ``{"error": "one line"}``."""
     path = " ".join(request.url.path[:100].split())
@@ -80,5 +89,5 @@ async def internal_error(request: Request, exc: Exception) -> JSONResponse:
     return secure(fail(500, "internal server error"))  # sent outside Guard
 
 
-__all__ = ["TABLE_ERROR_STATUS", "Refused", "bad_request", "http_error", "internal_error", "refused",
+__all__ = ["TABLE_ERROR_STATUS", "Refused", "account_error", "bad_request", "http_error", "internal_error", "refused",
            "table_error", "table_failed"]

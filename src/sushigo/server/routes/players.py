@@ -41,10 +41,7 @@ PAGE: Final = 50
 
 
 async def _player(site: Any, name: str) -> Account:
-    try:
-        account = await site.accounts.find(name)
-    except AccountError as e:
-        raise Refused(e.status, e.message) from None
+    account = await site.accounts.find(name)
     if account is None:
         raise Refused(404, f"no player {name[:40]!r}")
     assert isinstance(account, Account)
