@@ -76,7 +76,8 @@ function row(g) {
   li.setAttribute("data-id", String(g.table));
   const head = el("div", "t-head");
   const title = WORDS.editions[g.edition] ? WORDS.editions[g.edition].title : g.edition;
-  head.appendChild(el("strong", null, title + " · " + g.players + " players"));
+  const menu = g.edition === "party" && g.menu ? " · " + (Array.isArray(g.menu) ? "custom menu" : String(g.menu)) : "";
+  head.appendChild(el("strong", null, title + menu + " · " + g.players + " players"));
   if (typeof g.place === "number") {
     const won = g.place < 2;
     const pill = el("span", "pill " + (won ? "playing" : "finished"), placeText(g.place, g.players));
