@@ -258,3 +258,30 @@ def test_a_guest_opening_a_rated_tables_invite_is_told_to_sign_in(live_server: s
         shot(page, "rated-table-guest")
     finally:
         ctx.close()
+
+
+def test_a_turn_based_table_from_the_lobby_counts_hours(live_server: str, browser: Browser) -> None:
+    ctx = browser.new_context()
+    try:
+        page = ctx.new_page()
+        errors = watch_errors(page)
+        page.goto(live_server + "/")
+        page.select_option('[data-testid="players"]', "2")
+        page.select_option('[data-testid="seat-kind"][data-seat="1"]', "bot:random")
+        page.fill('[data-testid="turn-hours"]', "24")
+        page.click('[data-testid="create-submit"]')
+        page.wait_for_selector('[data-testid="created"]:not([hidden])')
+        page.click('[data-testid="play-button"]')
+        page.wait_for_selector('[data-testid="name-form"]:not([hidden])')
+        page.fill('[data-testid="name-input"]', "Ana")
+        page.press('[data-testid="name-input"]', "Enter")
+        page.wait_for_function("() => document.querySelector('[data-testid=\"timer\"]').textContent.includes(' h ')")
+        assert page.locator('[data-testid="timer"]').inner_text() in ("Time 24 h 00 min", "Time 23 h 59 min")
+        shot(page, "turn-based-table")
+        page.goto(live_server + "/")
+        tag = page.locator('[data-testid="turn-based-tag"]').first
+        tag.wait_for()
+        assert tag.inner_text() == "turn-based · 24 h a move"
+        assert errors == []
+    finally:
+        ctx.close()

@@ -51,6 +51,8 @@ REACTIONS: Final[dict[str, str]] = {
 """The quick reactions: what a ``react`` message names, and the text everyone reads."""
 
 TIMER_RANGE: Final = (5, 3600)
+TURN_HOURS: Final = (1, 72)
+"""A turn-based table's limit per move, in hours: ``turn_hours`` (docs/server.md, "Turn-based tables")."""
 """Seconds a move timer may give each decision (the lobby reads it from ``/api/options``)."""
 
 _STRICT = ConfigDict(extra="forbid", strict=True)
@@ -319,6 +321,9 @@ class CreateTable(BaseModel):
     """Spectators read the chat too."""
     hints: bool = False
     """Each seat is sent its own estimate of every legal action while it decides (``hint``)."""
+    turn_hours: Annotated[int, Field(ge=TURN_HOURS[0], le=TURN_HOURS[1])] | None = None
+    """A turn-based table: each move may take this many hours (the timer, in hours), and the
+    table waits for its slowest player within them."""
     rated: bool = False
     """The game changes its players' ratings: every human seat is a signed-in account's; no seed,
     no hints, no lesson (docs/server.md, "Ratings")."""

@@ -10,7 +10,7 @@ from sushigo.bots import BOTS
 from sushigo.engine.flags import DEFAULT_MENU
 from sushigo.engine.menus import MENU_ITEMS, OFFICIAL_MENUS
 from sushigo.engine.rules import RULE_OPTIONS
-from sushigo.server.protocol import MAX_CHAT, MAX_NAME, PROTOCOL, REACTIONS, TIMER_RANGE
+from sushigo.server.protocol import MAX_CHAT, MAX_NAME, PROTOCOL, REACTIONS, TIMER_RANGE, TURN_HOURS
 from sushigo.server.routes.deps import SiteOf
 
 router = APIRouter()
@@ -28,6 +28,7 @@ async def options(site: SiteOf) -> dict[str, Any]:
         "rule_options": [o.to_json() for o in RULE_OPTIONS],
         "max_name": MAX_NAME,
         "timer": list(TIMER_RANGE),
+        "turn_hours": list(TURN_HOURS),
         "max_chat": MAX_CHAT,
         "reactions": REACTIONS,
         "away_after": site.service.away_after,

@@ -287,6 +287,8 @@ function body() {
   if (Object.keys(options).length) b.options = options;
   var t = $as("timer", HTMLInputElement).value.trim();
   if (t) b.timer = Number(t);
+  var hours = $as("turn-hours", HTMLInputElement).value.trim();
+  if (hours) b.turn_hours = Number(hours);
   var seed = $as("seed", HTMLInputElement).value.trim();
   if (seed) b.seed = Number(seed);
   if ($as("opt-private", HTMLInputElement).checked) b.private = true;
@@ -373,6 +375,10 @@ function validate(b) {
   if (b.timer !== undefined && (!Number.isInteger(b.timer) || b.timer < tr[0] || b.timer > tr[1])) {
     return "The timer is a whole number of seconds from " + tr[0] + " to " + tr[1] + ".";
   }
+  if (b.turn_hours !== undefined && (!Number.isInteger(b.turn_hours) || b.turn_hours < 1 || b.turn_hours > 72)) {
+    return "A turn-based table gives each move a whole number of hours from 1 to 72.";
+  }
+  if (b.turn_hours !== undefined && b.timer !== undefined) return "Choose seconds per move or hours per move, not both.";
   if (b.seed !== undefined && (!Number.isInteger(b.seed) || b.seed < 0)) return "The seed is a whole number ≥ 0.";
   if (Array.isArray(b.menu)) {
     var seen = {};
@@ -497,6 +503,7 @@ $("learn-button").addEventListener("click", function () {
   b.seats = ["human", "bot:greedy", "bot:greedy"];
   b.learn = true;
   delete b.timer;
+  delete b.turn_hours;
   var btn = $as("learn-button", HTMLButtonElement);
   btn.disabled = true;
   showError("");
@@ -566,6 +573,11 @@ function tableRow(t) {
   head.appendChild(el("span", "pill " + String(t.status), String(t.status)));
   var w = when(t.created);
   if (w) head.appendChild(el("span", "small-label", w));
+  if (t.turn_based && typeof t.timer === "number") {
+    var turns = el("span", "pill turn-based", "turn-based · " + Math.round(t.timer / 3600) + " h a move");
+    turns.setAttribute("data-testid", "turn-based-tag");
+    head.appendChild(turns);
+  }
   if (t.rated) {
     var rated = el("span", "pill rated", "rated");
     rated.setAttribute("data-testid", "rated-tag");
@@ -705,12 +717,19 @@ function accountTables() {
       if (!t || held[t.id] || !Array.isArray(entry.seats) || !entry.seats.length) return;
       var li = tableRow(t);
       li.setAttribute("data-testid", "account-table");
+      if (Array.isArray(entry.your_turn) && entry.your_turn.length) {  // tables waiting on you first
+        var turn = el("span", "pill waiting", "your turn");
+        turn.setAttribute("data-testid", "your-turn");
+        li.querySelector(".t-head").appendChild(turn);
+        li.setAttribute("data-your-turn", "true");
+      }
       var resume = el("a", "primary-link", "Resume");
       resume.href = "/t/" + encodeURIComponent(String(t.id)) + "#as=" + String(entry.seats[0]);
       resume.setAttribute("data-testid", "resume-link");
       var links = li.querySelector(".t-links");
       links.insertBefore(resume, links.firstChild);
-      list.appendChild(li);
+      if (li.getAttribute("data-your-turn")) list.insertBefore(li, list.firstChild);
+      else list.appendChild(li);
     });
     $("my-tables-panel").hidden = !list.childNodes.length;
   }, function () { /* the browser's own tables still show */ });

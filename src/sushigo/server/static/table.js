@@ -1240,9 +1240,15 @@ function renderTimer() {
   }
   var left = Math.max(0, Math.round(deadline - Date.now() / 1000));
   t.hidden = false;
-  t.textContent = "Time " + Math.floor(left / 60) + ":" + ("0" + (left % 60)).slice(-2);
+  if (left >= 3600) {  // a turn-based table's move: hours and minutes
+    var hours = Math.floor(left / 3600), minutes = Math.floor((left % 3600) / 60);
+    t.textContent = "Time " + hours + " h " + ("0" + minutes).slice(-2) + " min";
+    t.setAttribute("aria-label", hours + " hours " + minutes + " minutes left to decide");
+  } else {
+    t.textContent = "Time " + Math.floor(left / 60) + ":" + ("0" + (left % 60)).slice(-2);
+    t.setAttribute("aria-label", left + " seconds left to decide");
+  }
   t.classList.toggle("urgent", left <= 10);
-  t.setAttribute("aria-label", left + " seconds left to decide");
 }
 
 function drawExtras() {

@@ -71,7 +71,9 @@ class LifeCycle(ServiceBase):
         now = time.time() if now is None else now
         ended = []
         for table in list(self.tables.values()):
-            if table.status in OPEN_STATUSES and now - table.active >= self.idle_limit:
+            # a turn-based table may wait a whole move limit, twice over, for its players
+            patience = max(self.idle_limit, 2 * (table.timer or 0)) if table.turn_based else self.idle_limit
+            if table.status in OPEN_STATUSES and now - table.active >= patience:
                 record = record_dumps(to_record(table.game, meta=self._meta(table)))
                 try:
                     await self.writer.submit(SetStatus(table.id, ABANDONED, now, None, record))
@@ -128,7 +130,8 @@ class LifeCycle(ServiceBase):
             game=new_game(rules, seed=row.seed), opened=[0] * rules.players,
             seeded=bool(row.rules.get("seeded")), learn=settings["learn"], private=settings["private"],
             chat=settings["chat"], chat_spectators=settings["chat_spectators"], hints=settings["hints"],
-            rated=settings["rated"], creator_hash=bytes.fromhex(creator) if isinstance(creator, str) else None,
+            rated=settings["rated"], turn_based=settings["turn_based"],
+            creator_hash=bytes.fromhex(creator) if isinstance(creator, str) else None,
             rematch=settings["rematch"], rematch_of=settings["rematch_of"],
         )
         self._make_bots(table)

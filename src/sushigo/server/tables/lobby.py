@@ -9,7 +9,7 @@ from typing import Any
 from sushigo.engine.rules import Rules
 
 from .base import ServiceBase
-from .model import _rules_of, summary_of
+from .model import PLAYING, _rules_of, summary_of
 
 
 class Lobby(ServiceBase):
@@ -33,10 +33,20 @@ class Lobby(ServiceBase):
     async def tables_of_account(self, account_id: str, statuses: tuple[str, ...],
                                 limit: int = 200) -> list[dict[str, Any]]:
         """The newest tables of ``statuses`` where the account holds a seat: each
-        ``{"table": summary, "seats": [the seats it holds]}``."""
+        ``{"table": summary, "seats": [the seats it holds], "your_turn": the seats of them the
+        game waits on}`` (``your_turn`` is ``None`` for a table this process does not run)."""
         found = await asyncio.to_thread(self.store.tables_of_account, account_id, statuses, limit)
-        return [{"table": self.tables[item.id].summary() if item.id in self.tables else summary_of(item),
-                 "seats": seats} for item, seats in found]
+        out = []
+        for item, seats in found:
+            live = self.tables.get(item.id)
+            waiting = None
+            if live is not None:
+                game = live.game
+                waiting = [s for s in seats if live.status == PLAYING and s in game.pending_seats
+                           and not game.has_committed(s)]
+            out.append({"table": live.summary() if live is not None else summary_of(item), "seats": seats,
+                        "your_turn": waiting})
+        return out
 
     async def summary(self, table_id: str) -> dict[str, Any] | None:
         if table_id in self.tables:

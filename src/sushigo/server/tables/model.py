@@ -260,6 +260,8 @@ class LiveTable:
     hints: bool = False
     rated: bool = False
     """Its finished game changes its players' ratings (docs/server.md, "Ratings")."""
+    turn_based: bool = False
+    """Its :attr:`timer` is a turn-based table's limit per move (hours long): the janitor waits for it."""
     """Each seat is sent its own estimate of every legal action while it decides."""
     hinted: dict[int, tuple[int, str]] = field(default_factory=dict)
     """Per seat, the decision (its opening ``seq``) a hint is computed or being computed for,
@@ -295,6 +297,7 @@ class LiveTable:
         """The table's own options beyond the rules (as stored with them)."""
         return {"learn": self.learn, "private": self.private, "chat": self.chat,
                 "chat_spectators": self.chat_spectators, "hints": self.hints, "rated": self.rated,
+                "turn_based": self.turn_based,
                 "rematch": self.rematch, "rematch_of": self.rematch_of}
 
     def connections_of(self, seat: int) -> list[Connection]:
@@ -321,7 +324,8 @@ def _stored_settings(row: TableRow, happenings: Sequence[HappeningRow] = ()) -> 
     rematch = next((h.data.get("table") for h in happenings if h.kind == "rematch"), None)
     return {"learn": bool(row.rules.get("learn")), "private": bool(row.rules.get("private")),
             "chat": bool(row.rules.get("chat", True)), "chat_spectators": bool(row.rules.get("chat_spectators")),
-            "hints": bool(row.rules.get("hints")), "rated": bool(row.rules.get("rated")), "rematch": rematch,
+            "hints": bool(row.rules.get("hints")), "rated": bool(row.rules.get("rated")),
+            "turn_based": bool(row.rules.get("turn_based")), "rematch": rematch,
             "rematch_of": row.rules.get("rematch_of")}
 
 

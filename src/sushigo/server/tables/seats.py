@@ -91,6 +91,10 @@ class Seats(ServiceBase):
         rules = _rules_from_request(req)
         if req.rated and (req.seed is not None or req.hints or req.learn):
             raise TableError("bad_request", "a rated table has no seed, no hints and no lesson")
+        if req.turn_hours is not None and req.timer is not None:
+            raise TableError("bad_request", "a table has a move timer (timer, seconds) or is turn-based "
+                                            "(turn_hours), not both")
+        timer = req.turn_hours * 3600 if req.turn_hours is not None else req.timer
         seats: list[Seat] = []
         tokens: dict[int, str] = {}
         for i, entry in enumerate(req.seats):
@@ -111,10 +115,11 @@ class Seats(ServiceBase):
         table_id = self.prefix + secrets.token_urlsafe(9)
         creator = secrets.token_urlsafe(24)
         table = LiveTable(
-            id=table_id, created=time.time(), rules=rules, seed=seed, timer=req.timer,
+            id=table_id, created=time.time(), rules=rules, seed=seed, timer=timer,
             status=WAITING, seats=seats, game=new_game(rules, seed=seed), opened=[0] * rules.players,
             seeded=req.seed is not None, learn=req.learn, private=req.private, chat=req.chat,
-            chat_spectators=req.chat_spectators, hints=req.hints, rated=req.rated, creator_hash=hash_token(creator),
+            chat_spectators=req.chat_spectators, hints=req.hints, rated=req.rated,
+            turn_based=req.turn_hours is not None, creator_hash=hash_token(creator),
             rematch_of=rematch_of.id if rematch_of is not None else None,
             owner=rematch_of.owner if rematch_of is not None else address,
         )
@@ -130,12 +135,14 @@ class Seats(ServiceBase):
         for key in ("learn", "private", "chat_spectators", "hints", "rated"):
             if getattr(req, key):
                 stored_rules[key] = True
+        if req.turn_hours is not None:
+            stored_rules["turn_based"] = True
         if not req.chat:
             stored_rules["chat"] = False
         if rematch_of is not None:
             stored_rules["rematch_of"] = rematch_of.id
         row = TableRow(table_id, table.created, rules.edition, rules.players, stored_rules, seed,
-                       req.timer, WAITING)
+                       timer, WAITING)
         await self.writer.submit(CreateTable(row, [SeatRow(s.seat, s.kind, s.bot, s.name, s.token_hash)
                                                    for s in seats]))
         self.tables[table_id] = table
@@ -215,7 +222,9 @@ class Seats(ServiceBase):
         seats = ["human" if s.kind == "human" else f"bot:{s.bot}" for s in table.seats]
         options = rules.options()
         fields: dict[str, Any] = {"edition": rules.edition, "players": rules.players, "seats": seats,
-                                  "timer": table.timer, "learn": False, "private": table.private,
+                                  "timer": None if table.turn_based else table.timer,
+                                  "turn_hours": table.timer // 3600 if table.turn_based and table.timer else None,
+                                  "learn": False, "private": table.private,
                                   "chat": table.chat, "chat_spectators": table.chat_spectators,
                                   "hints": table.hints, "rated": table.rated}
         if rules.menu:  # Sushi Go Party!'s
