@@ -134,3 +134,40 @@ def test_a_deleted_account_has_no_page_and_its_games_stay_anonymous(web: TestCli
     assert record["meta"]["names"][0] == "deleted player"
     sign_up(other(web), "alice", "a new alice")  # the name is free: its page starts empty
     assert web.get("/api/players/alice/games").json()["games"] == []
+
+
+def test_a_tie_on_points_is_broken_as_the_edition_breaks_it(db_url: str) -> None:
+    """A Party game tied on points: its places come from the dessert cards (the stored
+    result's ``desserts`` are dessert points, which break nothing)."""
+    import random as rnd
+    import time as clock
+
+    from sqlalchemy import select as sql_select
+
+    from sushigo.engine.editions import PARTY
+    from sushigo.engine.rules import Rules
+    from sushigo.server.schema import accounts_t
+    from sushigo.server.store import CreateTable, SeatRow, SetStatus, Store, TableRow
+
+    with make(db_url) as web:
+        sign_up(web, "Alice", "alice password")
+        rules = Rules.party(2, "My First Meal")
+        game = PARTY.new_game(rules, seed=1)
+        game.random_playout(rnd.Random(1))
+        result = game.result().to_json()
+        result["totals"] = [40, 40]
+        result["dessert_cards"] = [1, 3]  # the other seat has more dessert cards: it is ahead
+        result["winners"] = [1]
+        store = Store(db_url)
+        try:
+            with store.engine.connect() as conn:
+                alice = conn.execute(sql_select(accounts_t.c.id)).scalar_one()
+            row = TableRow("tied", clock.time(), "party", 2, {"options": rules.options(), "menu": list(rules.menu)},
+                           1, None, "waiting")
+            store.write([CreateTable(row, [SeatRow(0, "human", None, "Alice", None, alice),
+                                           SeatRow(1, "bot", "random", None, None)]),
+                         SetStatus("tied", "finished", clock.time(), result, None)])
+        finally:
+            store.close()
+        (listed,) = web.get("/api/players/alice/games").json()["games"]
+        assert listed["table"] == "tied" and listed["place"] == 2.0

@@ -138,6 +138,9 @@ class Edition:
     title: ClassVar[str]
     tiebreak_name: ClassVar[str]
     """What breaks a tie on points, as a score sheet's row says it (``"Puddings"``, ``"Desserts"``)."""
+    tiebreak_key: ClassVar[str]
+    """The member of a result (object and ``to_json()`` alike) that breaks a tie on points:
+    ``"puddings"``, ``"dessert_cards"`` (Party's ``"desserts"`` are dessert points)."""
     num_actions: ClassVar[int]
     """How many action ids the edition's encoding has (ids are ``0 .. num_actions - 1``)."""
 
@@ -199,6 +202,17 @@ class Edition:
     def tiebreak(self, result: Result | PartyResult) -> tuple[int, ...]:
         """What breaks a tie on points, per seat: puddings, or Party dessert cards."""
         raise NotImplementedError
+
+    def tiebreak_of(self, result: Mapping[str, Any]) -> tuple[int, ...]:
+        """:meth:`tiebreak` of a result as stored (its ``to_json()``).
+
+        >>> from sushigo.engine.rules import Rules
+        >>> game = PARTY.new_game(Rules.party(3, "My First Meal"), seed=2)
+        >>> game.random_playout(random.Random(2))
+        >>> PARTY.tiebreak_of(game.result().to_json()) == PARTY.tiebreak(game.result())
+        True
+        """
+        return tuple(result[self.tiebreak_key])
 
     def words(self) -> dict[str, str]:
         """What a front end calls the edition: ``title`` and ``tiebreak`` (a score sheet's row).
@@ -333,6 +347,7 @@ class _BaseEdition(Edition):
     name = "base"
     title = "Sushi Go!"
     tiebreak_name = "Puddings"
+    tiebreak_key = "puddings"
     num_actions = NUM_ACTIONS
 
     def select(self, base: T, party: T) -> T:
@@ -422,7 +437,7 @@ class _BaseEdition(Edition):
     def tiebreak(self, result: Result | PartyResult) -> tuple[int, ...]:
         if not isinstance(result, Result):
             raise TypeError(f"the original game's edition was given {type(result).__name__}")
-        return tuple(result.puddings)
+        return tuple(getattr(result, self.tiebreak_key))
 
     def describe(self, rules: Rules) -> str:
         variants = [o.replace("_", " ") for o, on in rules.options().items() if on]
@@ -433,6 +448,7 @@ class _PartyEdition(Edition):
     name = "party"
     title = "Sushi Go Party!"
     tiebreak_name = "Desserts"
+    tiebreak_key = "dessert_cards"
     num_actions = PARTY_NUM_ACTIONS
 
     def select(self, base: T, party: T) -> T:
@@ -486,7 +502,7 @@ class _PartyEdition(Edition):
     def tiebreak(self, result: Result | PartyResult) -> tuple[int, ...]:
         if not isinstance(result, PartyResult):
             raise TypeError(f"Sushi Go Party!'s edition was given {type(result).__name__}")
-        return tuple(result.dessert_cards)
+        return tuple(getattr(result, self.tiebreak_key))
 
     def describe(self, rules: Rules) -> str:
         name = menu_name(rules.menu)

@@ -61,9 +61,8 @@ def _game(loaded: Any, seats: list[int]) -> dict[str, Any]:
     summary = summary_of(loaded)
     seat = seats[0]
     result = loaded.row.result or {}
-    tiebreak = result.get(EDITIONS[loaded.row.edition].tiebreak_name.lower())
-    totals = result.get("totals")
-    place = rank_seats(totals, tiebreak)[seat] if isinstance(totals, list) and isinstance(tiebreak, list) else None
+    edition, totals = EDITIONS[loaded.row.edition], result.get("totals")
+    place = rank_seats(totals, edition.tiebreak_of(result))[seat] if totals and edition.tiebreak_key in result else None
     return {
         "table": summary["id"], "edition": summary["edition"], "menu": summary["menu"],
         "players": summary["players"], "created": summary["created"], "finished": loaded.row.finished,
