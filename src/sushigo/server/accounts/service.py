@@ -28,6 +28,7 @@ from sqlalchemy import delete, select, update
 from sqlalchemy.engine import Connection
 
 from sushigo.engine.records import dumps as record_dumps
+from sushigo.server.ratings import player_of
 from sushigo.server.replies import PerHour
 from sushigo.server.schema import accounts_t, ratings_t, recovery_codes_t, seats_t, sessions_t, tables_t
 from sushigo.server.store import Store, StoreError
@@ -402,7 +403,7 @@ class Accounts:
                 if text is not None:
                     conn.execute(update(tables_t).where(tables_t.c.id == table_id)
                                  .values(record=anonymised(text, seats)))
-            conn.execute(delete(ratings_t).where(ratings_t.c.player == f"account:{account_id}"))
+            conn.execute(delete(ratings_t).where(ratings_t.c.player == player_of("account", account_id)))
             conn.execute(delete(sessions_t).where(sessions_t.c.account_id == account_id))
             conn.execute(delete(recovery_codes_t).where(recovery_codes_t.c.account_id == account_id))
             conn.execute(delete(accounts_t).where(accounts_t.c.id == account_id))

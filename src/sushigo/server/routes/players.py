@@ -112,7 +112,7 @@ async def leaderboard(edition: str, site: SiteOf, players: int | None = None) ->
         if kind == "account" and who not in names:
             continue  # deleted meanwhile
         board.append({"name": names[who] if kind == "account" else who, "kind": kind,
-                      "anchor": kind == "bot" and f"bot:{who}" == ratings.ANCHOR, **r})
+                      "anchor": ratings.player_of(kind, who) == ratings.ANCHOR, **r})
     return {"edition": edition, "players": players, "ratings": board}
 
 
