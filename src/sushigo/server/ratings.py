@@ -95,14 +95,14 @@ def rate_game(conn: Connection, op: RateGame) -> None:
             before.append((MU0, SIGMA0))
     after = rate(before, op.ranks)
     for seat, (player, (mu0, sigma0), (mu1, sigma1)) in enumerate(zip(op.players, before, after)):
-        fixed = player == ANCHOR or op.players.count(player) > 1  # a bot seated twice learns nothing of itself
-        if fixed:
+        twice = op.players.count(player) > 1  # a bot seated twice learns nothing of itself
+        if player == ANCHOR or twice:
             mu1, sigma1 = mu0, sigma0
         conn.execute(rating_changes_t.insert().values(
             table_id=op.table_id, seat=seat, player=player, edition=op.edition, players=len(op.players),
             rank=float(op.ranks[seat]), mu_before=mu0, sigma_before=sigma0, mu_after=mu1, sigma_after=sigma1,
             at=op.at))
-        if op.players.count(player) > 1:
+        if twice:
             continue  # (the anchor is written with its games counted, at its fixed rating)
         if player in rows:
             conn.execute(update(ratings_t).where(ratings_t.c.player == player, ratings_t.c.edition == op.edition)

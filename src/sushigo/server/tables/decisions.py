@@ -35,8 +35,9 @@ def _rated(table: LiveTable) -> RateGame | None:
     or a player deleted their account before the end)."""
     if not table.rated or any(s.kind == "human" and s.account is None for s in table.seats):
         return None
-    result = table.game.result()
-    ranks = rank_seats(result.totals, table.edition.tiebreak(result))
+    result = table.result  # the finished game's result, as stored with it
+    assert result is not None
+    ranks = rank_seats(result["totals"], table.edition.tiebreak_of(result))
     players = tuple(player_of("account", s.account) if s.account is not None else player_of("bot", s.bot or "")
                     for s in table.seats)
     return RateGame(table.id, table.rules.edition, players, ranks, time.time())
