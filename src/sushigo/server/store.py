@@ -293,13 +293,13 @@ class Store:
 
     def create_sheet(self, sheet_id: str, token_hash: bytes, data: dict[str, Any], now: float) -> None:
         """Store a new score sheet (version 1)."""
-        with _as_store_error(), self._lock, self.engine.begin() as conn:
+        with self.transaction() as conn:
             conn.execute(sheets_t.insert().values(id=sheet_id, token_hash=token_hash, created=now, updated=now,
                                                   version=1, data=json.dumps(data)))
 
     def sheet(self, sheet_id: str) -> SheetRow | None:
         """The score sheet ``sheet_id``, or ``None``."""
-        with _as_store_error(), self.engine.connect() as conn:
+        with self.reading() as conn:
             r = conn.execute(select(sheets_t).where(sheets_t.c.id == sheet_id)).first()
         if r is None:
             return None
@@ -307,7 +307,7 @@ class Store:
 
     def save_sheet(self, sheet_id: str, data: dict[str, Any], now: float) -> int:
         """Replace a sheet's data; its new version (0: no such sheet)."""
-        with _as_store_error(), self._lock, self.engine.begin() as conn:
+        with self.transaction() as conn:
             version = conn.execute(select(sheets_t.c.version).where(sheets_t.c.id == sheet_id)).scalar()
             if version is None:
                 return 0
@@ -319,13 +319,13 @@ class Store:
                       now: float) -> None:
         """Keep a finished game's analysis of one seat (replacing one with the same budget and seed)."""
         key = {"table_id": table_id, "seat": seat, "samples": samples, "seed": seed}
-        with _as_store_error(), self._lock, self.engine.begin() as conn:
+        with self.transaction() as conn:
             conn.execute(analyses_t.delete().where(*(analyses_t.c[k] == v for k, v in key.items())))
             conn.execute(analyses_t.insert().values(**key, created=now, data=json.dumps(doc)))
 
     def analysis(self, table_id: str, seat: int, samples: int, seed: int) -> dict[str, Any] | None:
         """The stored analysis of one seat of a game, or ``None``."""
-        with _as_store_error(), self.engine.connect() as conn:
+        with self.reading() as conn:
             text = conn.execute(select(analyses_t.c.data).where(
                 analyses_t.c.table_id == table_id, analyses_t.c.seat == seat,
                 analyses_t.c.samples == samples, analyses_t.c.seed == seed)).scalar()
@@ -333,7 +333,7 @@ class Store:
 
     def save_upload(self, upload_id: str, record: str, now: float) -> bool:
         """Keep an uploaded record under its id; ``False`` if one was kept there before (it is the same record)."""
-        with _as_store_error(), self._lock, self.engine.begin() as conn:
+        with self.transaction() as conn:
             if conn.execute(select(uploads_t.c.id).where(uploads_t.c.id == upload_id)).first() is not None:
                 return False
             conn.execute(uploads_t.insert().values(id=upload_id, created=now, record=record))
@@ -341,7 +341,7 @@ class Store:
 
     def upload(self, upload_id: str) -> str | None:
         """The uploaded record kept under ``upload_id``, or ``None``."""
-        with _as_store_error(), self.engine.connect() as conn:
+        with self.reading() as conn:
             return conn.execute(select(uploads_t.c.record).where(uploads_t.c.id == upload_id)).scalar()
 
     @contextlib.contextmanager
@@ -369,7 +369,7 @@ def _chunks(items: list[str], n: int) -> Iterable[list[str]]:
 
 def _read_seats(conn: Connection, ids: list[str], out: dict[str, LoadedTable]) -> None:
     """The seats of tables ``ids``, in order, each with its account's name, into ``out``."""
-    player = literal("account:") + seats_t.c.account_id
+    player = literal(ratings.player_of("account", "")) + seats_t.c.account_id
     q = (select(seats_t, accounts_t.c.name.label("account_name"), ratings_t.c.mu, ratings_t.c.sigma,
                 ratings_t.c.games)
          .outerjoin(accounts_t, accounts_t.c.id == seats_t.c.account_id)
