@@ -127,6 +127,15 @@ def sign_up_in(page: Page, base: str, name: str, password: str = "correct horse"
     visible(page, "signed-in")
 
 
+def sign_in(page: Page, base: str, name: str, password: str = "correct horse") -> None:
+    page.goto(base + "/account")
+    visible(page, "signin-form")
+    page.fill('[data-testid="signin-name"]', name)
+    page.fill('[data-testid="signin-password"]', password)
+    page.click('[data-testid="signin"]')
+    visible(page, "signed-in")
+
+
 def test_a_seat_taken_signed_in_resumes_in_another_browser(live_server: str, browser: Browser) -> None:
     """Sign up, open an invite: the seat bears the account's name (no name asked); another
     browser signed into the account finds the table in the lobby and plays the seat."""
@@ -145,12 +154,7 @@ def test_a_seat_taken_signed_in_resumes_in_another_browser(live_server: str, bro
 
         second = laptop.new_page()
         errors += watch_errors(second)
-        second.goto(live_server + "/account")
-        visible(second, "signin-form")
-        second.fill('[data-testid="signin-name"]', name)
-        second.fill('[data-testid="signin-password"]', "correct horse")
-        second.click('[data-testid="signin"]')
-        visible(second, "signed-in")
+        sign_in(second, live_server, name)
         second.goto(live_server + "/")
         resume = second.locator('[data-testid="account-table"] [data-testid="resume-link"]')
         resume.wait_for()
@@ -236,6 +240,7 @@ def test_ratings_show_on_the_leaderboard_the_players_page_and_the_lobby(live_ser
         page.click(f'text="{name}"')
         page.wait_for_selector('[data-testid="rating-chart"]')
         assert shown in page.locator('[data-testid="rating"]').inner_text()
+        page.locator('[data-testid="game"] [data-testid="rating-change"]').nth(1).wait_for()  # the list comes apart
         assert page.locator('[data-testid="game"] [data-testid="rating-change"]').count() == 2
         shot(page, f"player-ratings-{size}")
         page.goto(live_server + "/")

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import statistics
 import sys
 from enum import Enum
@@ -509,19 +510,31 @@ def serve_command(
     header_timeout: Annotated[float, typer.Option(
         min=0.1, max=300, help="Seconds a connection has to send a whole request's headers before "
                                "the server closes it.")] = 10.0,
+    push_service: Annotated[list[str] | None, typer.Option(
+        "--push-service", help="HOST:PORT of a Web Push service to post notifications to besides the "
+                               "browsers' own (repeatable; for a push service of your own network).")] = None,
+    push_contact: Annotated[str, typer.Option(
+        help="The mailto: or https: address push services may write to about this server's "
+             "notifications.")] = "mailto:sushigo@localhost",
 ) -> None:
     """Run the online game server: lobby, browser tables, live play over WebSockets."""
     try:
         from sushigo.server.serve import ServeError, serve
     except ImportError as e:
         _fail(f"the server needs its extra: pip install 'sushigo[server]' ({e.name} is missing)")
+    if not push_contact.startswith(("mailto:", "https://")):
+        _fail("--push-contact is a mailto: or https: address")
+    host_port = r"[A-Za-z0-9.\-]+:[0-9]{1,5}|\[[0-9A-Fa-f:.]+\]:[0-9]{1,5}"
+    if any(not re.fullmatch(host_port, s) for s in push_service or ()):
+        _fail("--push-service is HOST:PORT (a push service's host name or address and its port)")
     if shard and not (len(shard) == 1 and shard in "abcdefghijklmnopqrstuvwxyz0123456789"):
         _fail("--shard must be one lower-case letter or digit (it starts the ids of this process's tables)")
     try:
         serve(host, port, db, allow_origins=tuple(allow_origin or ()), shard=shard,
               tables_per_hour=tables_per_hour, connections_per_address=connections_per_address,
               trust_proxy=trust_proxy, idle_limit=abandon_after * 86400.0, away_after=away_after,
-              analysis_samples=analysis_samples, header_timeout=header_timeout)
+              analysis_samples=analysis_samples, header_timeout=header_timeout,
+              push_services=tuple(push_service or ()), push_contact=push_contact)
     except ServeError as e:
         _fail(str(e))
 

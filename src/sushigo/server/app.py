@@ -10,6 +10,7 @@ persistence live in the service.
 from __future__ import annotations
 
 import contextlib
+import time
 from collections.abc import AsyncIterator
 from typing import Final
 from urllib.parse import urlsplit
@@ -21,14 +22,30 @@ from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from sushigo.analysis.evaluate import DEFAULT_SAMPLES
-from sushigo.server.accounts import AccountError, AccountLimits, Accounts
+from sushigo.server.accounts import AccountLimits, Accounts
 from sushigo.server.guard import Guard
-from sushigo.server.routes import accounts, errors, games, info, pages, players, sheets, socket, tables, uploads
+from sushigo.server.matchmaking import CONFIRM_SECONDS, Match, PlayNow
+from sushigo.server.push import Notice, Push
+from sushigo.server.replies import Refusal
+from sushigo.server.routes import (
+    accounts,
+    errors,
+    games,
+    info,
+    notifications,
+    pages,
+    play,
+    players,
+    sheets,
+    socket,
+    tables,
+    uploads,
+)
 from sushigo.server.routes.deps import Limits, Site
 from sushigo.server.routes.errors import TABLE_ERROR_STATUS, Refused, table_failed
 from sushigo.server.routes.pages import STATIC
 from sushigo.server.store import Store
-from sushigo.server.tables import HINT_SECONDS, TableError, TableService
+from sushigo.server.tables import HINT_SECONDS, LiveTable, TableError, TableService
 
 DEFAULT_LIMITS: Final = Limits()
 DEFAULT_ACCOUNT_LIMITS: Final = AccountLimits()
@@ -73,6 +90,10 @@ def create_app(
     analysis_samples: int = DEFAULT_SAMPLES,
     password_hasher: PasswordHasher | None = None,
     account_limits: AccountLimits = DEFAULT_ACCOUNT_LIMITS,
+    push_services: tuple[str, ...] = (),
+    push_contact: str = "mailto:sushigo@localhost",
+    queue_tick: float = 1.0,
+    confirm_seconds: float = CONFIRM_SECONDS,
 ) -> FastAPI:
     """The web app over database URL ``db`` (see ``docs/server.md``).
 
@@ -82,43 +103,76 @@ def create_app(
     "Several processes" in ``docs/server.md``); ``idle_limit``, ``away_after``
     ``janitor_every``, ``hint_seconds`` and ``analysis_samples``: see :class:`~sushigo.server.tables.TableService`;
     ``password_hasher`` and ``account_limits``: the accounts' Argon2 parameters and limits
-    (:class:`~sushigo.server.accounts.Accounts`).
+    (:class:`~sushigo.server.accounts.Accounts`); ``push_services`` and ``push_contact``: the
+    push services besides the browsers' and the VAPID contact (:class:`~sushigo.server.push.Push`);
+    ``queue_tick`` and ``confirm_seconds``: play now's rounds (:class:`~sushigo.server.matchmaking.PlayNow`).
     """
     store = store if store is not None else Store(db)
     service = TableService(store, prefix=prefix, idle_limit=idle_limit, away_after=away_after,
                            janitor_every=janitor_every, hint_seconds=hint_seconds,
                            analysis_samples=analysis_samples)
     allowed = frozenset(normalize_origin(o) for o in allow_origins)
+    push = Push(store, services=push_services, contact=push_contact)
+    playnow = PlayNow(store, service, tick=queue_tick, confirm_seconds=confirm_seconds,
+                      on_match=lambda account, match, by: push.notify_soon(account, match_notice(match, by)))
+    service.on_turn = lambda table, seat: _turn_notice(push, table, seat)
 
     @contextlib.asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
         await service.start()
+        await push.start()
+        await playnow.start()
         try:
             yield
         finally:
+            await playnow.stop()
+            await push.stop()
             await service.stop()
             store.close()
 
     app = FastAPI(title="sushigo", lifespan=lifespan, docs_url="/api/docs", redoc_url=None,
                   openapi_url="/api/openapi.json")
     app.state.site = Site(service, store, limits, allowed, Accounts(store, hasher=password_hasher,
-                                                                    limits=account_limits))
+                                                                    limits=account_limits), playnow, push)
     app.state.service = service
     # cross-site state changes refused, security headers on every answer (server/guard.py)
     app.add_middleware(Guard, allowed=allowed, docs=app.docs_url)
     # every error answer is {"error": "one line"} (routes/errors.py)
     app.exception_handler(Refused)(errors.refused)
     app.exception_handler(TableError)(errors.table_error)
-    app.exception_handler(AccountError)(errors.account_error)
+    app.exception_handler(Refusal)(errors.service_error)  # the accounts', the queue's, the notifications'
     app.exception_handler(StarletteHTTPException)(errors.http_error)
     app.exception_handler(RequestValidationError)(errors.bad_request)
     app.exception_handler(Exception)(errors.internal_error)
 
     app.include_router(pages.router)  # its /static/words.js before the static files
     app.mount("/static", StaticFiles(directory=str(STATIC)), name="static")
-    for room in (sheets, info, tables, games, uploads, accounts, players, socket):
+    for room in (sheets, info, tables, games, uploads, accounts, players, play, notifications, socket):
         app.include_router(room.router)
     return app
+
+
+EDITION_NAMES: Final = {"base": "Sushi Go!", "party": "Sushi Go Party!"}
+
+
+def match_notice(match: Match, confirm_by: float) -> Notice:
+    """What a matched account's devices show: the game and the time to confirm (no one's cards)."""
+    seconds = max(1, round(confirm_by - time.time()))
+    people = len(match.members)
+    who = f"{people} players" if match.bots == 0 else f"{people} + {match.bots} bot{'s' * (match.bots > 1)}"
+    return Notice(f"{EDITION_NAMES[match.edition]}: your table is ready",
+                  f"{who}. Confirm within {seconds} s to sit down.", "/#play", "sushigo-play")
+
+
+def _turn_notice(push: Push, table: LiveTable, seat: int) -> None:
+    """A turn-based table waits on an account's seat: tell its devices (the names at the table, no cards)."""
+    account = table.seats[seat].account
+    if account is None:
+        return
+    others = [s.name or "a player" for s in table.seats if s.seat != seat]
+    push.notify_soon(account, Notice(f"{EDITION_NAMES.get(table.rules.edition, 'Sushi Go!')}: your move",
+                                     f"The table with {', '.join(others)} waits on you.",
+                                     f"/t/{table.id}#as={seat}", f"sushigo-turn-{table.id}"))
 
 
 __all__ = ["STATIC", "TABLE_ERROR_STATUS", "Limits", "create_app", "normalize_origin", "table_failed"]

@@ -11,6 +11,18 @@ from fastapi import Request
 from fastapi.responses import JSONResponse
 
 
+class Refusal(Exception):
+    """A request a service refuses, whatever route asked: an HTTP ``status``, a one-line
+    ``message`` and, when a rate limit refused it, ``retry_after`` seconds (the app answers
+    it with :func:`fail`; the accounts', the queue's and the notifications' errors are these)."""
+
+    def __init__(self, status: int, message: str, retry_after: int | None = None) -> None:
+        super().__init__(message)
+        self.status = status
+        self.message = message
+        self.retry_after = retry_after
+
+
 def fail(status: int, message: str, **extra: Any) -> JSONResponse:
     """The documented error answer: ``{"error": "one line"}`` (plus ``extra`` keys)."""
     return JSONResponse({"error": message, **extra}, status_code=status)

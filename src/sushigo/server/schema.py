@@ -152,5 +152,60 @@ rating_changes_t = Table(
 """What each rated game did to each seat's rating: the history behind every rating."""
 
 
-__all__ = ["accounts_t", "analyses_t", "events_t", "happenings_t", "metadata", "rating_changes_t", "ratings_t",
-           "recovery_codes_t", "seats_t", "sessions_t", "sheets_t", "tables_t", "uploads_t"]
+queue_t = Table(
+    "queue",
+    metadata,
+    Column("id", String(40), primary_key=True),
+    Column("ticket_hash", LargeBinary(32), nullable=False, unique=True),
+    Column("account_id", String(40), ForeignKey("accounts.id", ondelete="CASCADE"), nullable=True, unique=True),
+    Column("name", String(100), nullable=False),
+    Column("address", String(64), nullable=False),
+    Column("edition", String(8), nullable=False),
+    Column("menu", String(100), nullable=True),
+    Column("sizes", String(40), nullable=False),
+    Column("rated", Integer, nullable=False),
+    Column("rating", Float, nullable=False),
+    Column("bots_after", Float, nullable=False),
+    Column("joined", Float, nullable=False),
+    Column("seen", Float, nullable=False),
+    Column("push", Integer, nullable=False),
+    Column("state", String(10), nullable=False, index=True),
+    Column("match_id", String(40), nullable=True, index=True),
+    Column("players", Integer, nullable=True),
+    Column("confirm_by", Float, nullable=True),
+    Column("confirmed", Integer, nullable=False),
+    Column("misses", Integer, nullable=False),
+    Column("changed", Float, nullable=False),
+    Column("table_id", String(40), nullable=True),
+    Column("url", String(200), nullable=True),
+    Column("reason", String(200), nullable=True),
+)
+"""Play now's queue (:mod:`sushigo.server.matchmaking`): one row per place, whoever
+holds its ticket (SHA-256 kept, never the ticket); shared by every server process."""
+
+push_subscriptions_t = Table(
+    "push_subscriptions",
+    metadata,
+    Column("id", String(64), primary_key=True),
+    Column("account_id", String(40), ForeignKey("accounts.id", ondelete="CASCADE"), nullable=False, index=True),
+    Column("endpoint", Text, nullable=False),
+    Column("p256dh", String(200), nullable=False),
+    Column("auth", String(100), nullable=False),
+    Column("created", Float, nullable=False),
+)
+"""The devices that asked for Web Push notifications, per account (``id``: the SHA-256
+of the endpoint; :mod:`sushigo.server.push`)."""
+
+site_keys_t = Table(
+    "site_keys",
+    metadata,
+    Column("name", String(40), primary_key=True),
+    Column("value", Text, nullable=False),
+    Column("created", Float, nullable=False),
+)
+"""Keys the server made for itself and keeps (the VAPID key that signs its Web Push messages)."""
+
+
+__all__ = ["accounts_t", "analyses_t", "events_t", "happenings_t", "metadata", "push_subscriptions_t", "queue_t",
+           "rating_changes_t", "ratings_t", "recovery_codes_t", "seats_t", "sessions_t", "sheets_t", "site_keys_t",
+           "tables_t", "uploads_t"]

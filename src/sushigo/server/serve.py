@@ -135,6 +135,8 @@ def serve(
     away_after: float = 60.0,
     analysis_samples: int = DEFAULT_SAMPLES,
     header_timeout: float = HEADER_TIMEOUT,
+    push_services: tuple[str, ...] = (),
+    push_contact: str = "mailto:sushigo@localhost",
     out: TextIO = sys.stdout,
 ) -> None:
     """Start the server and block until it is stopped (Ctrl-C or SIGTERM).
@@ -163,7 +165,7 @@ def serve(
     limits = Limits(tables_per_hour=tables_per_hour, connections_per_address=connections_per_address)
     app = create_app(db, allow_origins=(address, *extra_origins), prefix=shard, store=store, limits=limits,
                      idle_limit=idle_limit, away_after=away_after, janitor_every=min(300.0, idle_limit / 4),
-                     analysis_samples=analysis_samples)
+                     analysis_samples=analysis_samples, push_services=push_services, push_contact=push_contact)
     config = uvicorn.Config(
         app, log_level="warning", ws_max_size=65536, ws_ping_interval=20, ws_ping_timeout=20,
         ws="websockets-sansio",  # pinned: the tests send it raw frames (tests/server/test_raw_frames.py)

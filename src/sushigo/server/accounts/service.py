@@ -29,7 +29,7 @@ from sqlalchemy.engine import Connection
 
 from sushigo.engine.records import dumps as record_dumps
 from sushigo.server.ratings import player_of
-from sushigo.server.replies import PerHour
+from sushigo.server.replies import PerHour, Refusal
 from sushigo.server.schema import accounts_t, ratings_t, recovery_codes_t, seats_t, sessions_t, tables_t
 from sushigo.server.store import Store, StoreError
 
@@ -58,15 +58,9 @@ WRONG: Final = "wrong name or password"
 """The one answer to a failed sign-in: it does not say which of the two was wrong."""
 
 
-class AccountError(Exception):
+class AccountError(Refusal):
     """A refused account request: an HTTP ``status`` and a one-line message
     (``retry_after``: seconds until a rate limit lets the asker try again)."""
-
-    def __init__(self, status: int, message: str, retry_after: int | None = None) -> None:
-        super().__init__(message)
-        self.status = status
-        self.message = message
-        self.retry_after = retry_after
 
 
 @dataclass(frozen=True)

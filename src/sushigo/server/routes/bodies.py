@@ -220,6 +220,66 @@ class Recovery(JsonBody):
     new_password: Secret
 
 
-__all__ = ["MAX_SHEET", "CancelBody", "Credentials", "InviteBody", "JsonBody", "NewPassword", "NewSheet",
-           "PasswordBody", "Recovery", "SavedSheet", "SeatBody", "decode_json", "documented", "read_limited", "says",
-           "sheet_problem"]
+class JoinBody(JsonBody):
+    """``POST /api/play/join``: a place in play now's queue."""
+
+    SHAPE = ('the body is {"edition": "base"|"party", "menu": NAME|null, "sizes": [N, ...], "bots_after": SECONDS, '
+             '"rated": BOOL, "name": NAME (a guest\'s), "push": BOOL}')
+    edition: Annotated[str, Field(max_length=10)]
+    menu: Annotated[str, Field(max_length=100)] | None = None
+    sizes: Annotated[list[int], Field(min_length=1, max_length=7)] = Field(default_factory=lambda: [2, 3, 4])
+    bots_after: float | int = 30
+    rated: bool = False
+    name: Annotated[str, Field(max_length=100)] | None = None
+    push: bool = False
+
+
+class TicketBody(JsonBody):
+    """``POST /api/play/status``, ``/confirm``, ``/leave``: the place's ticket."""
+
+    SHAPE = ('the body is {"ticket": TICKET}, the ticket /api/play/join gave (null: the signed-in account\'s place; '
+             'status also takes "push": BOOL)')
+    ticket: Annotated[str, Field(min_length=1, max_length=100)] | None = None
+    push: bool | None = None
+
+
+class SubscriptionBody(JsonBody):
+    """``POST /api/push/subscribe``: a browser's push subscription (``PushSubscription.toJSON()``)."""
+
+    model_config = ConfigDict(extra="ignore")
+    LIMIT = 8192
+    SHAPE = 'the body is a push subscription: {"endpoint": URL, "keys": {"p256dh": KEY, "auth": KEY}}'
+    endpoint: Annotated[str, Field(max_length=4000)]
+    keys: dict[str, Annotated[str, Field(max_length=300)]]
+
+
+class EndpointBody(JsonBody):
+    """``POST /api/push/unsubscribe`` and ``/status``: this device's endpoint (``null``: every device)."""
+
+    LIMIT = 8192
+    SHAPE = 'the body is {"endpoint": URL}, this device\'s push endpoint (null: every device of the account)'
+    endpoint: Annotated[str, Field(max_length=4000)] | None = None
+
+
+__all__ = [
+    "MAX_SHEET",
+    "CancelBody",
+    "Credentials",
+    "EndpointBody",
+    "InviteBody",
+    "JoinBody",
+    "JsonBody",
+    "NewPassword",
+    "NewSheet",
+    "PasswordBody",
+    "Recovery",
+    "SavedSheet",
+    "SeatBody",
+    "SubscriptionBody",
+    "TicketBody",
+    "decode_json",
+    "documented",
+    "read_limited",
+    "says",
+    "sheet_problem",
+]

@@ -11,6 +11,8 @@ from fastapi import Depends
 from starlette.requests import HTTPConnection
 
 from sushigo.server.accounts import Accounts
+from sushigo.server.matchmaking import PlayNow
+from sushigo.server.push import Push
 from sushigo.server.replays import Charge, ReplayService
 from sushigo.server.replies import PerHour
 from sushigo.server.routes.errors import Refused
@@ -49,6 +51,8 @@ class Limits:
     keeps from before costs nothing and is not counted)."""
     outbox: int = 256
     """Frames queued for a slow client before it is dropped."""
+    places_per_hour: int = 120
+    """Places in play now's queue one address may take per hour."""
 
 
 @dataclass
@@ -63,6 +67,10 @@ class Site:
     """The origins whose pages may act here (normalized, see :func:`sushigo.server.app.normalize_origin`)."""
     accounts: Accounts
     """The players' accounts (docs/server.md, "Accounts")."""
+    play: PlayNow
+    """Play now's queue (docs/server.md, "Play now")."""
+    push: Push
+    """The devices' notifications (docs/server.md, "Notifications")."""
     replays: ReplayService = field(init=False)
     tables_made: PerHour = field(init=False)
     """Tables created, per address."""
@@ -76,6 +84,8 @@ class Site:
     """Score sheets kept, per address."""
     sockets: defaultdict[str, int] = field(init=False)
     """Open table sockets, per address."""
+    places: PerHour = field(init=False)
+    """Places taken in play now's queue, per address."""
 
     def __post_init__(self) -> None:
         limits = self.limits
@@ -86,6 +96,7 @@ class Site:
         self.invites = PerHour(limits.invites_per_hour)
         self.sheets_made = PerHour(SHEETS_PER_HOUR)
         self.sockets = defaultdict(int)
+        self.places = PerHour(limits.places_per_hour)
 
     def charge(self, address: str) -> Charge:
         """Counts a replay document computed for ``address`` (one kept from before is not)."""

@@ -17,9 +17,8 @@ from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.requests import Request
 
-from sushigo.server.accounts import AccountError
 from sushigo.server.guard import secure
-from sushigo.server.replies import fail
+from sushigo.server.replies import Refusal, fail
 from sushigo.server.tables import TableError
 
 TABLE_ERROR_STATUS: Final[dict[str, int]] = {
@@ -61,8 +60,9 @@ async def table_error(request: Request, exc: TableError) -> JSONResponse:
     return table_failed(exc)
 
 
-async def account_error(request: Request, exc: AccountError) -> JSONResponse:
-    """A refused account request: its status and line (``Retry-After`` when a limit refused it)."""
+async def service_error(request: Request, exc: Refusal) -> JSONResponse:
+    """A request a service refused (an account's, the queue's, the notifications'): its status
+    and line (``Retry-After`` when a limit refused it)."""
     answer = fail(exc.status, exc.message)
     if exc.retry_after is not None:
         answer.headers["Retry-After"] = str(exc.retry_after)
@@ -89,5 +89,5 @@ async def internal_error(request: Request, exc: Exception) -> JSONResponse:
     return secure(fail(500, "internal server error"))  # sent outside Guard
 
 
-__all__ = ["TABLE_ERROR_STATUS", "Refused", "account_error", "bad_request", "http_error", "internal_error", "refused",
+__all__ = ["TABLE_ERROR_STATUS", "Refused", "bad_request", "http_error", "internal_error", "refused", "service_error",
            "table_error", "table_failed"]

@@ -49,6 +49,12 @@ async def lobby_page() -> Response:
     return _page("index.html")
 
 
+@router.get("/sw.js")
+async def service_worker() -> Response:
+    """The service worker that shows Web Push notifications (served from the root: its scope is the site)."""
+    return FileResponse(str(STATIC / "sw.js"), media_type="text/javascript", headers=_FRESH)
+
+
 @router.get("/account")
 async def account_page() -> Response:
     return _page("account.html")

@@ -5,6 +5,7 @@
    session is an HTTP-only cookie this script never sees. */
 
 import { $, $as, as, el, getJson, postJson } from "./dom.js";
+import { setupPush } from "./push.js";
 
 /** @typedef {{name: string, created: number}} Account */
 
@@ -120,3 +121,5 @@ getJson("/api/account").then(function (a) { show(a.account); }, function (e) {
   say("account-error", e.message);
   show(null);
 });
+
+setupPush();

@@ -40,6 +40,7 @@ import { $, $as, as, el } from "./dom.js";
 import { ratingText } from "./ratings_text.js";
 import * as C from "./cards.js";
 import { seats as Held } from "./held.js";
+import { setupPlayNow } from "./playnow.js";
 
 var FALLBACK = {
   bots: ["flatmc", "greedy", "ismcts", "learned", "random"],
@@ -731,6 +732,10 @@ function accountTables() {
       if (li.getAttribute("data-your-turn")) list.insertBefore(li, list.firstChild);
       else list.appendChild(li);
     });
+    var waiting = list.querySelectorAll('[data-your-turn="true"]').length;
+    $("waiting-on-you").textContent = waiting === 0 ? "" : waiting === 1 ? "1 table waits on your move."
+      : waiting + " tables wait on your move.";
+    $("waiting-on-you").hidden = waiting === 0;
     $("my-tables-panel").hidden = !list.childNodes.length;
   }, function () { /* the browser's own tables still show */ });
 }
@@ -746,6 +751,7 @@ syncEdition();
 fillMenus();
 preview();
 api("GET", "/api/account").then(function (a) {  // a guest keeps "Sign in"
+  setupPlayNow(a && a.account ? a.account : null);
   if (a && a.account) {
     L.account = a.account.name;
     $("my-tables-hint").textContent = "The seats this browser holds, and your account's at tables still open.";
@@ -753,7 +759,7 @@ api("GET", "/api/account").then(function (a) {  // a guest keeps "Sign in"
     $("account-link").setAttribute("aria-label", "Your account: " + a.account.name);
     accountTables();
   }
-}, function () { /* the link still leads to the account page */ });
+}, function () { setupPlayNow(null); /* the link still leads to the account page */ });
 
 api("GET", "/api/options").then(function (o) {
   if (o && typeof o === "object") {

@@ -7,7 +7,7 @@ from __future__ import annotations
 import asyncio
 from abc import ABC, abstractmethod
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
 from typing import Any
 
@@ -46,6 +46,9 @@ class ServiceBase(ABC):
         self.tables: dict[str, LiveTable] = {}
         self._tasks: set[asyncio.Task[Any]] = set()
         self.picks = 0
+        self.on_turn: Callable[[LiveTable, int], None] | None = None
+        """Called when a turn-based table starts waiting on an account's seat that nobody watches
+        (the app sends that account's devices a notification)."""
 
     def _spawn(self, coro: Any) -> None:
         task = asyncio.get_running_loop().create_task(coro)

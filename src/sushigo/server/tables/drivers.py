@@ -8,7 +8,7 @@ from __future__ import annotations
 import asyncio
 import random
 import time
-from typing import Any
+from typing import Any, Final
 
 from sushigo.bots import make_bot
 from sushigo.bots.base import Bot, view_for
@@ -18,6 +18,9 @@ from sushigo.server.store import StoreError
 
 from .base import ServiceBase
 from .model import BOT_DEADLINE, PLAYING, STAND_IN, LiveTable, TableError, _one_line, _retrieve, log
+
+TURN_FRESH: Final = 60.0
+"""Seconds after a decision opened within which its seat's player is still told of it (not after a restart)."""
 
 
 class Drivers(ServiceBase):
@@ -108,12 +111,23 @@ class Drivers(ServiceBase):
                 if current is None or current[0] != table.opened[seat]:
                     if current is not None:
                         current[2].cancel()
+                    if table.turn_based:
+                        self._turn_waits(table, seat)
                     # counted from when the decision opened: a restart or a withdrawn pick does not reset it
                     when = table.opened_at[seat] + table.timer
                     loop = asyncio.get_running_loop()
                     handle = loop.call_later(max(0.0, when - time.time()), self._on_timeout, table, seat,
                                              table.opened[seat])
                     table.deadlines[seat] = (table.opened[seat], when, handle)
+
+    def _turn_waits(self, table: LiveTable, seat: int) -> None:
+        """A turn-based table's decision opened for human ``seat``: an account's seat that nobody
+        watches is told through :attr:`on_turn` (once: a restart does not tell again a decision
+        that opened earlier)."""
+        s = table.seats[seat]
+        fresh = time.time() - table.opened_at[seat] < TURN_FRESH
+        if self.on_turn is not None and s.account is not None and s.connections == 0 and fresh:
+            self.on_turn(table, seat)
 
     def _clear_deadline(self, table: LiveTable, seat: int) -> None:
         current = table.deadlines.pop(seat, None)

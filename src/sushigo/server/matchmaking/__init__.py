@@ -1,0 +1,16 @@
+"""Play now (docs/server.md, "Play now"): a queue per kind of game that seats
+people together, by rating or in the order they came, and fills the seats
+nobody takes with bots of a similar rating.
+
+:mod:`.pairing` is the rule (who sits with whom, on plain values);
+:mod:`.queue` keeps the places in the database, so that every server process
+of one site serves one queue, and seats each match at a new table.
+"""
+
+from __future__ import annotations
+
+from .pairing import GATHER, Match, Waiting, pair, window
+from .queue import BOT_ROSTER, CONFIRM_SECONDS, Joining, PlayNow, QueueError
+
+__all__ = ["BOT_ROSTER", "CONFIRM_SECONDS", "GATHER", "Joining", "Match", "PlayNow", "QueueError", "Waiting", "pair",
+           "window"]
