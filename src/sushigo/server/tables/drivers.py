@@ -122,8 +122,8 @@ class Drivers(ServiceBase):
 
     def _turn_waits(self, table: LiveTable, seat: int) -> None:
         """A turn-based table's decision opened for human ``seat``: an account's seat that nobody
-        watches is told through :attr:`on_turn` (once: a restart does not tell again a decision
-        that opened earlier)."""
+        watches is told through :attr:`on_turn` (once: a restart tells again only a decision that
+        opened less than :data:`TURN_FRESH` seconds before)."""
         s = table.seats[seat]
         fresh = time.time() - table.opened_at[seat] < TURN_FRESH
         if self.on_turn is not None and s.account is not None and s.connections == 0 and fresh:
