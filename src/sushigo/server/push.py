@@ -37,7 +37,6 @@ from typing import Any, Final
 from urllib.parse import urlsplit
 
 from sqlalchemy import delete, func, select
-from sqlalchemy.engine import Connection
 
 from sushigo.server.replies import Refusal
 from sushigo.server.schema import push_subscriptions_t, site_keys_t
@@ -225,12 +224,12 @@ class Push:
 
     async def notify(self, account_id: str, notice: Notice) -> int:
         """Send ``notice`` to every device of the account now; how many push services accepted it."""
-        def read(conn: Connection) -> list[Any]:
+        def read() -> list[Any]:
             t = push_subscriptions_t
-            return list(conn.execute(select(t).where(t.c.account_id == account_id)))
-        try:
             with self.store.reading() as conn:
-                rows = read(conn)
+                return list(conn.execute(select(t).where(t.c.account_id == account_id)))
+        try:
+            rows = await asyncio.to_thread(read)
         except StoreError as e:
             log.error("notifications of an account could not be read: %s", e)
             return 0
