@@ -290,3 +290,34 @@ def test_a_turn_based_table_from_the_lobby_counts_hours(live_server: str, browse
         assert errors == []
     finally:
         ctx.close()
+
+
+def test_an_account_becomes_a_bot_and_makes_and_revokes_a_token(live_server: str, browser: Browser) -> None:
+    ctx = browser.new_context(viewport=VIEWPORTS["desktop"])
+    try:
+        page = ctx.new_page()
+        errors = watch_errors(page)
+        sign_up_in(page, live_server, "Bot_" + uuid.uuid4().hex[:8])
+        visible(page, "bot-off")
+        page.fill('[data-testid="bot-password"]', "correct horse")
+        page.click('[data-testid="bot-submit"]')
+        visible(page, "bot-on")
+        page.wait_for_selector('[data-testid="tokens"] li.empty')
+        page.fill('[data-testid="token-label"]', "laptop")
+        page.fill('[data-testid="token-password"]', "correct horse")
+        page.click('[data-testid="token-submit"]')
+        visible(page, "token-new")
+        token = page.locator('[data-testid="token-new"] code').inner_text()
+        assert token.startswith("sgb_")
+        page.wait_for_selector('[data-testid="token"]')
+        assert "laptop" in page.locator('[data-testid="token"]').inner_text()
+        assert serious_violations(page) == []
+        shot(page, "bot-account-token-desktop")
+        bearer = {"Authorization": f"Bearer {token}"}
+        assert httpx.get(live_server + "/api/bot/account", headers=bearer).status_code == 200
+        page.click('[data-testid="token-revoke"]')
+        page.wait_for_selector('[data-testid="tokens"] li.empty')
+        assert httpx.get(live_server + "/api/bot/account", headers=bearer).status_code == 401
+        assert errors == []
+    finally:
+        ctx.close()

@@ -323,3 +323,22 @@ def test_seats_stored_before_accounts_get_an_empty_account(store: Store) -> None
     assert revision_of(store) == migrations.head() and differences(store) == []
     with store.engine.connect() as conn:
         assert conn.execute(select(seats_t.c.name, seats_t.c.account_id)).all() == [("Ana", None)]
+
+
+def test_accounts_made_before_bot_accounts_are_players(store: Store) -> None:
+    """A database at revision 0006 (accounts without ``bot``) gets the column, 0 for every
+    account it has, and the ``api_tokens`` table at 0007."""
+    from alembic import command
+
+    from sushigo.server.schema import accounts_t
+
+    with store.engine.connect() as conn, conn.begin():
+        command.upgrade(migrations.config(conn, metadata), "0006")
+    assert "bot" not in {c["name"] for c in inspect(store.engine).get_columns("accounts")}
+    with store.engine.begin() as conn:
+        conn.exec_driver_sql("INSERT INTO accounts (id, name, name_key, password_hash, created) "
+                             "VALUES ('a1', 'Ana', 'ana', 'x', 0.0)")
+    store.create_schema()
+    assert revision_of(store) == migrations.head() and differences(store) == []
+    with store.engine.connect() as conn:
+        assert conn.execute(select(accounts_t.c.name, accounts_t.c.bot)).all() == [("Ana", 0)]

@@ -97,9 +97,11 @@ accounts_t = Table(
     Column("name_key", String(20), nullable=False, unique=True),
     Column("password_hash", Text, nullable=False),
     Column("created", Float, nullable=False),
+    Column("bot", Integer, nullable=False, server_default="0"),
 )
 """Player accounts: the name as written, the name as compared (lower case: one
-account per name whatever its case), the Argon2 hash of the password."""
+account per name whatever its case), the Argon2 hash of the password, and whether
+it is a bot account (a program plays it, through the bot API)."""
 
 sessions_t = Table(
     "sessions",
@@ -206,6 +208,36 @@ site_keys_t = Table(
 """Keys the server made for itself and keeps (the VAPID key that signs its Web Push messages)."""
 
 
-__all__ = ["accounts_t", "analyses_t", "events_t", "happenings_t", "metadata", "push_subscriptions_t", "queue_t",
-           "rating_changes_t", "ratings_t", "recovery_codes_t", "seats_t", "sessions_t", "sheets_t", "site_keys_t",
-           "tables_t", "uploads_t"]
+api_tokens_t = Table(
+    "api_tokens",
+    metadata,
+    Column("id", String(24), primary_key=True),
+    Column("token_hash", LargeBinary(32), nullable=False, unique=True),
+    Column("account_id", String(40), ForeignKey("accounts.id", ondelete="CASCADE"), nullable=False, index=True),
+    Column("label", String(60), nullable=False),
+    Column("created", Float, nullable=False),
+    Column("used", Float, nullable=True),
+)
+"""Bot accounts' API tokens: the SHA-256 of each (shown once, never kept), its public id
+and label (:mod:`sushigo.server.accounts.bots`)."""
+
+
+__all__ = [
+    "accounts_t",
+    "analyses_t",
+    "api_tokens_t",
+    "events_t",
+    "happenings_t",
+    "metadata",
+    "push_subscriptions_t",
+    "queue_t",
+    "rating_changes_t",
+    "ratings_t",
+    "recovery_codes_t",
+    "seats_t",
+    "sessions_t",
+    "sheets_t",
+    "site_keys_t",
+    "tables_t",
+    "uploads_t",
+]

@@ -70,9 +70,11 @@ class Account:
     id: str
     name: str
     created: float
+    bot: bool = False
+    """A bot account: a program plays it, through the bot API (docs/bot-api.md)."""
 
     def to_json(self) -> dict[str, object]:
-        return {"name": self.name, "created": self.created}
+        return {"name": self.name, "created": self.created, "bot": self.bot}
 
 
 @dataclass(frozen=True)
@@ -279,6 +281,13 @@ class Accounts:
         await self._write(self._delete, account.id)
         return account
 
+    async def owner(self, secret: str | None, password: object, address: str) -> Account:
+        """The signed-in account of ``secret``, once ``password`` proves its owner is asking
+        (counted as an attempt, given back when it is right)."""
+        account, stamps = await self._prove(secret, password, address)
+        self._succeeded(address, name_key(account.name), stamps)
+        return account
+
     async def _prove(self, secret: str | None, password: object, address: str) -> tuple[Account, tuple[float, float]]:
         """The signed-in account of ``secret``, once ``password`` is its password."""
         account = await self.account_of(secret)
@@ -326,7 +335,7 @@ class Accounts:
     def _by_name(self, key: str) -> tuple[Account, str] | None:
         with self.store.reading() as conn:
             r = conn.execute(select(accounts_t).where(accounts_t.c.name_key == key)).first()
-        return None if r is None else (Account(r.id, r.name, r.created), r.password_hash)
+        return None if r is None else (Account(r.id, r.name, r.created, bool(r.bot)), r.password_hash)
 
     def _open_session(self, account_id: str) -> str:
         secret = new_secret()
@@ -337,8 +346,8 @@ class Accounts:
     def _session(self, token_hash: bytes) -> Account | None:
         now = time.time()
         with self.store.reading() as conn:
-            r = conn.execute(select(accounts_t.c.id, accounts_t.c.name, accounts_t.c.created, sessions_t.c.seen,
-                                    sessions_t.c.expires)
+            r = conn.execute(select(accounts_t.c.id, accounts_t.c.name, accounts_t.c.created, accounts_t.c.bot,
+                                    sessions_t.c.seen, sessions_t.c.expires)
                              .join(accounts_t, accounts_t.c.id == sessions_t.c.account_id)
                              .where(sessions_t.c.token_hash == token_hash)).first()
         if r is None or r.expires <= now:
@@ -347,7 +356,7 @@ class Accounts:
             with self.store.transaction() as conn:
                 conn.execute(update(sessions_t).where(sessions_t.c.token_hash == token_hash)
                              .values(seen=now, expires=now + SESSION_SECONDS))
-        return Account(r.id, r.name, r.created)
+        return Account(r.id, r.name, r.created, bool(r.bot))
 
     def _end_session(self, token_hash: bytes) -> None:
         with self.store.transaction() as conn:

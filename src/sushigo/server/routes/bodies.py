@@ -220,6 +220,22 @@ class Recovery(JsonBody):
     new_password: Secret
 
 
+class NewToken(JsonBody):
+    """``POST /api/account/tokens``: the password and a label for the new API token."""
+
+    LIMIT = 8192
+    SHAPE = 'the body is {"password": PASSWORD, "label": LABEL}, your password and a name for the token'
+    password: Secret
+    label: Annotated[str, Field(max_length=200)]
+
+
+class TokenId(JsonBody):
+    """``POST /api/account/tokens/revoke``: the id of the token to revoke."""
+
+    SHAPE = 'the body is {"id": TOKEN_ID}, the id GET /api/account/tokens lists'
+    id: Annotated[str, Field(min_length=1, max_length=40)]
+
+
 class JoinBody(JsonBody):
     """``POST /api/play/join``: a place in play now's queue."""
 
@@ -271,12 +287,14 @@ __all__ = [
     "JsonBody",
     "NewPassword",
     "NewSheet",
+    "NewToken",
     "PasswordBody",
     "Recovery",
     "SavedSheet",
     "SeatBody",
     "SubscriptionBody",
     "TicketBody",
+    "TokenId",
     "decode_json",
     "documented",
     "read_limited",

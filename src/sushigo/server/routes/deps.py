@@ -10,7 +10,7 @@ from typing import Annotated, Final
 from fastapi import Depends
 from starlette.requests import HTTPConnection
 
-from sushigo.server.accounts import Accounts
+from sushigo.server.accounts import Accounts, Bots
 from sushigo.server.matchmaking import PlayNow
 from sushigo.server.push import Push
 from sushigo.server.replays import Charge, ReplayService
@@ -67,6 +67,8 @@ class Site:
     """The origins whose pages may act here (normalized, see :func:`sushigo.server.app.normalize_origin`)."""
     accounts: Accounts
     """The players' accounts (docs/server.md, "Accounts")."""
+    bots: Bots
+    """Bot accounts and their API tokens (docs/bot-api.md)."""
     play: PlayNow
     """Play now's queue (docs/server.md, "Play now")."""
     push: Push

@@ -93,7 +93,8 @@ async def profile(name: str, site: SiteOf) -> dict[str, Any]:
     player = ratings.player_of("account", account.id)
     rated = await _read(site, ratings.ratings_of, player)
     history = {edition: await _read(site, ratings.history_of, player, edition) for edition in rated}
-    return {"name": account.name, "created": account.created, "ratings": rated, "history": history}
+    return {"name": account.name, "created": account.created, "bot": account.bot, "ratings": rated,
+            "history": history}
 
 
 @router.get("/api/ratings/{edition}", response_model=None)

@@ -6,8 +6,9 @@
 
 import { $, $as, as, el, getJson, postJson } from "./dom.js";
 import { setupPush } from "./push.js";
+import { setupBot, showBot } from "./bots.js";
 
-/** @typedef {{name: string, created: number}} Account */
+/** @typedef {{name: string, created: number, bot?: boolean}} Account */
 
 /**
  * Show `text` in the element `testid` (empty: hide it).
@@ -35,6 +36,7 @@ function show(account) {
     $as("password-username", HTMLInputElement).value = account.name;
     const since = new Date(account.created * 1000);
     $("account-since").textContent = "Your account since " + since.toLocaleDateString() + ".";
+    showBot(account);
   }
 }
 
@@ -123,3 +125,4 @@ getJson("/api/account").then(function (a) { show(a.account); }, function (e) {
 });
 
 setupPush();
+setupBot(show);
