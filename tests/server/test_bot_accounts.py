@@ -61,6 +61,12 @@ def test_an_account_becomes_a_bot_and_its_token_opens_the_bot_api(web: TestClien
     assert kept == hashlib.sha256(made["token"].encode()).digest()  # the hash, never the token
 
 
+def test_a_bot_account_does_not_queue_as_a_person(web: TestClient) -> None:
+    make_bot(web)
+    r = web.post("/api/play/join", json={"edition": "base"})
+    assert r.status_code == 403 and "bot API" in r.json()["error"]
+
+
 def test_a_revoked_token_opens_nothing_from_the_next_request(web: TestClient) -> None:
     make_bot(web)
     first, second = new_token(web, "one"), new_token(web, "two")

@@ -192,6 +192,8 @@ class PlayNow:
         """A new place for ``account`` (signed in) or a guest called ``name``; its ticket and status.
         An account holds one place: joining again ends the one it had."""
         sizes = _sizes_of(joining)
+        if account is not None and account.bot:
+            raise QueueError(403, "a bot account joins play now through the bot API, not as a person")
         if joining.rated and account is None:
             raise QueueError(401, "rated play is for signed-in players: sign in, or play unrated")
         if account is None and not name:
