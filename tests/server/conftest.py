@@ -316,6 +316,22 @@ def play_out(base: str, table: str, token: str, seed: int = 0, name: str | None 
         seat.close()
 
 
+def sit_from_the_lobby(page: Any, base: str, turn_hours: str | None = None) -> None:
+    """In a browser page: create a table of two from the lobby's form (the other seat the
+    random bot; ``turn_hours``: turn-based), open its seat and sit as Ana."""
+    page.goto(base + "/")
+    page.select_option('[data-testid="players"]', "2")
+    page.select_option('[data-testid="seat-kind"][data-seat="1"]', "bot:random")
+    if turn_hours is not None:
+        page.fill('[data-testid="turn-hours"]', turn_hours)
+    page.click('[data-testid="create-submit"]')
+    page.wait_for_selector('[data-testid="created"]:not([hidden])')
+    page.click('[data-testid="play-button"]')
+    page.wait_for_selector('[data-testid="name-form"]:not([hidden])')
+    page.fill('[data-testid="name-input"]', "Ana")
+    page.press('[data-testid="name-input"]', "Enter")
+
+
 @pytest.fixture(scope="module")
 def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """A real server process on a free port with a fresh SQLite file; yields its base URL."""

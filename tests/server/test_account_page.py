@@ -14,6 +14,7 @@ import httpx
 import pytest
 from playwright.sync_api import Browser, Page
 
+from .conftest import sit_from_the_lobby
 from .test_browser import ENABLED, api_create, invites, shot, watch_errors
 
 pytestmark = pytest.mark.e2e
@@ -270,16 +271,7 @@ def test_a_turn_based_table_from_the_lobby_counts_hours(live_server: str, browse
     try:
         page = ctx.new_page()
         errors = watch_errors(page)
-        page.goto(live_server + "/")
-        page.select_option('[data-testid="players"]', "2")
-        page.select_option('[data-testid="seat-kind"][data-seat="1"]', "bot:random")
-        page.fill('[data-testid="turn-hours"]', "24")
-        page.click('[data-testid="create-submit"]')
-        page.wait_for_selector('[data-testid="created"]:not([hidden])')
-        page.click('[data-testid="play-button"]')
-        page.wait_for_selector('[data-testid="name-form"]:not([hidden])')
-        page.fill('[data-testid="name-input"]', "Ana")
-        page.press('[data-testid="name-input"]', "Enter")
+        sit_from_the_lobby(page, live_server, turn_hours="24")
         page.wait_for_function("() => document.querySelector('[data-testid=\"timer\"]').textContent.includes(' h ')")
         assert page.locator('[data-testid="timer"]').inner_text() in ("Time 24 h 00 min", "Time 23 h 59 min")
         shot(page, "turn-based-table")

@@ -31,7 +31,7 @@ from sushigo.engine.editions import to_record
 from sushigo.server.app import STATIC, create_app
 from sushigo.server.replays import upload_id
 
-from .conftest import create, make_client, play_out, tokens
+from .conftest import create, make_client, play_out, sit_from_the_lobby, tokens
 from .test_protocol import hello, ws_path
 
 EVIL = "http://evil.example"
@@ -297,15 +297,7 @@ def test_every_page_works_under_its_policy(live_server: str, csp_page: tuple[Any
     violation on the way.  Then another
     page frames the lobby: refused."""
     page, seen = csp_page
-    page.goto(live_server + "/")
-    page.select_option('[data-testid="players"]', "2")
-    page.select_option('[data-testid="seat-kind"][data-seat="1"]', "bot:random")
-    page.click('[data-testid="create-submit"]')
-    page.wait_for_selector('[data-testid="created"]:not([hidden])')
-    page.click('[data-testid="play-button"]')
-    page.wait_for_selector('[data-testid="name-form"]:not([hidden])')
-    page.fill('[data-testid="name-input"]', "Ana")
-    page.press('[data-testid="name-input"]', "Enter")
+    sit_from_the_lobby(page, live_server)
     card = page.locator('[data-testid="hand"] [data-testid="card"][data-action]:enabled').first
     card.click()
     page.wait_for_selector('[data-testid="log-line"][data-turn="1"]')  # the first turn revealed

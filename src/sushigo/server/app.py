@@ -22,6 +22,7 @@ from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from sushigo.analysis.evaluate import DEFAULT_SAMPLES
+from sushigo.engine.editions import edition_for
 from sushigo.server.accounts import AccountLimits, Accounts, Bots
 from sushigo.server.guard import Guard
 from sushigo.server.matchmaking import CONFIRM_SECONDS, Match, PlayNow
@@ -153,15 +154,12 @@ def create_app(
     return app
 
 
-EDITION_NAMES: Final = {"base": "Sushi Go!", "party": "Sushi Go Party!"}
-
-
 def match_notice(match: Match, confirm_by: float) -> Notice:
     """What a matched account's devices show: the game and the time to confirm (no one's cards)."""
     seconds = max(1, round(confirm_by - time.time()))
     people = len(match.members)
     who = f"{people} players" if match.bots == 0 else f"{people} + {match.bots} bot{'s' * (match.bots > 1)}"
-    return Notice(f"{EDITION_NAMES[match.edition]}: your table is ready",
+    return Notice(f"{edition_for(match.edition).title}: your table is ready",
                   f"{who}. Confirm within {seconds} s to sit down.", "/#play", "sushigo-play")
 
 
@@ -171,7 +169,7 @@ def _turn_notice(push: Push, table: LiveTable, seat: int) -> None:
     if account is None:
         return
     others = [s.name or "a player" for s in table.seats if s.seat != seat]
-    push.notify_soon(account, Notice(f"{EDITION_NAMES.get(table.rules.edition, 'Sushi Go!')}: your move",
+    push.notify_soon(account, Notice(f"{edition_for(table.rules).title}: your move",
                                      f"The table with {', '.join(others)} waits on you.",
                                      f"/t/{table.id}#as={seat}", f"sushigo-turn-{table.id}"))
 

@@ -91,10 +91,9 @@ def endpoint_problem(endpoint: str, extra: frozenset[str]) -> str | None:
     return None
 
 
-def _b64url(data: bytes) -> str:
-    import base64
-
-    return base64.urlsafe_b64encode(data).rstrip(b"=").decode()
+def _device(endpoint: str) -> str:
+    """A subscription's key: the SHA-256 of its endpoint (hex)."""
+    return hashlib.sha256(endpoint.encode()).hexdigest()
 
 
 class Push:
@@ -126,11 +125,12 @@ class Push:
         pem = await asyncio.to_thread(self._key)
         from cryptography.hazmat.primitives import serialization
         from py_vapid import Vapid02
+        from py_vapid.utils import b64urlencode
 
         self._vapid = Vapid02.from_pem(pem.encode())
         raw = self._vapid.public_key.public_bytes(serialization.Encoding.X962,
                                                   serialization.PublicFormat.UncompressedPoint)
-        self.public_key = _b64url(raw)
+        self.public_key = b64urlencode(raw)
 
     def _key(self) -> str:
         with self.store.reading() as conn:
@@ -178,7 +178,7 @@ class Push:
         await asyncio.to_thread(self._keep, account_id, endpoint, p256dh, auth)
 
     def _keep(self, account_id: str, endpoint: str, p256dh: str, auth: str) -> None:
-        key = hashlib.sha256(endpoint.encode()).hexdigest()
+        key = _device(endpoint)
         t = push_subscriptions_t
         with self.store.transaction() as conn:
             conn.execute(delete(t).where(t.c.id == key))  # a device that signs into another account moves to it
@@ -195,7 +195,7 @@ class Push:
             t = push_subscriptions_t
             q = delete(t).where(t.c.account_id == account_id)
             if endpoint is not None:
-                q = q.where(t.c.id == hashlib.sha256(endpoint.encode()).hexdigest())
+                q = q.where(t.c.id == _device(endpoint))
             with self.store.transaction() as conn:
                 return int(conn.execute(q).rowcount or 0)
         return await asyncio.to_thread(run)
@@ -208,7 +208,7 @@ class Push:
                 count = conn.execute(select(func.count()).select_from(t).where(t.c.account_id == account_id)).scalar()
                 here = endpoint is not None and conn.execute(select(t.c.id).where(
                     t.c.account_id == account_id,
-                    t.c.id == hashlib.sha256(endpoint.encode()).hexdigest())).first() is not None
+                    t.c.id == _device(endpoint))).first() is not None
             return int(count or 0), bool(here)
         return await asyncio.to_thread(run)
 

@@ -16,6 +16,7 @@ from typing import Any, Final
 
 from sqlalchemy import delete, func, select, update
 
+from sushigo.server.ratings import player_of
 from sushigo.server.schema import accounts_t, api_tokens_t, queue_t, ratings_t, seats_t
 
 from .credentials import secret_hash
@@ -49,9 +50,9 @@ class Bots:
 
     def _make_bot(self, account_id: str) -> bool:
         with self.store.transaction() as conn:
-            for table, column in ((seats_t, seats_t.c.account_id), (queue_t, queue_t.c.account_id),
-                                  (ratings_t, ratings_t.c.player)):
-                who = f"account:{account_id}" if table is ratings_t else account_id
+            for table, column, who in ((seats_t, seats_t.c.account_id, account_id),
+                                       (queue_t, queue_t.c.account_id, account_id),
+                                       (ratings_t, ratings_t.c.player, player_of("account", account_id))):
                 if conn.execute(select(func.count()).select_from(table).where(column == who)).scalar():
                     return False
             conn.execute(update(accounts_t).where(accounts_t.c.id == account_id).values(bot=1))
@@ -85,7 +86,7 @@ class Bots:
 
     async def tokens(self, secret: str | None) -> list[dict[str, Any]]:
         """The signed-in account's tokens: ``[{"id", "label", "created", "used"}]`` (never a token)."""
-        account = await self._signed_in(secret)
+        account = await self.accounts.signed_in(secret)
 
         def read() -> list[dict[str, Any]]:
             t = api_tokens_t
@@ -96,7 +97,7 @@ class Bots:
 
     async def revoke(self, secret: str | None, token_id: str) -> bool:
         """Revoke one of the signed-in account's tokens; whether it had it."""
-        account = await self._signed_in(secret)
+        account = await self.accounts.signed_in(secret)
 
         def run() -> bool:
             t = api_tokens_t
@@ -123,12 +124,6 @@ class Bots:
             with self.store.transaction() as conn:
                 conn.execute(update(t).where(t.c.id == r.token_id).values(used=now))
         return Account(r.id, r.name, r.created, True)
-
-    async def _signed_in(self, secret: str | None) -> Account:
-        account = await self.accounts.account_of(secret)
-        if account is None:
-            raise AccountError(401, "you are not signed in")
-        return account
 
 
 __all__ = ["MAX_TOKENS", "TOKEN_PREFIX", "Bots"]

@@ -281,6 +281,13 @@ class Accounts:
         await self._write(self._delete, account.id)
         return account
 
+    async def signed_in(self, secret: str | None) -> Account:
+        """The account signed in with the session ``secret``, or :class:`AccountError` (401)."""
+        account = await self.account_of(secret)
+        if account is None:
+            raise AccountError(401, "you are not signed in")
+        return account
+
     async def owner(self, secret: str | None, password: object, address: str) -> Account:
         """The signed-in account of ``secret``, once ``password`` proves its owner is asking
         (counted as an attempt, given back when it is right)."""
@@ -290,9 +297,7 @@ class Accounts:
 
     async def _prove(self, secret: str | None, password: object, address: str) -> tuple[Account, tuple[float, float]]:
         """The signed-in account of ``secret``, once ``password`` is its password."""
-        account = await self.account_of(secret)
-        if account is None:
-            raise AccountError(401, "you are not signed in")
+        account = await self.signed_in(secret)
         if not isinstance(password, str) or len(password) > 4096:
             raise AccountError(400, "say your password")
         key = name_key(account.name)

@@ -36,7 +36,7 @@ from typing import Any, Final
 from sqlalchemy import and_, delete, func, or_, select, text, update
 from sqlalchemy.engine import Connection
 
-from sushigo.engine.menus import OFFICIAL_MENUS, RESTRICTIONS
+from sushigo.engine.menus import OFFICIAL_MENUS, MenuError, check_menu
 from sushigo.server import ratings
 from sushigo.server.accounts import Account
 from sushigo.server.protocol import CreateTable as CreateRequest
@@ -73,6 +73,12 @@ BOT_ROSTER: Final[dict[str, int]] = {"random": 1000, "greedy": 1350, "learned": 
 """The bots play now seats, with the rating each starts from until rated games rate it
 (the random bot is the ratings' anchor: always 1000)."""
 PG_LOCK_KEY: Final = 0x73757368695150
+QUEUED: Final = ("waiting", "matched")
+"""The states of a place counted as waiting in the lobby."""
+HELD: Final = ("waiting", "matched", "starting")
+"""The states of a place still in the queue (not yet seated, not gone)."""
+UNMATCHED: Final[dict[str, Any]] = {"match_id": None, "players": None, "confirm_by": None, "confirmed": 0}
+"""What a place keeps of a match once it is out of it."""
 """The PostgreSQL advisory lock that serializes the queue's changes across processes."""
 
 
@@ -109,8 +115,7 @@ def _sizes_of(j: Joining) -> tuple[int, ...]:
     if not j.sizes or any(n not in SIZES[j.edition] for n in j.sizes):
         low, high = SIZES[j.edition][0], SIZES[j.edition][-1]
         raise QueueError(400, f"sizes: table sizes from {low} to {high}")
-    barred = {n for item in OFFICIAL_MENUS.get(j.menu or "", ()) for n in RESTRICTIONS.get(item, ())}
-    sizes = tuple(sorted(set(j.sizes) - barred))
+    sizes = tuple(n for n in sorted(set(j.sizes)) if j.menu is None or _plays(j.menu, n))
     if not sizes:
         raise QueueError(400, f"{j.menu} cannot be played by {', '.join(map(str, sorted(set(j.sizes))))}")
     if not 5 <= j.bots_after <= 600:
@@ -123,10 +128,18 @@ def _waiting(r: Any) -> Waiting:
                    float(r.rating), float(r.joined), float(r.bots_after))
 
 
+def _plays(menu: str, players: int) -> bool:
+    """Whether the official ``menu`` may be played by ``players`` (the engine's :func:`check_menu`)."""
+    try:
+        check_menu(OFFICIAL_MENUS[menu], players)
+    except MenuError:
+        return False
+    return True
+
+
 def _menus_for(players: int) -> list[str]:
     """The official menus ``players`` may play."""
-    return [name for name, items in OFFICIAL_MENUS.items()
-            if not any(players in RESTRICTIONS.get(item, ()) for item in items)]
+    return [name for name in OFFICIAL_MENUS if _plays(name, players)]
 
 
 class PlayNow:
@@ -220,7 +233,7 @@ class PlayNow:
             row["rating"] = float(ratings.shown(mu if mu is not None else ratings.MU0))
         else:
             held = conn.execute(select(func.count()).select_from(q).where(
-                q.c.address == row["address"], q.c.state.in_(("waiting", "matched", "starting")))).scalar()
+                q.c.address == row["address"], q.c.state.in_(HELD))).scalar()
             if (held or 0) >= PER_ADDRESS:
                 raise QueueError(429, f"this address holds {PER_ADDRESS} places in the queue already")
             row["rating"] = float(ratings.SHOWN0)
@@ -276,17 +289,16 @@ class PlayNow:
         q = queue_t
         if r.state == "matched":
             conn.execute(update(q).where(q.c.match_id == r.match_id, q.c.id != r.id).values(
-                state="waiting", match_id=None, players=None, confirm_by=None, confirmed=0, changed=now))
-        if r.state in ("waiting", "matched"):
-            conn.execute(update(q).where(q.c.id == r.id).values(
-                state="gone", reason=reason, match_id=None, confirm_by=None, changed=now))
+                state="waiting", **UNMATCHED, changed=now))
+        if r.state in QUEUED:
+            conn.execute(update(q).where(q.c.id == r.id).values(state="gone", reason=reason, **UNMATCHED, changed=now))
 
     async def counts(self) -> dict[str, int]:
         """How many wait (or are matched) in each edition's queue."""
         def run() -> dict[str, int]:
             q = queue_t
             with self.store.reading() as conn:
-                rows = conn.execute(select(q.c.edition, func.count()).where(q.c.state.in_(("waiting", "matched")))
+                rows = conn.execute(select(q.c.edition, func.count()).where(q.c.state.in_(QUEUED))
                                     .group_by(q.c.edition))
                 found = {str(e): int(n) for e, n in rows}
             return {edition: found.get(edition, 0) for edition in SIZES}
@@ -323,10 +335,9 @@ class PlayNow:
                 values = {"state": "gone", "reason": f"you did not confirm {MISSES} matches in a row"}
             else:  # to the end of the queue
                 values = {"state": "waiting", "joined": now, "misses": r.misses + 1}
-            conn.execute(update(q).where(q.c.id == r.id).values(
-                **values, match_id=None, players=None, confirm_by=None, confirmed=0, changed=now))
+            conn.execute(update(q).where(q.c.id == r.id).values(**values, **UNMATCHED, changed=now))
         conn.execute(update(q).where(q.c.state == "starting", q.c.changed < now - STARTING).values(
-            state="waiting", match_id=None, players=None, confirm_by=None, confirmed=0, changed=now))
+            state="waiting", **UNMATCHED, changed=now))
         conn.execute(update(q).where(q.c.state == "waiting", q.c.push == 0, q.c.seen < now - self.stale).values(
             state="gone", reason="the page stopped asking", changed=now))
         conn.execute(delete(q).where(q.c.state.in_(("gone", "seated")), q.c.changed < now - KEEP))
@@ -377,7 +388,7 @@ class PlayNow:
 
     def _unstart(self, conn: Connection, now: float, places: list[str]) -> None:
         conn.execute(update(queue_t).where(queue_t.c.id.in_(places), queue_t.c.state == "starting").values(
-            state="waiting", match_id=None, players=None, confirm_by=None, confirmed=0, changed=now))
+            state="waiting", **UNMATCHED, changed=now))
 
     def _bots_near(self, edition: str, rating: float, count: int) -> list[str]:
         """``count`` bots of the roster nearest ``rating`` (each bot once while the roster lasts)."""
@@ -404,7 +415,7 @@ class PlayNow:
             if account is None:
                 raise QueueError(401, "say which place: send its ticket, or sign in")
             r = conn.execute(select(q).where(q.c.account_id == account, or_(
-                q.c.state.in_(("waiting", "matched", "starting")),
+                q.c.state.in_(HELD),
                 and_(q.c.state == "seated", q.c.changed > now - SEATED_FRESH)))).first()
             if r is None:
                 raise QueueError(404, "your account holds no place in the queue")
@@ -424,7 +435,7 @@ class PlayNow:
             out["waited"] = round(now - r.joined, 1)
             out["bots_in"] = round(max(0.0, r.joined + r.bots_after - now), 1)
             out["waiting"] = int(conn.execute(select(func.count()).select_from(q).where(
-                q.c.edition == r.edition, q.c.state.in_(("waiting", "matched")))).scalar() or 0)
+                q.c.edition == r.edition, q.c.state.in_(QUEUED))).scalar() or 0)
         elif r.state in ("matched", "starting"):
             members = list(conn.execute(select(q.c.name, q.c.confirmed).where(
                 and_(q.c.match_id == r.match_id, q.c.match_id.is_not(None))).order_by(q.c.joined, q.c.id)))

@@ -64,9 +64,7 @@ async def who(request: Request, site: SiteOf) -> dict[str, Any]:
 async def my_tables(request: Request, site: SiteOf) -> dict[str, Any]:
     """The signed-in account's seats at tables still open (waiting or playing), newest first:
     ``{"tables": [{"table": summary, "seats": [n, ...]}]}``; each opens with ``#as=N``."""
-    account = await site.accounts.account_of(request.cookies.get(COOKIE))
-    if account is None:
-        raise Refused(401, "you are not signed in")
+    account = await site.accounts.signed_in(request.cookies.get(COOKIE))
     try:
         return {"tables": await site.service.tables_of_account(account.id, OPEN_STATUSES)}
     except StoreError as e:

@@ -564,6 +564,17 @@ function when(ts) {
   try { return new Date(ts * 1000).toLocaleString(); } catch (e) { return ""; }
 }
 
+/**
+ * A table row's tag (`kind`: its class and its test hook, KIND-tag), with a tooltip.
+ * @param {HTMLElement} head @param {string} kind @param {string} text @param {string} title
+ */
+function pill(head, kind, text, title) {
+  var tag = el("span", "pill " + kind, text);
+  tag.setAttribute("data-testid", kind + "-tag");
+  if (title) tag.title = title;
+  head.appendChild(tag);
+}
+
 function tableRow(t) {
   var li = el("li");
   li.setAttribute("data-testid", "table-row");
@@ -575,28 +586,11 @@ function tableRow(t) {
   var w = when(t.created);
   if (w) head.appendChild(el("span", "small-label", w));
   if (t.turn_based && typeof t.timer === "number") {
-    var turns = el("span", "pill turn-based", "turn-based · " + Math.round(t.timer / 3600) + " h a move");
-    turns.setAttribute("data-testid", "turn-based-tag");
-    head.appendChild(turns);
+    pill(head, "turn-based", "turn-based · " + Math.round(t.timer / 3600) + " h a move", "");
   }
-  if (t.rated) {
-    var rated = el("span", "pill rated", "rated");
-    rated.setAttribute("data-testid", "rated-tag");
-    rated.title = "The game changes its players' ratings";
-    head.appendChild(rated);
-  }
-  if (t.hints) {
-    var hints = el("span", "pill hints", "hints");
-    hints.setAttribute("data-testid", "hints-tag");
-    hints.title = "Each player sees an estimate of their choices";
-    head.appendChild(hints);
-  }
-  if (t.seeded) {
-    var seeded = el("span", "pill seeded", "seeded deal");
-    seeded.setAttribute("data-testid", "seeded-tag");
-    seeded.title = "Its creator chose the seed, so could know every hand";
-    head.appendChild(seeded);
-  }
+  if (t.rated) pill(head, "rated", "rated", "The game changes its players' ratings");
+  if (t.hints) pill(head, "hints", "hints", "Each player sees an estimate of their choices");
+  if (t.seeded) pill(head, "seeded", "seeded deal", "Its creator chose the seed, so could know every hand");
   if (t.watching) {
     var watching = el("span", "small-label", t.watching + " watching");
     watching.setAttribute("data-testid", "watching");

@@ -5,7 +5,7 @@
 
 import { $, $as, el, getJson } from "./dom.js";
 import { ratingText } from "./ratings_text.js";
-import { WORDS } from "./words.js";
+import { editionWords } from "./cards.js";
 
 const SVG = "http://www.w3.org/2000/svg";
 
@@ -75,7 +75,7 @@ function row(g) {
   li.setAttribute("data-testid", "game");
   li.setAttribute("data-id", String(g.table));
   const head = el("div", "t-head");
-  const title = WORDS.editions[g.edition] ? WORDS.editions[g.edition].title : g.edition;
+  const title = editionWords(g.edition).title;
   const menu = g.edition === "party" && g.menu ? " · " + (Array.isArray(g.menu) ? "custom menu" : String(g.menu)) : "";
   head.appendChild(el("strong", null, title + menu + " · " + g.players + " players"));
   if (typeof g.place === "number") {
@@ -145,14 +145,14 @@ getJson("/api/players/" + encodeURIComponent(name)).then(function (p) {
   $("player").hidden = false;
   const editions = Object.keys(p.ratings || {});
   $("ratings").replaceChildren(...editions.map(function (e) {
-    const title = WORDS.editions[e] ? WORDS.editions[e].title : e;
+    const title = editionWords(e).title;
     const r = p.ratings[e];
     const box = el("span", null, title + ": " + ratingText(r) + " (" + r.games + " rated games)");
     box.setAttribute("data-testid", "rating");
     return box;
   }));
   $("charts").replaceChildren(...editions.map(function (e) {
-    return chart(WORDS.editions[e] ? WORDS.editions[e].title : e, p.history[e] || []);
+    return chart(editionWords(e).title, p.history[e] || []);
   }));
   $("player-ratings").hidden = editions.length === 0;
   load(false);

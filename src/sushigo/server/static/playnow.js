@@ -12,6 +12,7 @@
  * play-waiting, play-wait-text, play-leave, play-matched, play-match-text,
  * play-confirm, play-decline, play-status. */
 
+import { editionWords } from "./cards.js";
 import { $, $as, el, getJson, postJson } from "./dom.js";
 import { currentSubscription } from "./push.js";
 
@@ -48,8 +49,6 @@ function secs(seconds) {
   return s < 60 ? s + " s" : Math.floor(s / 60) + " min " + (s % 60) + " s";
 }
 
-function gameName(edition) { return edition === "party" ? "Sushi Go Party!" : "Sushi Go!"; }
-
 /** The page as the place's status says. @param {any} st */
 function render(st) {
   if (st.state !== "gone") P.known = true;
@@ -57,7 +56,7 @@ function render(st) {
     showPart("waiting");
     document.title = "Sushi Go! online";
     var others = Math.max(0, (st.waiting || 1) - 1);
-    $("play-wait-text").textContent = "Looking for players (" + gameName(st.edition)
+    $("play-wait-text").textContent = "Looking for players (" + editionWords(st.edition).title
       + (st.menu ? ", " + st.menu : "") + "): " + secs(st.waited) + " so far; "
       + (others === 0 ? "nobody else is waiting yet" : others === 1 ? "1 other player waiting"
         : others + " other players waiting") + ". "
@@ -73,21 +72,23 @@ function render(st) {
     $as("play-confirm", HTMLButtonElement).disabled = !!st.confirmed || st.state === "starting";
     document.title = "Table found! Sushi Go!";
   } else if (st.state === "seated") {
-    stop();
-    store(null);
-    P.ticket = null;
-    P.known = false;
+    forget();
     say("Your table is ready.");
     location.href = st.url;
   } else {
-    stop();
-    store(null);
-    P.ticket = null;
-    P.known = false;
+    forget();
     showPart("form");
     document.title = "Sushi Go! online";
     say(st.reason ? "You are out of the queue: " + st.reason + "." : "You are out of the queue.");
   }
+}
+
+/** This page holds no place any more: no polling, no ticket kept. */
+function forget() {
+  stop();
+  store(null);
+  P.ticket = null;
+  P.known = false;
 }
 
 function stop() {
@@ -103,7 +104,7 @@ function poll() {
     if (st.state !== "seated" && st.state !== "gone") P.timer = window.setTimeout(poll, 1000);
   }, function (err) {
     if (/no place/.test(err.message)) {  // none (any more): the form, and a word only if there was one
-      if (P.known) render({ state: "gone" }); else { store(null); P.ticket = null; showPart("form"); }
+      if (P.known) render({ state: "gone" }); else { forget(); showPart("form"); }
       return;
     }
     say("The queue did not answer (" + err.message + "); trying again.");
@@ -137,12 +138,9 @@ function join(edition) {
 
 function leave() {
   var ticket = P.ticket;
-  stop();
-  P.ticket = null;
-  store(null);
+  forget();
   showPart("form");
   document.title = "Sushi Go! online";
-  P.known = false;
   if (ticket || P.account) postJson("/api/play/leave", { ticket: ticket }).then(function () { say("You left the queue."); },
     function () { say("You left the queue."); });
 }
