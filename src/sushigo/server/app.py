@@ -25,11 +25,12 @@ from sushigo.analysis.evaluate import DEFAULT_SAMPLES
 from sushigo.engine.editions import edition_for
 from sushigo.server.accounts import AccountLimits, Accounts, Bots
 from sushigo.server.guard import Guard
-from sushigo.server.matchmaking import CONFIRM_SECONDS, Match, PlayNow
+from sushigo.server.matchmaking import CONFIRM_SECONDS, Challenges, Match, PlayNow
 from sushigo.server.push import Notice, Push
 from sushigo.server.replies import Refusal
 from sushigo.server.routes import (
     accounts,
+    botapi,
     bots,
     errors,
     games,
@@ -135,7 +136,8 @@ def create_app(
     app = FastAPI(title="sushigo", lifespan=lifespan, docs_url="/api/docs", redoc_url=None,
                   openapi_url="/api/openapi.json")
     people = Accounts(store, hasher=password_hasher, limits=account_limits)
-    app.state.site = Site(service, store, limits, allowed, people, Bots(people), playnow, push)
+    app.state.site = Site(service, store, limits, allowed, people, Bots(people), playnow, push,
+                          Challenges(store, service, people))
     app.state.service = service
     # cross-site state changes refused, security headers on every answer (server/guard.py)
     app.add_middleware(Guard, allowed=allowed, docs=app.docs_url)
@@ -149,7 +151,8 @@ def create_app(
 
     app.include_router(pages.router)  # its /static/words.js before the static files
     app.mount("/static", StaticFiles(directory=str(STATIC)), name="static")
-    for room in (sheets, info, tables, games, uploads, accounts, bots, players, play, notifications, socket):
+    for room in (sheets, info, tables, games, uploads, accounts, bots, botapi, players, play, notifications,
+                 socket):
         app.include_router(room.router)
     return app
 

@@ -23,11 +23,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, Final
 
-from sqlalchemy import case, func, select, update
+from sqlalchemy import case, func, literal, or_, select, update
 from sqlalchemy.engine import Connection
 
 from sushigo.server.rows import RateGame
-from sushigo.server.schema import rating_changes_t, ratings_t
+from sushigo.server.schema import accounts_t, rating_changes_t, ratings_t
 
 MU0: Final = 25.0
 """A new player's skill (openskill's default)."""
@@ -136,10 +136,14 @@ def changes_of(conn: Connection, player: str, tables: Sequence[str]) -> dict[str
 
 
 def leaderboard(conn: Connection, edition: str, players: int | None = None,
-                limit: int = 100) -> list[dict[str, Any]]:
+                limit: int = 100, *, bots: bool = False) -> list[dict[str, Any]]:
     """The best ``limit`` ratings of ``edition`` (of the players who played a rated game at
-    tables of ``players`` seats, where given): the settled ones first, each part by rating."""
-    q = select(ratings_t).where(ratings_t.c.edition == edition)
+    tables of ``players`` seats, where given): the settled ones first, each part by rating.
+    ``bots``: the bot accounts' board instead of the people's (the house bots are on both)."""
+    kind = select(literal(player_of("account", "")) + accounts_t.c.id).where(accounts_t.c.bot == int(bots))
+    q = select(ratings_t).where(ratings_t.c.edition == edition,
+                                or_(~ratings_t.c.player.startswith(player_of("account", "")),
+                                    ratings_t.c.player.in_(kind)))
     if players is not None:
         q = q.where(ratings_t.c.player.in_(select(rating_changes_t.c.player).where(
             rating_changes_t.c.edition == edition, rating_changes_t.c.players == players)))

@@ -85,4 +85,24 @@ def _too_large(limit: int) -> JSONResponse:
     return fail(413, f"the body is larger than {limit} bytes")
 
 
-__all__ = ["PerHour", "fail", "read_body"]
+class Bucket:
+    """A token bucket: ``rate`` a second, bursts of ``burst``."""
+
+    __slots__ = ("burst", "rate", "stamp", "tokens")
+
+    def __init__(self, rate: float, burst: int) -> None:
+        self.rate, self.burst = rate, burst
+        self.tokens = float(burst)
+        self.stamp = time.monotonic()
+
+    def take(self) -> bool:
+        now = time.monotonic()
+        self.tokens = min(self.burst, self.tokens + (now - self.stamp) * self.rate)
+        self.stamp = now
+        if self.tokens >= 1:
+            self.tokens -= 1
+            return True
+        return False
+
+
+__all__ = ["Bucket", "PerHour", "Refusal", "fail", "read_body"]

@@ -37,6 +37,8 @@ class SeatRow:
     """That account's name, as read back (not written)."""
     rating: dict[str, object] | None = None
     """That account's rating in the table's edition, as read back (``None``: none yet)."""
+    account_bot: bool = False
+    """That account is a bot account, as read back."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -221,11 +221,29 @@ api_tokens_t = Table(
 """Bot accounts' API tokens: the SHA-256 of each (shown once, never kept), its public id
 and label (:mod:`sushigo.server.accounts.bots`)."""
 
+challenges_t = Table(
+    "challenges",
+    metadata,
+    Column("id", String(24), primary_key=True),
+    Column("challenger_id", String(40), ForeignKey("accounts.id", ondelete="CASCADE"), nullable=False, index=True),
+    Column("bot_id", String(40), ForeignKey("accounts.id", ondelete="CASCADE"), nullable=False, index=True),
+    Column("settings", Text, nullable=False),
+    Column("state", String(12), nullable=False),
+    Column("reason", String(200), nullable=True),
+    Column("table_id", String(40), nullable=True),
+    Column("created", Float, nullable=False),
+    Column("changed", Float, nullable=False),
+)
+"""Challenges to bot accounts: who challenged which bot to what table (``settings``, JSON), and
+how it stands (open, accepted with its table, declined, cancelled, expired;
+:mod:`sushigo.server.matchmaking.challenges`)."""
+
 
 __all__ = [
     "accounts_t",
     "analyses_t",
     "api_tokens_t",
+    "challenges_t",
     "events_t",
     "happenings_t",
     "metadata",

@@ -370,8 +370,8 @@ def _chunks(items: list[str], n: int) -> Iterable[list[str]]:
 def _read_seats(conn: Connection, ids: list[str], out: dict[str, LoadedTable]) -> None:
     """The seats of tables ``ids``, in order, each with its account's name, into ``out``."""
     player = literal(ratings.player_of("account", "")) + seats_t.c.account_id
-    q = (select(seats_t, accounts_t.c.name.label("account_name"), ratings_t.c.mu, ratings_t.c.sigma,
-                ratings_t.c.games)
+    q = (select(seats_t, accounts_t.c.name.label("account_name"), accounts_t.c.bot.label("account_bot"),
+                ratings_t.c.mu, ratings_t.c.sigma, ratings_t.c.games)
          .outerjoin(accounts_t, accounts_t.c.id == seats_t.c.account_id)
          .join(tables_t, tables_t.c.id == seats_t.c.table_id)
          .outerjoin(ratings_t, and_(ratings_t.c.player == player, ratings_t.c.edition == tables_t.c.edition))
@@ -379,7 +379,7 @@ def _read_seats(conn: Connection, ids: list[str], out: dict[str, LoadedTable]) -
     for s in conn.execute(q):
         rating = None if s.mu is None else ratings.to_json(s.mu, s.sigma, s.games)
         out[s.table_id].seats.append(SeatRow(s.seat, s.kind, s.bot, s.name, s.token_hash,
-                                             s.account_id, s.account_name, rating))
+                                             s.account_id, s.account_name, rating, bool(s.account_bot)))
 
 
 def _table_row(r: Any) -> TableRow:

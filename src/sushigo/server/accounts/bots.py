@@ -112,6 +112,11 @@ class Bots:
             return None
         return await self.accounts._read(self._bot_of, secret_hash(token))
 
+    async def still_opens(self, digest: bytes) -> bool:
+        """Whether the token whose SHA-256 is ``digest`` still opens its bot account (not revoked,
+        the account not deleted): an open stream asks before it tells the bot anything more."""
+        return await self.accounts._read(self._bot_of, digest) is not None
+
     def _bot_of(self, digest: bytes) -> Account | None:
         t, a = api_tokens_t, accounts_t
         with self.store.reading() as conn:

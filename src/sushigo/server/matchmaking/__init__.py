@@ -4,13 +4,15 @@ nobody takes with bots of a similar rating.
 
 :mod:`.pairing` is the rule (who sits with whom, on plain values);
 :mod:`.queue` keeps the places in the database, so that every server process
-of one site serves one queue, and seats each match at a new table.
+of one site serves one queue, and seats each match at a new table;
+:mod:`.challenges` keeps the challenges to bot accounts and seats the accepted ones.
 """
 
 from __future__ import annotations
 
+from .challenges import ChallengeError, Challenges
 from .pairing import GATHER, Match, Waiting, pair, window
 from .queue import BOT_ROSTER, CONFIRM_SECONDS, Joining, PlayNow, QueueError
 
-__all__ = ["BOT_ROSTER", "CONFIRM_SECONDS", "GATHER", "Joining", "Match", "PlayNow", "QueueError", "Waiting", "pair",
-           "window"]
+__all__ = ["BOT_ROSTER", "CONFIRM_SECONDS", "GATHER", "ChallengeError", "Challenges", "Joining", "Match", "PlayNow",
+           "QueueError", "Waiting", "pair", "window"]

@@ -250,6 +250,49 @@ class JoinBody(JsonBody):
     push: bool = False
 
 
+class ChallengeBody(JsonBody):
+    """``POST /api/challenge/{name}``: the table a bot account is challenged to."""
+
+    SHAPE = ('the body is {"edition": "base"|"party", "players": N, "menu": NAME|null, "timer": SECONDS|null, '
+             '"rated": BOOL}, each optional')
+    EMPTY = b"{}"
+    edition: Annotated[str, Field(max_length=10)] = "base"
+    players: int = 2
+    menu: Annotated[str, Field(max_length=100)] | None = None
+    timer: int | None = None
+    rated: bool = False
+
+
+class BotPick(JsonBody):
+    """``POST /api/bot/game/{id}/pick``: one of the ``legal`` entries of the seat's ``pick`` message."""
+
+    SHAPE = 'the body is {"seq": SEQ, "pick": ENTRY}: the pick message\'s seq and one of its legal entries'
+    seq: int
+    pick: Annotated[list[Annotated[str, Field(max_length=100)]], Field(min_length=1, max_length=4)]
+
+
+class BotSeq(JsonBody):
+    """``POST /api/bot/game/{id}/withdraw``: the ``seq`` of the state the seat decided on."""
+
+    SHAPE = 'the body is {"seq": SEQ}, the seq of the pick message the hidden pick answered'
+    seq: int
+
+
+class BotChat(JsonBody):
+    """``POST /api/bot/game/{id}/chat``: a line for the table's chat."""
+
+    SHAPE = 'the body is {"text": TEXT}'
+    text: Annotated[str, Field(min_length=1, max_length=500)]
+
+
+class DeclineBody(JsonBody):
+    """``POST /api/bot/challenge/{id}/decline``: why, optionally (the challenger reads it)."""
+
+    SHAPE = 'the body is {"reason": TEXT} or {} (the reason is optional)'
+    EMPTY = b"{}"
+    reason: Annotated[str, Field(max_length=200)] | None = None
+
+
 class TicketBody(JsonBody):
     """``POST /api/play/status``, ``/confirm``, ``/leave``: the place's ticket."""
 
@@ -279,8 +322,13 @@ class EndpointBody(JsonBody):
 
 __all__ = [
     "MAX_SHEET",
+    "BotChat",
+    "BotPick",
+    "BotSeq",
     "CancelBody",
+    "ChallengeBody",
     "Credentials",
+    "DeclineBody",
     "EndpointBody",
     "InviteBody",
     "JoinBody",

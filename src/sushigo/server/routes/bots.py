@@ -4,11 +4,14 @@ docs/bot-api.md).  :class:`~sushigo.server.accounts.Bots` checks and keeps."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Request
 
 from sushigo.server.accounts import Account
+from sushigo.server.accounts.credentials import secret_hash
+from sushigo.server.replies import Bucket
 from sushigo.server.routes.accounts import COOKIE, JsonOnly
 from sushigo.server.routes.bodies import NewToken, PasswordBody, TokenId, documented
 from sushigo.server.routes.deps import AddressOf, SiteOf
@@ -17,16 +20,33 @@ from sushigo.server.routes.errors import Refused
 router = APIRouter()
 
 
-async def bot_account(request: Request, site: SiteOf) -> Account:
-    """The bot account whose API token the request carries (``Authorization: Bearer TOKEN``), or 401."""
+@dataclass(frozen=True)
+class BotCall:
+    """A call of the bot API: the bot account its token opens, and the token's hash (its limits' key)."""
+
+    account: Account
+    key: bytes
+
+
+async def bot_call(request: Request, site: SiteOf) -> BotCall:
+    """The bot account whose API token the request carries (``Authorization: Bearer TOKEN``), or 401;
+    429 past the token's calls a second (:attr:`~sushigo.server.routes.deps.Limits.bot_rate`)."""
     scheme, _, token = request.headers.get("authorization", "").partition(" ")
-    bot = await site.bots.bot_of(token.strip()) if scheme.lower() == "bearer" else None
+    token = token.strip()
+    bot = await site.bots.bot_of(token) if scheme.lower() == "bearer" else None
     if bot is None:
         raise Refused(401, "send a bot account's API token: Authorization: Bearer TOKEN (a revoked one opens nothing)")
-    return bot
+    key = secret_hash(token)
+    bucket = site.bot_calls.get(key)
+    if bucket is None:
+        bucket = site.bot_calls[key] = Bucket(site.limits.bot_rate, site.limits.bot_burst)
+    if not bucket.take():
+        raise Refused(429, f"more than {site.limits.bot_rate:g} calls a second with this token "
+                           f"(bursts of {site.limits.bot_burst}): slow down")
+    return BotCall(bot, key)
 
 
-BotAccount = Annotated[Account, Depends(bot_account)]
+BotCallOf = Annotated[BotCall, Depends(bot_call)]
 
 
 def _secret(request: Request) -> str | None:
@@ -66,9 +86,9 @@ async def revoke(body: Annotated[TokenId, Depends(TokenId.read)], request: Reque
 
 
 @router.get("/api/bot/account", response_model=None)
-async def bot_itself(bot: BotAccount) -> dict[str, Any]:
+async def bot_itself(call: BotCallOf) -> dict[str, Any]:
     """The bot account the token opens."""
-    return {"account": bot.to_json()}
+    return {"account": call.account.to_json()}
 
 
-__all__ = ["BotAccount", "bot_account", "router"]
+__all__ = ["BotCall", "BotCallOf", "bot_call", "router"]

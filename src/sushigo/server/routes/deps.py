@@ -11,10 +11,10 @@ from fastapi import Depends
 from starlette.requests import HTTPConnection
 
 from sushigo.server.accounts import Accounts, Bots
-from sushigo.server.matchmaking import PlayNow
+from sushigo.server.matchmaking import Challenges, PlayNow
 from sushigo.server.push import Push
 from sushigo.server.replays import Charge, ReplayService
-from sushigo.server.replies import PerHour
+from sushigo.server.replies import Bucket, PerHour
 from sushigo.server.routes.errors import Refused
 from sushigo.server.store import Store
 from sushigo.server.tables import TableService
@@ -53,6 +53,12 @@ class Limits:
     """Frames queued for a slow client before it is dropped."""
     places_per_hour: int = 120
     """Places in play now's queue one address may take per hour."""
+    bot_rate: float = 20.0
+    """Calls a second one API token may make to the bot API (token bucket refill)."""
+    bot_burst: int = 60
+    """The bot API's token bucket size, per API token."""
+    bot_streams: int = 8
+    """Streams (events and games together) one API token holds open at once."""
 
 
 @dataclass
@@ -73,6 +79,8 @@ class Site:
     """Play now's queue (docs/server.md, "Play now")."""
     push: Push
     """The devices' notifications (docs/server.md, "Notifications")."""
+    challenges: Challenges
+    """Challenges to bot accounts (docs/bot-api.md, "Challenges")."""
     replays: ReplayService = field(init=False)
     tables_made: PerHour = field(init=False)
     """Tables created, per address."""
@@ -88,6 +96,10 @@ class Site:
     """Open table sockets, per address."""
     places: PerHour = field(init=False)
     """Places taken in play now's queue, per address."""
+    bot_calls: dict[bytes, Bucket] = field(init=False)
+    """The bot API's token buckets, per API token (its hash)."""
+    bot_streams: defaultdict[bytes, int] = field(init=False)
+    """Open bot API streams, per API token (its hash)."""
 
     def __post_init__(self) -> None:
         limits = self.limits
@@ -99,6 +111,8 @@ class Site:
         self.sheets_made = PerHour(SHEETS_PER_HOUR)
         self.sockets = defaultdict(int)
         self.places = PerHour(limits.places_per_hour)
+        self.bot_calls = {}
+        self.bot_streams = defaultdict(int)
 
     def charge(self, address: str) -> Charge:
         """Counts a replay document computed for ``address`` (one kept from before is not)."""

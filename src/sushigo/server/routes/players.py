@@ -11,6 +11,7 @@ and exported.  ``/records`` is every finished game's record, one per line
 from __future__ import annotations
 
 import asyncio
+import functools
 import json
 import logging
 from collections.abc import AsyncIterator, Callable
@@ -36,6 +37,8 @@ log = logging.getLogger("sushigo.server")
 
 T = TypeVar("T")
 
+BOARDS: Final = ("people", "bots")
+"""The leaderboards of an edition: people's accounts, bot accounts (docs/bot-api.md); the house bots are on both."""
 PAGE: Final = 50
 """Games a history answer lists at most (``before`` pages on)."""
 
@@ -98,23 +101,30 @@ async def profile(name: str, site: SiteOf) -> dict[str, Any]:
 
 
 @router.get("/api/ratings/{edition}", response_model=None)
-async def leaderboard(edition: str, site: SiteOf, players: int | None = None) -> dict[str, Any]:
-    """The best ratings of an edition (of players who played rated games of ``players`` seats)."""
+async def leaderboard(edition: str, site: SiteOf, players: int | None = None, board: str = "people"
+                      ) -> dict[str, Any]:
+    """The best ratings of an edition (of players who played rated games of ``players`` seats):
+    the people's board, or the bot accounts' (``board=bots``); the house bots are on both."""
     if edition not in EDITIONS:
         raise Refused(404, f"no edition {edition[:20]!r}: {', '.join(sorted(EDITIONS))}")
     if players is not None and not 2 <= players <= 8:
         raise Refused(400, "players is 2 to 8")
-    rows = await _read(site, ratings.leaderboard, edition, players)
+    if board not in BOARDS:
+        raise Refused(400, f"board is {' or '.join(BOARDS)}")
+    rows = await _read(site, functools.partial(ratings.leaderboard, bots=board == "bots"), edition, players)
     ids = [r["player"].split(":", 1)[1] for r in rows if r["player"].startswith("account:")]
     names = await _read(site, _account_names, ids)
-    board = []
+    found = []
     for r in rows:
         kind, who = r.pop("player").split(":", 1)
         if kind == "account" and who not in names:
             continue  # deleted meanwhile
-        board.append({"name": names[who] if kind == "account" else who, "kind": kind,
-                      "anchor": ratings.player_of(kind, who) == ratings.ANCHOR, **r})
-    return {"edition": edition, "players": players, "ratings": board}
+        entry = {"name": names[who] if kind == "account" else who, "kind": kind,
+                 "anchor": ratings.player_of(kind, who) == ratings.ANCHOR, **r}
+        if kind == "account" and board == "bots":
+            entry["bot"] = True  # a bot account
+        found.append(entry)
+    return {"edition": edition, "players": players, "board": board, "ratings": found}
 
 
 def _account_names(conn: Any, ids: list[str]) -> dict[str, str]:
@@ -171,4 +181,4 @@ async def records(name: str, request: Request, site: SiteOf) -> StreamingRespons
         "Content-Disposition": f'attachment; filename="sushigo-{account.name}.jsonl"'})
 
 
-__all__ = ["PAGE", "router"]
+__all__ = ["BOARDS", "PAGE", "router"]

@@ -39,30 +39,13 @@ from sushigo.server.protocol import (
     error,
     parse_client,
 )
+from sushigo.server.replies import Bucket
 from sushigo.server.routes.accounts import COOKIE
 from sushigo.server.routes.deps import AddressOf, Limits, SiteOf
 from sushigo.server.store import OPEN_STATUSES
 from sushigo.server.tables import SEAT_TAKEN, LiveTable, TableError, TableService
 
 router = APIRouter()
-
-
-class _Bucket:
-    __slots__ = ("burst", "rate", "stamp", "tokens")
-
-    def __init__(self, rate: float, burst: int) -> None:
-        self.rate, self.burst = rate, burst
-        self.tokens = float(burst)
-        self.stamp = time.monotonic()
-
-    def take(self) -> bool:
-        now = time.monotonic()
-        self.tokens = min(self.burst, self.tokens + (now - self.stamp) * self.rate)
-        self.stamp = now
-        if self.tokens >= 1:
-            self.tokens -= 1
-            return True
-        return False
 
 
 @dataclass(frozen=True)
@@ -160,7 +143,7 @@ async def table_socket(ws: WebSocket, table_id: str, site: SiteOf, addr: Address
 async def _serve_socket(ws: WebSocket, table: LiveTable, service: TableService, limits: Limits,
                         account: Account | None = None) -> None:
     sock = _Socket(ws, limits.outbox)
-    bucket = _Bucket(limits.rate, limits.burst)
+    bucket = Bucket(limits.rate, limits.burst)
     refused, window = 0, time.monotonic()
     joined = False
     pump = asyncio.get_running_loop().create_task(sock.pump())
@@ -286,7 +269,8 @@ async def _hello_seat(service: TableService, table: LiveTable, msg: Hello,
         if seat is None:
             raise ProtocolError("bad_token", "this seat token does not belong to this table")
         if how == "invite" and table.status in OPEN_STATUSES:  # an ended table is read-only: nothing to bind
-            secret = await service.claim(table, seat, None if account is None else (account.id, account.name))
+            secret = await service.claim(table, seat, None if account is None else (account.id, account.name),
+                                         bot=account is not None and account.bot)
     elif msg.seat is not None:
         if account is None:
             raise ProtocolError("not_signed_in", "sign in to take your account's seat (or send its token)")

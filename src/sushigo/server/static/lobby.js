@@ -536,7 +536,7 @@ $("menu").addEventListener("change", function () {
 function seatText(s) {
   if (s.kind === "bot") return botText(s);
   if (!s.name) return "open seat";
-  return String(s.name) + seatRating(s) + (s.connected ? "" : " (away)");
+  return String(s.name) + (s.account_bot ? " (bot)" : "") + seatRating(s) + (s.connected ? "" : " (away)");
 }
 
 // An account's rating beside its name (" (1532)", " (1500?)" while provisional); nothing for a guest.

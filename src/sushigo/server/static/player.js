@@ -3,7 +3,7 @@
    edition and table size, each with its place, score, replay and record, and
    every record at once (docs/server.md, "Accounts"). */
 
-import { $, $as, el, getJson } from "./dom.js";
+import { $, $as, el, getJson, postJson } from "./dom.js";
 import { ratingText } from "./ratings_text.js";
 import { editionWords } from "./cards.js";
 
@@ -130,6 +130,63 @@ function load(more) {
   }, function (e) { showError(e.message); });
 }
 
+// ------------------------------------------------------------ challenging a bot account
+// A signed-in visitor challenges the bot (docs/bot-api.md, "Challenges"); once the bot accepts,
+// the page opens the table on the visitor's own seat ("#as=N": the session opens it).
+
+/** @param {string} bot */
+function offerChallenge(bot) {
+  getJson("/api/account").then(function (a) {
+    if (a.account && a.account.name === bot) return;
+    $("challenge").hidden = false;
+    if (!a.account) {
+      $("challenge-form").hidden = true;
+      $("challenge-status").textContent = "Sign in (Your account) to challenge this bot.";
+      return;
+    }
+    $("challenge-edition").addEventListener("change", function () {
+      const most = $as("challenge-edition", HTMLSelectElement).value === "party" ? 8 : 5;
+      $("challenge-players").replaceChildren(...[2, 3, 4, 5, 6, 7, 8].filter(function (n) { return n <= most; })
+        .map(function (n) { return el("option", null, String(n)); }));
+    });
+    $("challenge-form").addEventListener("submit", function (ev) {
+      ev.preventDefault();
+      const body = {
+        edition: $as("challenge-edition", HTMLSelectElement).value,
+        players: Number($as("challenge-players", HTMLSelectElement).value),
+        timer: Number($as("challenge-timer", HTMLSelectElement).value),
+        rated: $as("challenge-rated", HTMLInputElement).checked,
+      };
+      $as("challenge-send", HTMLButtonElement).disabled = true;
+      postJson("/api/challenge/" + encodeURIComponent(bot), body).then(function (r) {
+        $("challenge-status").textContent = "Challenge sent: waiting for " + bot + " to answer.";
+        watchChallenge(r.challenge.id, a.account.name);
+      }, function (e) {
+        $("challenge-status").textContent = e.message;
+        $as("challenge-send", HTMLButtonElement).disabled = false;
+      });
+    });
+  }, function () { /* signed out: nothing to offer */ });
+}
+
+/** @param {string} id @param {string} me */
+function watchChallenge(id, me) {
+  getJson("/api/challenge/" + encodeURIComponent(id)).then(function (r) {
+    const c = r.challenge;
+    if (c.state === "open") { setTimeout(function () { watchChallenge(id, me); }, 1000); return; }
+    if (c.state === "accepted") {
+      $("challenge-status").textContent = "Accepted: opening the table.";
+      getJson("/api/tables/" + encodeURIComponent(c.table)).then(function (t) {
+        const mine = t.seats.find(function (/** @type {any} */ s) { return s.account === me; });
+        location.href = c.url + (mine ? "#as=" + mine.seat : "");
+      });
+      return;
+    }
+    $("challenge-status").textContent = "The challenge was " + c.state + (c.reason ? ": " + c.reason : ".");
+    $as("challenge-send", HTMLButtonElement).disabled = false;
+  }, function (e) { $("challenge-status").textContent = e.message; });
+}
+
 /** @param {string} text */
 function showError(text) {
   $("player-error").textContent = text;
@@ -139,6 +196,8 @@ function showError(text) {
 getJson("/api/players/" + encodeURIComponent(name)).then(function (p) {
   document.title = p.name + " · Sushi Go! online";
   $("player-name").textContent = p.name;
+  $("bot-mark").hidden = !p.bot;
+  if (p.bot) offerChallenge(p.name);
   $("player-since").textContent = "Playing since " + new Date(p.created * 1000).toLocaleDateString() + ".";
   $as("download-all", HTMLAnchorElement).href = "/api/players/" + encodeURIComponent(p.name) + "/records";
   $as("download-all", HTMLAnchorElement).setAttribute("download", "sushigo-" + p.name + ".jsonl");

@@ -8,7 +8,8 @@ import { ratingText } from "./ratings_text.js";
 function load() {
   const edition = $as("board-edition", HTMLSelectElement).value;
   const players = $as("board-players", HTMLSelectElement).value;
-  const q = players ? "?players=" + players : "";
+  const board = $as("board-kind", HTMLSelectElement).value;
+  const q = "?board=" + board + (players ? "&players=" + players : "");
   getJson("/api/ratings/" + edition + q).then(function (a) {
     const body = $("board-rows");
     body.replaceChildren(...a.ratings.map(function (/** @type {any} */ r, /** @type {number} */ i) {
@@ -20,6 +21,7 @@ function load() {
         const link = el("a", null, r.name);
         link.href = "/u/" + encodeURIComponent(r.name);
         who.appendChild(link);
+        if (r.bot) who.appendChild(el("span", "pill", "bot"));
       } else {
         who.appendChild(document.createTextNode(r.name + " bot"));
         who.appendChild(el("span", "pill", r.anchor ? "bot · anchor" : "bot"));
@@ -39,4 +41,5 @@ function load() {
 
 $("board-edition").addEventListener("change", load);
 $("board-players").addEventListener("change", load);
+$("board-kind").addEventListener("change", load);
 load();

@@ -640,7 +640,7 @@ function seatCount() {
 
 function seatName(i) {
   var s = S.table && S.table.seats ? S.table.seats[i] : null;
-  if (s && s.name) return String(s.name);
+  if (s && s.name) return String(s.name) + (s.account_bot ? " (bot)" : "");  // a bot account's seat says so
   if (s && s.kind === "bot") return String(s.bot || "bot").split(":")[0] + " bot";
   return "Seat " + (i + 1);
 }

@@ -142,9 +142,11 @@ class Seat:
     """That account's name (the seat's name too)."""
     rating: dict[str, Any] | None = None
     """That account's rating in the table's edition, as last read from the store (the lobby shows it)."""
+    account_bot: bool = False
+    """That account is a bot account (docs/bot-api.md): its seat says so (``account_bot``)."""
 
     def to_json(self) -> dict[str, Any]:
-        return {
+        out = {
             "seat": self.seat, "kind": self.kind, "bot": self.bot, "name": self.name,
             "account": self.account_name, "rating": self.rating,
             "joined": self.kind == "bot" or self.name is not None,
@@ -153,6 +155,9 @@ class Seat:
             "stand_in": self.stand_in,
             "reinvited": self.token_hash is not None and self.invite_hash is not None,
         }
+        if self.account_bot:
+            out["account_bot"] = True
+        return out
 
 
 @dataclass
@@ -336,7 +341,7 @@ def _restored_seat(s: SeatRow, row: TableRow) -> Seat:
     invite = (row.rules.get("invites") or {}).get(str(s.seat))
     return Seat(s.seat, s.kind, s.bot, s.name, s.token_hash,
                 invite_hash=bytes.fromhex(invite) if isinstance(invite, str) else None,
-                account=s.account, account_name=s.account_name, rating=s.rating)
+                account=s.account, account_name=s.account_name, rating=s.rating, account_bot=s.account_bot)
 
 
 def name_bots(seats: Sequence[Seat]) -> None:
@@ -362,7 +367,7 @@ def summary_of(loaded: LoadedTable) -> dict[str, Any]:
     """A summary from stored rows (a table this process does not hold in memory)."""
     row = loaded.row
     seats = [Seat(s.seat, s.kind, s.bot, s.name, None, account=s.account, account_name=s.account_name,
-                  rating=s.rating) for s in loaded.seats]
+                  rating=s.rating, account_bot=s.account_bot) for s in loaded.seats]
     name_bots(seats)
     return _summary(row.id, _rules_of(row), row.status, row.created, row.timer,
                     bool(row.rules.get("seeded")), seats, row.result, _stored_settings(row, loaded.happenings))

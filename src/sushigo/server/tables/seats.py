@@ -207,6 +207,7 @@ class Seats(ServiceBase):
             new.seats[seat].token_hash = digest
             new.seats[seat].account = table.seats[seat].account  # the same player, signed in or not
             new.seats[seat].account_name = table.seats[seat].account_name
+            new.seats[seat].account_bot = table.seats[seat].account_bot
             try:
                 await self.writer.submit(SetToken(new.id, seat, digest, new.seats[seat].account))
                 if table.seats[seat].name is not None:
@@ -274,12 +275,13 @@ class Seats(ServiceBase):
             if changed:
                 self.broadcast_seats(table)
 
-    async def claim(self, table: LiveTable, seat: int, account: tuple[str, str] | None = None) -> str:
+    async def claim(self, table: LiveTable, seat: int, account: tuple[str, str] | None = None, *,
+                    bot: bool = False) -> str:
         """Bind human ``seat``, opened with its invite, to a new secret (stored
         first) and return it: the caller sends it to the claiming socket only.
         ``account``: the id and name of the account signed in on that socket:
         the seat is that account's (it resumes from any browser signed into it,
-        and bears its name); ``None``: a guest's.
+        and bears its name); ``None``: a guest's.  ``bot``: that account is a bot account.
 
         The invite is spent from now on.  When the seat had a player already
         (the creator re-issued its invite, :meth:`reinvite`), that player's
@@ -287,7 +289,7 @@ class Seats(ServiceBase):
         """
         _check_open(table, "seats")
         s = table.seats[seat]
-        invite, old, before = s.invite_hash, s.token_hash, (s.account, s.account_name)
+        invite, old, before, was_bot = s.invite_hash, s.token_hash, (s.account, s.account_name), s.account_bot
         if invite is None:
             raise TableError("seat_taken", SEAT_TAKEN)
         if table.rated and account is None:
@@ -299,6 +301,7 @@ class Seats(ServiceBase):
         digest = hash_token(secret)
         s.invite_hash, s.token_hash = None, digest  # before any await: a second hello with it finds it spent
         s.account, s.account_name = account if account is not None else (None, None)
+        s.account_bot = bot and account is not None
         s.spent.append(invite)
         if old is not None:
             s.spent.append(old)  # the secret it replaces: its holder is told the seat was taken
@@ -308,6 +311,7 @@ class Seats(ServiceBase):
         except StoreError:
             s.invite_hash, s.token_hash = invite, old
             s.account, s.account_name = before
+            s.account_bot = was_bot
             del s.spent[-1 if old is None else -2:]
             raise TableError("server_error", "the seat could not be claimed; try again") from None
         if old is not None:

@@ -1,0 +1,288 @@
+"""Challenges to bot accounts (docs/bot-api.md, "Challenges"), kept in the
+database (the ``challenges`` table) so that every server process serves them.
+
+An account (a person signed in, or a bot with its token) challenges a bot
+account to a table: edition, menu, size, move time, rated or not.  The bot
+hears of it on its event stream and accepts or declines; the challenger may
+cancel it while it is open, and it expires after :data:`LIFE` seconds.
+Accepting makes the table on the process that took the call: the challenger's
+and the bot's seats are their accounts' (claimed and named at once), any other
+seat is a house bot's (:data:`HOUSE_BOT`), and both accounts find the table in
+their lists (a person's lobby, a bot's event stream).
+
+A challenge moves through these states::
+
+    open --(the bot accepts)--> starting --(table made)--> accepted
+      |
+      +--> declined | cancelled | expired
+
+Only one call moves a challenge out of ``open``: the move is one ``UPDATE``
+that requires ``open`` (two accepts at once make one table).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+import secrets
+import time
+from typing import Any, Final
+
+from sqlalchemy import func, select, update
+
+from sushigo.engine.flags import FlagError, rules_from_flags
+from sushigo.engine.rules import RulesError
+from sushigo.server.accounts import Account, Accounts
+from sushigo.server.protocol import TIMER_RANGE
+from sushigo.server.protocol import CreateTable as CreateRequest
+from sushigo.server.replies import Refusal
+from sushigo.server.schema import accounts_t, challenges_t, seats_t, tables_t
+from sushigo.server.store import OPEN_STATUSES, Store, StoreError
+from sushigo.server.tables import TableError, TableService
+from sushigo.server.tables.model import log
+
+from .queue import SIZES, _menus_for
+
+LIFE: Final = 300.0
+"""Seconds an open challenge waits for the bot's answer."""
+MAX_OPEN: Final = 5
+"""Open challenges one account has made at once."""
+HOUSE_BOT: Final = "greedy"
+"""The bot that takes the seats of a challenge's table beyond the challenger's and the bot's."""
+DEFAULT_TIMER: Final = 60
+"""Seconds per move at a challenge's table when the challenge names none."""
+ENDED: Final = frozenset({"accepted", "declined", "cancelled", "expired"})
+
+
+class ChallengeError(Refusal):
+    """A challenge refused: the status and one line for the answer."""
+
+
+class Challenges:
+    """Making, answering and reading challenges, for one server process."""
+
+    def __init__(self, store: Store, tables: TableService, accounts: Accounts) -> None:
+        self.store = store
+        self.tables = tables
+        self.accounts = accounts
+        self._random = random.Random()
+
+    # ------------------------------------------------------------------ making and answering
+
+    async def make(self, challenger: Account, bot_name: str, *, edition: str, players: int, menu: str | None,
+                   timer: int | None, rated: bool) -> dict[str, Any]:
+        """Challenge the bot account ``bot_name``; the challenge as :meth:`get` shows it."""
+        bot = await self.accounts.find(bot_name)
+        if bot is None or not bot.bot:
+            raise ChallengeError(404, f"no bot account is called {bot_name[:40]!r}")
+        if bot.id == challenger.id:
+            raise ChallengeError(400, "a bot cannot challenge itself")
+        if players not in SIZES.get(edition, ()):
+            raise ChallengeError(400, f"players: {edition} tables seat {SIZES[edition][0]} to {SIZES[edition][-1]}"
+                                 if edition in SIZES else 'edition: "base" or "party"')
+        if edition == "party" and menu is None:
+            menu = self._random.choice(_menus_for(players))
+        try:
+            rules_from_flags(players, edition=edition, menu=menu, label=f"{players} seats")
+        except (FlagError, RulesError) as e:
+            raise ChallengeError(400, str(e).replace("--", "")) from None
+        timer = DEFAULT_TIMER if timer is None else timer
+        if not TIMER_RANGE[0] <= timer <= TIMER_RANGE[1]:
+            raise ChallengeError(400, f"timer: {TIMER_RANGE[0]} to {TIMER_RANGE[1]} seconds per move")
+        now = time.time()
+        row = {"id": secrets.token_urlsafe(9), "challenger_id": challenger.id, "bot_id": bot.id,
+               "settings": json.dumps({"edition": edition, "players": players, "menu": menu, "timer": timer,
+                                       "rated": rated}),
+               "state": "open", "reason": None, "table_id": None, "created": now, "changed": now}
+        if not await self._write(self._insert, row):
+            raise ChallengeError(429, f"at most {MAX_OPEN} open challenges at once: cancel one or wait for answers")
+        return _shown(row, challenger.name, challenger.bot, bot.name)
+
+    def _insert(self, row: dict[str, Any]) -> bool:
+        c = challenges_t
+        with self.store.transaction() as conn:
+            # the challenger's row locked first (PostgreSQL): two challenges at once take turns counting
+            conn.execute(select(accounts_t.c.id).where(accounts_t.c.id == row["challenger_id"]).with_for_update())
+            held = conn.execute(select(func.count()).select_from(c).where(
+                c.c.challenger_id == row["challenger_id"], c.c.state == "open", c.c.created > row["created"] - LIFE))
+            if (held.scalar() or 0) >= MAX_OPEN:
+                return False
+            conn.execute(c.insert().values(**row))
+        return True
+
+    async def cancel(self, account: Account, challenge_id: str) -> dict[str, Any]:
+        """The challenger takes back an open challenge."""
+        return await self._end(account, challenge_id, "cancelled", None, who="challenger_id")
+
+    async def decline(self, bot: Account, challenge_id: str, reason: str | None) -> dict[str, Any]:
+        """The bot declines an open challenge (``reason``: one line the challenger reads)."""
+        return await self._end(bot, challenge_id, "declined", reason, who="bot_id")
+
+    async def accept(self, bot: Account, challenge_id: str) -> dict[str, Any]:
+        """The bot accepts: the table is made on this process, both seats claimed for their accounts."""
+        await self._move(bot, challenge_id, "starting", None, who="bot_id")
+        row = await self._read_row(challenge_id)
+        settings = json.loads(row.settings)
+        players = int(settings["players"])
+        seats = ["human", "human"] + [f"bot:{HOUSE_BOT}"] * (players - 2)
+        self._random.shuffle(seats)
+        try:
+            req = CreateRequest(edition=settings["edition"], players=players, seats=seats, menu=settings["menu"],
+                                rated=bool(settings["rated"]), timer=int(settings["timer"]))
+            table, _, _ = await self.tables.create(req)
+            humans = seats_of(table)
+            self._random.shuffle(humans)
+            people = ((row.challenger_id, row.challenger_name, bool(row.challenger_bot)),
+                      (row.bot_id, row.bot_name, True))
+            for seat, (account_id, name, is_bot) in zip(humans, people):
+                await self.tables.claim(table, seat, (account_id, name), bot=is_bot)
+                await self.tables.rename(table, seat, name)  # the second name starts the game
+        except (TableError, StoreError) as e:
+            log.error("a challenge's table could not be made: %s", e)
+            await self._write(self._set, challenge_id, "starting", {"state": "open"})
+            raise ChallengeError(503, "the table could not be made; try again") from None
+        await self._write(self._set, challenge_id, "starting", {"state": "accepted", "table_id": table.id})
+        return await self.get(bot, challenge_id)
+
+    async def _end(self, account: Account, challenge_id: str, state: str, reason: str | None, *,
+                   who: str) -> dict[str, Any]:
+        await self._move(account, challenge_id, state, reason, who=who)
+        return await self.get(account, challenge_id)
+
+    async def _move(self, account: Account, challenge_id: str, state: str, reason: str | None, *, who: str) -> None:
+        """Move an open challenge of ``account`` (as ``who``: the challenger or the bot) to ``state``."""
+        values: dict[str, Any] = {"state": state}
+        if reason is not None:
+            values["reason"] = reason
+        if not await self._write(self._set, challenge_id, "open", values, getattr(challenges_t.c, who) == account.id):
+            found = await self.get(account, challenge_id)  # 404 unless it is the account's
+            role, verb, doing = ("bot", "answer", "answered") if who == "bot_id" else \
+                ("challenger", "cancel", "cancelled")
+            if (await self._read_row(challenge_id))._asdict()[who] != account.id:
+                raise ChallengeError(403, f"only the challenge's {role} may {verb} it")
+            raise ChallengeError(409, f"the challenge is {found['state']}: only an open one can be {doing}")
+
+    def _set(self, challenge_id: str, state: str, values: dict[str, Any], *where: Any) -> bool:
+        c = challenges_t
+        now = time.time()
+        if state == "open":
+            where = (*where, c.c.created > now - LIFE)
+        with self.store.transaction() as conn:
+            return bool(conn.execute(update(c).where(c.c.id == challenge_id, c.c.state == state, *where)
+                                     .values(changed=now, **values)).rowcount)
+
+    # ------------------------------------------------------------------ reading
+
+    async def get(self, account: Account, challenge_id: str) -> dict[str, Any]:
+        """The challenge, for its challenger or its bot (anyone else: 404)."""
+        row = await self._read_row(challenge_id[:40])
+        if row is None or account.id not in (row.challenger_id, row.bot_id):
+            raise ChallengeError(404, "no challenge of yours has this id")
+        return _shown(row._asdict(), row.challenger_name, bool(row.challenger_bot), row.bot_name)
+
+    async def _read_row(self, challenge_id: str) -> Any:
+        return await self._read(self._row, challenge_id)
+
+    def _row(self, challenge_id: str) -> Any:
+        with self.store.reading() as conn:
+            return conn.execute(_joined().where(challenges_t.c.id == challenge_id)).first()
+
+    def events(self, bot: Account, told: dict[str, str]) -> list[dict[str, Any]]:
+        """What the bot's event stream has not told yet (``told``: each challenge's or
+        table's id and what the stream said of it last; updated): its open challenges
+        (``challenge``), those that stopped being open (``challengeCanceled``), its own
+        challenges declined (``challengeDeclined``), its tables that started
+        (``gameStart``: a seat is its account's at an open table) and ended (``gameFinish``)."""
+        c, t, s = challenges_t, tables_t, seats_t
+        now = time.time()
+        out: list[dict[str, Any]] = []
+        with self.store.reading() as conn:
+            to_it = conn.execute(_joined().where(c.c.bot_id == bot.id, c.c.state == "open",
+                                                 c.c.created > now - LIFE)).all()
+            mine = conn.execute(_joined().where(c.c.challenger_id == bot.id, c.c.state == "declined",
+                                                c.c.changed > now - LIFE)).all()
+            gone = [k for k, v in told.items() if v == "challenge"]
+            ended = conn.execute(select(c.c.id, c.c.state).where(c.c.id.in_(gone), c.c.state != "open")).all() \
+                if gone else []
+            games = conn.execute(select(t.c.id, t.c.edition, t.c.players, t.c.rules, t.c.status, s.c.seat)
+                                 .join(s, s.c.table_id == t.c.id)
+                                 .where(s.c.account_id == bot.id, t.c.status.in_(OPEN_STATUSES))).all()
+            playing = [k for k, v in told.items() if v == "game"]
+            over = conn.execute(select(t.c.id, t.c.status).where(t.c.id.in_(playing),
+                                                                  t.c.status.not_in(OPEN_STATUSES))).all() \
+                if playing else []
+        for r in to_it:
+            if r.id not in told:
+                told[r.id] = "challenge"
+                out.append({"type": "challenge",
+                            "challenge": _shown(r._asdict(), r.challenger_name, bool(r.challenger_bot), r.bot_name)})
+        still = {r.id for r in to_it}
+        states = {r.id: r.state for r in ended}
+        for k in gone:
+            state = states.get(k, "expired")  # still "open" in the table but past its life: expired
+            if k in still or state == "starting":
+                continue
+            told[k] = "ended"
+            if state != "accepted":  # an accepted one is told by its gameStart
+                out.append({"type": "challengeCanceled", "challenge": {"id": k, "state": state}})
+        for r in mine:
+            if told.get(r.id) != "declined":
+                told[r.id] = "declined"
+                out.append({"type": "challengeDeclined",
+                            "challenge": _shown(r._asdict(), r.challenger_name, bool(r.challenger_bot), r.bot_name)})
+        for r in games:
+            if r.id not in told:
+                told[r.id] = "game"
+                rules = json.loads(r.rules)
+                out.append({"type": "gameStart", "game": {
+                    "id": r.id, "seat": r.seat, "edition": r.edition, "players": r.players,
+                    "rated": bool(rules.get("rated")), "stream": f"/api/bot/game/{r.id}/stream"}})
+        for r in over:
+            told[r.id] = "over"
+            out.append({"type": "gameFinish", "game": {"id": r.id, "status": r.status}})
+        return out
+
+    # ------------------------------------------------------------------ the database, off the event loop
+
+    async def _write(self, fn: Any, *args: Any) -> Any:
+        try:
+            return await asyncio.to_thread(fn, *args)
+        except StoreError as e:
+            raise ChallengeError(503, f"the challenge could not be stored: {e}") from None
+
+    async def _read(self, fn: Any, *args: Any) -> Any:
+        return await self._write(fn, *args)
+
+
+def seats_of(table: Any) -> list[int]:
+    """The human seats of a table, in order."""
+    return [s.seat for s in table.seats if s.kind == "human"]
+
+
+def _joined() -> Any:
+    """Challenges with their challenger's and bot's names."""
+    c = challenges_t
+    who, bot = accounts_t.alias("who"), accounts_t.alias("bot")
+    return (select(c, who.c.name.label("challenger_name"), who.c.bot.label("challenger_bot"),
+                   bot.c.name.label("bot_name"))
+            .join(who, who.c.id == c.c.challenger_id).join(bot, bot.c.id == c.c.bot_id))
+
+
+def _shown(row: dict[str, Any], challenger: str, challenger_bot: bool, bot: str) -> dict[str, Any]:
+    """A challenge as the API shows it."""
+    state = row["state"]
+    if state == "open" and row["created"] <= time.time() - LIFE:
+        state = "expired"
+    out = {"id": row["id"], "challenger": {"name": challenger, "bot": challenger_bot}, "bot": bot,
+           **json.loads(row["settings"]), "state": state, "created": row["created"],
+           "expires": row["created"] + LIFE}
+    if row.get("reason"):
+        out["reason"] = row["reason"]
+    if row.get("table_id"):
+        out["table"] = row["table_id"]
+        out["url"] = f"/t/{row['table_id']}"
+    return out
+
+
+__all__ = ["DEFAULT_TIMER", "ENDED", "HOUSE_BOT", "LIFE", "MAX_OPEN", "ChallengeError", "Challenges"]

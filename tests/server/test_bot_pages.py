@@ -1,0 +1,71 @@
+"""Bot accounts on the pages, in a real browser (Debian's Chromium): a bot
+account's page marks it and lets a signed-in person challenge it; once the bot
+accepts (over the bot API), the page opens the table on the person's seat and
+the bot's seat is marked as a bot there and in the lobby."""
+
+from __future__ import annotations
+
+import re
+import threading
+import uuid
+
+import pytest
+from playwright.sync_api import Browser
+
+from .test_account_page import VIEWPORTS, serious_violations, sign_up_in, visible
+from .test_bot_api import Person
+from .test_browser import shot, watch_errors
+
+pytestmark = pytest.mark.e2e
+
+
+def accept_one(bot: Person, done: threading.Event) -> None:
+    """The bot answers its first challenge: it accepts (then stops listening)."""
+    for event in bot.lines("/api/bot/stream/event"):
+        if event["type"] == "challenge":
+            r = bot.call(f"/api/bot/challenge/{event['challenge']['id']}/accept", {})
+            assert r.status_code == 200, r.text
+            done.set()
+            return
+
+
+def test_a_person_challenges_a_bot_from_its_page_and_sits_at_its_table(live_server: str, browser: Browser) -> None:
+    name = "Deep_" + uuid.uuid4().hex[:6]
+    bot = Person(live_server, name, bot=True)
+    accepted = threading.Event()
+    listener = threading.Thread(target=accept_one, args=(bot, accepted), daemon=True)
+    listener.start()
+    phone = browser.new_context(viewport=VIEWPORTS["phone"]).new_page()
+    errors = watch_errors(phone)
+    sign_up_in(phone, live_server, "Chef_" + uuid.uuid4().hex[:6])
+    phone.goto(f"{live_server}/u/{name}")
+    visible(phone, "challenge")
+    assert phone.locator('[data-testid="bot-mark"]').is_visible()
+    assert serious_violations(phone) == []
+    shot(phone, "bot-player-page-phone")
+    phone.select_option('[data-testid="challenge-timer"]', "300")
+    phone.click('[data-testid="challenge-send"]')
+    phone.wait_for_url(re.compile(r"/t/[^#/]+#as=\d$"), timeout=20000)
+    assert accepted.is_set()
+    phone.wait_for_selector(f"text={name} (bot)")  # the bot account's seat says so
+    shot(phone, "bot-challenge-table-phone")
+    desktop = browser.new_context(viewport=VIEWPORTS["desktop"]).new_page()
+    errors += watch_errors(desktop)
+    desktop.goto(live_server + "/")
+    desktop.wait_for_selector(f"text={name} (bot)")  # the lobby's list of tables too
+    shot(desktop, "bot-seat-lobby-desktop")
+    desktop.goto(f"{live_server}/u/{name}")  # signed out: told how to challenge it
+    desktop.wait_for_selector('[data-testid="challenge-status"]:has-text("Sign in (Your account) to challenge")')
+    assert desktop.locator('[data-testid="challenge-form"]').is_hidden()
+    assert errors == []
+    listener.join(10)
+
+
+def test_the_leaderboards_page_has_a_board_of_bot_accounts(live_server: str, browser: Browser) -> None:
+    page = browser.new_context(viewport=VIEWPORTS["desktop"]).new_page()
+    errors = watch_errors(page)
+    page.goto(live_server + "/ratings")
+    visible(page, "board-kind")
+    with page.expect_response(lambda r: "board=bots" in r.url):
+        page.select_option('[data-testid="board-kind"]', "bots")
+    assert errors == []
