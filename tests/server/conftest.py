@@ -154,6 +154,8 @@ class ServerProcess:
     """A real ``sushigo serve`` process (SIGKILL-able)."""
 
     def __init__(self, db: str, *extra: str) -> None:
+        self.db = db
+        """The database URL it serves."""
         env = dict(os.environ, PYTHONUNBUFFERED="1")
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "sushigo", "serve", "--port", "0", "--db", db, *extra],
@@ -186,6 +188,12 @@ class ServerProcess:
         """SIGKILL: no shutdown code runs."""
         self.proc.send_signal(signal.SIGKILL)
         self.proc.wait(10)
+
+    def __enter__(self) -> ServerProcess:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
 
     def stop(self) -> None:
         if self.proc.poll() is None:

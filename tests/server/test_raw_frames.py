@@ -31,11 +31,8 @@ Frame = tuple[int, bytes]
 @pytest.fixture
 def server(tmp_path: Any) -> Iterator[ServerProcess]:
     """A fresh server process; a test reads its log with :func:`server_log`."""
-    proc = ServerProcess(f"sqlite:///{tmp_path / 'games.db'}")
-    try:
+    with ServerProcess(f"sqlite:///{tmp_path / 'games.db'}") as proc:
         yield proc
-    finally:
-        proc.stop()
 
 
 def server_log(server: ServerProcess) -> str:

@@ -308,6 +308,19 @@ class ExternalBot(Bot):
             ))
             return actions[self.rng.randrange(len(actions))]
 
+    def answer(self, message: dict[str, Any]) -> list[str]:
+        """The program's answer to a ``pick`` message made elsewhere (a server's game
+        stream, :mod:`sushigo.connect`): one entry of ``message["legal"]``.  A
+        misbehaviour is recorded as an :class:`Incident` and a random entry is the answer."""
+        entries = [list(e) for e in message["legal"]]
+        legal = {tuple(p.lower() for p in e): i for i, e in enumerate(entries)}
+        try:
+            return entries[parse_answer(self._ask(message), legal)]
+        except _Misbehaviour as exc:
+            self.incidents.append(Incident(str(message.get("game", "")), int(message["round"]),
+                                           int(message["turn"]), int(message["seat"]), exc.kind, exc.detail))
+            return entries[self.rng.randrange(len(entries))]
+
     def end_game(self, game_id: str, result: dict[str, Any]) -> None:
         """Send the ``end`` message (no answer expected); a dead program is restarted later."""
         if self._proc is None:

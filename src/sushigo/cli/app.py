@@ -539,6 +539,39 @@ def serve_command(
         _fail(str(e))
 
 
+@app.command("bot-connect", epilog="The bot API and the bridge: docs/bot-api.md.")
+def bot_connect_command(
+    spec: Annotated[str, typer.Argument(help="The bot: cmd:PROGRAM, a program speaking sushigo-bot/1 "
+                                             "(docs/bot-protocol.md).")],
+    server: Annotated[str, typer.Option(help="The server's address, http(s)://host[:port].")],
+    token: Annotated[str, typer.Option(
+        envvar="SUSHIGO_BOT_TOKEN", help="The bot account's API token (or the SUSHIGO_BOT_TOKEN variable).")],
+    games: Annotated[int | None, typer.Option(min=1, help="Stop after this many tables have ended.")] = None,
+    tables: Annotated[int, typer.Option(min=1, max=8, help="Tables played at once (challenges past it are "
+                                                           "declined).")] = 4,
+    timeout: Annotated[float, typer.Option(min=0.1, help="Seconds the program has for each decision.")] = 10.0,
+) -> None:
+    """Play a bot account on a sushigo server: accept its challenges and play its tables, with reconnects."""
+    from sushigo.bots.external import ExternalBot
+    from sushigo.connect import Bridge, BridgeError
+
+    if not re.fullmatch(r"https?://[^\s/]+/?", server):
+        _fail("--server is the server's address, http(s)://host[:port]")
+    if not spec.lower().startswith("cmd:") or not spec[4:].strip():
+        _fail("bot-connect plays cmd:PROGRAM, a program speaking sushigo-bot/1 (a built-in bot cannot be "
+              "bridged yet: the game stream carries the bot protocol's message, not the whole view it needs)")
+    try:
+        with ExternalBot(spec[4:].strip(), timeout=timeout) as bot:
+            bridge = Bridge(server, token.strip(), bot, games=games, tables=tables,
+                            say=lambda line: print(line, flush=True))
+            finished = bridge.run()
+    except BridgeError as e:
+        _fail(str(e))
+    except ValueError as e:
+        _fail(str(e))
+    print(f"{finished} table{'s' * (finished != 1)} ended", flush=True)
+
+
 def _is_usage_error(error: BaseException) -> bool:
     """Typer raises click's (vendored) UsageError for bad arguments; match it by shape."""
     return hasattr(error, "format_message") and getattr(error, "exit_code", None) == EXIT_USAGE

@@ -173,7 +173,10 @@ function offerChallenge(bot) {
 function watchChallenge(id, me) {
   getJson("/api/challenge/" + encodeURIComponent(id)).then(function (r) {
     const c = r.challenge;
-    if (c.state === "open") { setTimeout(function () { watchChallenge(id, me); }, 1000); return; }
+    if (c.state === "open" || c.state === "starting") {  // starting: the bot accepted, the table is being made
+      setTimeout(function () { watchChallenge(id, me); }, 1000);
+      return;
+    }
     if (c.state === "accepted") {
       $("challenge-status").textContent = "Accepted: opening the table.";
       getJson("/api/tables/" + encodeURIComponent(c.table)).then(function (t) {

@@ -1,0 +1,219 @@
+"""The bot bridge (docs/bot-api.md, "The bridge"): a program speaking the bot
+protocol ``sushigo-bot/1`` on its standard input and output plays a bot
+account on a sushigo server, through the bot API, with the standard library
+only.
+
+The bridge follows the account's event stream: it accepts challenges (up to
+``tables`` tables at once; past that it declines, "busy"), and for each table
+that starts it follows the game stream in a thread of its own, hands each
+``pick`` message to the program (:meth:`~sushigo.bots.external.ExternalBot.answer`:
+one process answers every table in turn) and sends its answer.  A stream that
+breaks (the network, a restart of the server) is opened again, waiting 1, 2,
+4, ... up to ``retry`` seconds between tries; a stream that was quiet for 30
+seconds (the server says at least an empty line every 10) counts as broken.
+A revoked or wrong token stops it with :class:`BridgeError`.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Callable, Iterator
+from typing import Any, Final
+
+from sushigo.bots.external import ExternalBot
+
+READ_TIMEOUT: Final = 30.0
+"""Seconds without a byte after which a stream counts as broken and is opened again."""
+PROTOCOL_KEYS: Final = frozenset({"seq", "deadline"})
+"""What a game stream's ``pick`` adds to the bot protocol's message (the program gets it without them)."""
+
+
+class BridgeError(Exception):
+    """Why the bridge stops (one line): a wrong or revoked token, a server that refuses it."""
+
+
+class _Broken(Exception):
+    """A stream or call that failed for now (the network, the server restarting): try again."""
+
+
+class Bridge:
+    """A bot account played by ``bot`` on the server at ``server`` (``http(s)://host[:port]``).
+
+    ``games``: stop once that many of its tables have ended (``None``: run until stopped);
+    ``tables``: how many tables it plays at once; ``say``: where its one-line reports go.
+    """
+
+    def __init__(self, server: str, token: str, bot: ExternalBot, *, games: int | None = None, tables: int = 4,
+                 retry: float = 30.0, say: Callable[[str], None] = print) -> None:
+        self.server = server.rstrip("/")
+        self.token = token
+        self.bot = bot
+        self.games = games
+        self.tables = tables
+        self.retry = retry
+        self.say = say
+        self.finished = 0
+        self.playing: dict[str, threading.Thread] = {}
+        self._asking = threading.Lock()  # one program answers every table in turn
+        self._stop = threading.Event()
+
+    # ------------------------------------------------------------------ the event stream
+
+    def run(self) -> int:
+        """Play until ``games`` tables have ended (or forever); the number that ended."""
+        wait = 1.0
+        while not self._stop.is_set():
+            try:
+                for event in self._lines("/api/bot/stream/event"):
+                    wait = 1.0
+                    self._on_event(event)
+                    if self._stop.is_set():
+                        break
+            except _Broken as e:
+                self.say(f"the event stream broke ({e}); again in {wait:g} s")
+                self._stop.wait(wait)
+                wait = min(wait * 2, self.retry)
+        for thread in list(self.playing.values()):
+            thread.join()
+        return self.finished
+
+    def stop(self) -> None:
+        """Stop following new events (the tables being played end on their own)."""
+        self._stop.set()
+
+    def _on_event(self, event: dict[str, Any]) -> None:
+        kind = event.get("type")
+        if kind == "challenge":
+            c = event["challenge"]
+            what = f"{c['edition']}, {c['players']} players{', rated' if c.get('rated') else ''}"
+            busy = sum(t.is_alive() for t in self.playing.values())
+            if busy >= self.tables:
+                self._call(f"/api/bot/challenge/{c['id']}/decline", {"reason": f"busy: playing {busy} tables"})
+                self.say(f"declined {c['challenger']['name']}'s challenge ({what}): busy")
+            elif self._call(f"/api/bot/challenge/{c['id']}/accept", {}) is not None:
+                self.say(f"accepted {c['challenger']['name']}'s challenge ({what})")
+        elif kind == "gameStart":
+            table = event["game"]["id"]
+            if table not in self.playing:
+                thread = threading.Thread(target=self._play, args=(table,), name=f"table-{table}", daemon=True)
+                self.playing[table] = thread
+                thread.start()
+        elif kind == "gameFinish":
+            self.finished += 1
+            playing = self.playing.get(event["game"]["id"])
+            if playing is not None:
+                playing.join()
+            if self.games is not None and self.finished >= self.games:
+                self.stop()
+        elif kind == "closed":
+            raise BridgeError(f"the server closed the stream: {event.get('reason', 'no reason given')}")
+
+    # ------------------------------------------------------------------ a table
+
+    def _play(self, table: str) -> None:
+        """Play the bot's seat at ``table`` until it ends (reconnecting when the stream breaks)."""
+        wait = 1.0
+        while True:
+            try:
+                for message in self._lines(f"/api/bot/game/{table}/stream"):
+                    wait = 1.0
+                    if message.get("type") == "game":
+                        self.say(f"table {table}: playing seat {message['seat']}")
+                    elif message.get("type") == "pick":
+                        self._pick(table, message)
+                    elif message.get("type") == "end":
+                        self._end(table, message)
+                        return
+                    elif message.get("type") == "closed":
+                        self.say(f"table {table}: the server closed the stream ({message.get('reason')})")
+                        return
+            except _Broken as e:
+                self.say(f"table {table}: the stream broke ({e}); again in {wait:g} s")
+            except BridgeError as e:  # the table is gone, not this bot's, or the token with it
+                self.say(f"table {table}: {e}")
+                return
+            time.sleep(wait)
+            wait = min(wait * 2, self.retry)
+
+    def _pick(self, table: str, message: dict[str, Any]) -> None:
+        asked = {k: v for k, v in message.items() if k not in PROTOCOL_KEYS}
+        with self._asking:
+            entry = self.bot.answer(asked)
+        # a stale pick (the move timer decided first) or a decision no longer open is not an error
+        self._call(f"/api/bot/game/{table}/pick", {"seq": message["seq"], "pick": entry}, quiet=(409,))
+
+    def _end(self, table: str, message: dict[str, Any]) -> None:
+        result = message.get("result")
+        if result is not None:
+            with self._asking:
+                self.bot.end_game(table, result)
+            self.say(f"table {table}: finished, totals {result.get('totals')}")
+        else:
+            self.say(f"table {table}: {message.get('status', 'ended')}")
+
+    # ------------------------------------------------------------------ HTTP
+
+    def _request(self, path: str, body: dict[str, Any] | None = None) -> urllib.request.Request:
+        headers = {"Authorization": f"Bearer {self.token}", "Accept": "application/json, application/x-ndjson"}
+        data = None
+        if body is not None:
+            headers["Content-Type"] = "application/json"
+            data = json.dumps(body).encode()
+        return urllib.request.Request(self.server + path, data=data, headers=headers,
+                                      method="GET" if body is None else "POST")
+
+    def _call(self, path: str, body: dict[str, Any], *, quiet: tuple[int, ...] = ()) -> dict[str, Any] | None:
+        """POST a call; its answer, or ``None`` when refused (said, unless its status is ``quiet``).
+        Past the token's calls a second it waits a second and sends again."""
+        while True:
+            try:
+                with urllib.request.urlopen(self._request(path, body), timeout=READ_TIMEOUT) as r:
+                    answer: dict[str, Any] = json.loads(r.read())
+                    return answer
+            except urllib.error.HTTPError as e:
+                if e.code == 429:
+                    time.sleep(1.0)
+                    continue
+                if e.code == 401:
+                    raise BridgeError(_error_line(e)) from None
+                if e.code not in quiet:
+                    self.say(f"{path}: {e.code} {_error_line(e)}")
+                return None
+            except (OSError, ValueError) as e:
+                self.say(f"{path}: {e}")
+                return None
+
+    def _lines(self, path: str) -> Iterator[dict[str, Any]]:
+        """A stream's lines as they come (empty lines skipped)."""
+        try:
+            response = urllib.request.urlopen(self._request(path), timeout=READ_TIMEOUT)
+        except urllib.error.HTTPError as e:
+            if e.code == 429 or e.code >= 500:
+                raise _Broken(f"{e.code} {_error_line(e)}") from None
+            raise BridgeError(f"{e.code} {_error_line(e)}") from None
+        except OSError as e:
+            raise _Broken(str(getattr(e, "reason", e))) from None
+        with response:
+            try:
+                for raw in response:
+                    line = raw.strip()
+                    if line:
+                        yield json.loads(line)
+            except (OSError, ValueError) as e:
+                raise _Broken(str(e) or type(e).__name__) from None
+        raise _Broken("the server ended the stream")
+
+
+def _error_line(e: urllib.error.HTTPError) -> str:
+    """The server's one-line ``error``, or the status's reason."""
+    try:
+        return str(json.loads(e.read())["error"])
+    except (OSError, ValueError, KeyError, TypeError):
+        return str(e.reason)
+
+
+__all__ = ["PROTOCOL_KEYS", "READ_TIMEOUT", "Bridge", "BridgeError"]

@@ -1,0 +1,173 @@
+"""``sushigo bot-connect`` (the bridge, :mod:`sushigo.connect.bridge`): a program
+speaking ``sushigo-bot/1`` plays a bot account on a real server process, the
+bridge itself a real process; through a relay the test cuts, its streams break
+mid-game and it connects again.  Each of the bridged seat's decisions is
+checked against the stored game: the program's (the first legal entry of the
+seat's view at that moment), never the move timer's."""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from tests.server.conftest import ROOT, ServerProcess
+from tests.server.test_bot_api import Person
+
+from sushigo.bots.base import view_for
+from sushigo.engine.editions import new_game
+from sushigo.server.store import Store
+from sushigo.server.tables import _rules_of
+
+pytestmark = [pytest.mark.slow, pytest.mark.filterwarnings("ignore::DeprecationWarning")]
+
+PROGRAM = f"cmd:{sys.executable} {ROOT / 'examples' / 'bots' / 'first_legal.py'}"
+
+
+class Relay:
+    """A TCP relay to the server that the test can cut: every connection through it closes at once."""
+
+    def __init__(self, target: str) -> None:
+        host, port = target.removeprefix("http://").split(":")
+        self.target = (host, int(port))
+        self.listener = socket.create_server(("127.0.0.1", 0))
+        self.url = f"http://127.0.0.1:{self.listener.getsockname()[1]}"
+        self.open: list[socket.socket] = []
+        self.lock = threading.Lock()
+        threading.Thread(target=self._accept, daemon=True).start()
+
+    def _accept(self) -> None:
+        while True:
+            try:
+                client, _ = self.listener.accept()
+            except OSError:
+                return
+            upstream = socket.create_connection(self.target)
+            with self.lock:
+                self.open += [client, upstream]
+            for a, b in ((client, upstream), (upstream, client)):
+                threading.Thread(target=self._pump, args=(a, b), daemon=True).start()
+
+    @staticmethod
+    def _pump(a: socket.socket, b: socket.socket) -> None:
+        try:
+            while data := a.recv(65536):
+                b.sendall(data)
+        except OSError:
+            pass
+        for s in (a, b):
+            try:
+                s.shutdown(socket.SHUT_RDWR)
+            except OSError:
+                pass
+
+    def cut(self) -> None:
+        """Break every connection through the relay (new ones still go through)."""
+        with self.lock:
+            cut, self.open = self.open, []
+        for s in cut:
+            try:
+                s.shutdown(socket.SHUT_RDWR)
+            except OSError:
+                pass
+
+    def close(self) -> None:
+        self.listener.close()
+        self.cut()
+
+
+@pytest.fixture
+def server(tmp_path: Path) -> Iterator[ServerProcess]:
+    with ServerProcess(f"sqlite:///{tmp_path / 'bridge.db'}") as s:
+        yield s
+
+
+def bridge(url: str, token: str, out: Path, *args: str) -> subprocess.Popen[str]:
+    return subprocess.Popen([sys.executable, "-m", "sushigo", "bot-connect", PROGRAM, "--server", url, *args],
+                            stdout=out.open("w"), stderr=subprocess.STDOUT, text=True, cwd=ROOT,
+                            env=dict(os.environ, SUSHIGO_BOT_TOKEN=token))
+
+
+def play_cutting(rival: Person, table: str, lines: list[dict[str, Any]], relay: Relay) -> None:
+    """The rival plays (first legal entry); at its third decision the relay cuts the bridge's connections."""
+    for message in rival.lines(f"/api/bot/game/{table}/stream"):
+        lines.append(message)
+        if message["type"] == "pick":
+            if sum(m["type"] == "pick" for m in lines) == 3:
+                relay.cut()  # mid-game: the bridge's event and game streams break; it connects again
+            r = rival.call(f"/api/bot/game/{table}/pick", {"seq": message["seq"], "pick": message["legal"][0]})
+            assert r.status_code == 200, r.text
+        if message["type"] == "end":
+            return
+
+
+def check_first_legal(db: str, table: str, name: str) -> int:
+    """Each decision of ``name``'s seat was the first legal action of its view then; how many."""
+    store = Store(db)
+    try:
+        (loaded,) = store.load(table_id=table)
+    finally:
+        store.close()
+    seat = next(s.seat for s in loaded.seats if s.account_name == name)
+    game = new_game(_rules_of(loaded.row), seed=loaded.row.seed)
+    decided = 0
+    for event in loaded.events:
+        if event.seat == seat:
+            assert event.by == "seat", event  # the program answered, not the move timer
+            assert event.action == view_for(game, seat, None).legal_actions[0]
+            decided += 1
+        game.commit(event.seat, event.action)
+    assert game.is_over
+    return decided
+
+
+def test_the_bridge_plays_a_program_on_a_server_through_broken_connections(server: ServerProcess,
+                                                                        tmp_path: Path) -> None:
+    ours, rival = Person(server.url, "Bridge_Bot", bot=True), Person(server.url, "Rival_Bot", bot=True)
+    relay = Relay(server.url)
+    out = tmp_path / "bridge.out"
+    proc = bridge(relay.url, ours.token, out, "--games", "2")
+    try:
+        events = rival.lines("/api/bot/stream/event")
+        tables = []
+        for settings in ({"players": 2}, {"edition": "party", "players": 3}):
+            rival.challenge("Bridge_Bot", as_bot=True, timer=60, **settings)
+            start = next(e for e in events if e["type"] == "gameStart")
+            table = start["game"]["id"]
+            tables.append(table)
+            lines: list[dict[str, Any]] = []
+            rival_plays = threading.Thread(target=play_cutting, args=(rival, table, lines, relay))
+            rival_plays.start()
+            rival_plays.join(120)
+            assert lines[-1]["type"] == "end" and lines[-1]["status"] == "finished"
+        proc.wait(60)
+    finally:
+        proc.kill()
+        relay.close()
+    said = out.read_text()
+    assert proc.returncode == 0, said
+    assert said.strip().endswith("2 tables ended")
+    assert "accepted Rival_Bot's challenge (base, 2 players)" in said
+    for table in tables:
+        assert f"table {table}: the stream broke" in said  # it did break mid-game, and the game still ended
+        assert check_first_legal(server.db, table, "Bridge_Bot") > 0
+        assert f"table {table}: finished, totals" in said
+
+
+def test_bad_command_lines_and_a_wrong_token_are_one_line(server: ServerProcess, tmp_path: Path) -> None:
+    cases = [
+        (["greedy", "--server", server.url, "--token", "t"], "a built-in bot cannot be bridged yet"),
+        ([PROGRAM, "--server", "ftp://x", "--token", "t"], "--server is the server's address"),
+        ([PROGRAM, "--server", server.url, "--token", "sgb_wrong"], "401"),
+    ]
+    for args, says in cases:
+        r = subprocess.run([sys.executable, "-m", "sushigo", "bot-connect", *args], capture_output=True, text=True,
+                           cwd=ROOT, timeout=60, env={k: v for k, v in os.environ.items() if k != "SUSHIGO_BOT_TOKEN"})
+        assert r.returncode == 1, (args, r.stdout, r.stderr)
+        assert r.stderr.count("\n") == 1 and says in r.stderr and "Traceback" not in r.stderr, r.stderr
