@@ -68,4 +68,5 @@ def test_the_leaderboards_page_has_a_board_of_bot_accounts(live_server: str, bro
     visible(page, "board-kind")
     with page.expect_response(lambda r: "board=bots" in r.url):
         page.select_option('[data-testid="board-kind"]', "bots")
+    shot(page, "ratings-bot-board-desktop")
     assert errors == []
