@@ -165,8 +165,10 @@ def test_every_way_a_game_call_is_refused(web: TestClient) -> None:
     live = web.app.state.service.get(table)
     seq = live.public_seq
     path = f"/api/bot/game/{table}"
+    view = view_for(live.game, seat, None)
+    entry, action = legal_entries(view)[0], view.legal_actions[0]  # a card of the seat's hand
     cases: list[tuple[dict[str, str], str, Any, int, str | None]] = [
-        (bea, "/pick", {"seq": seq + 5, "pick": ["tempura"]}, 409, "stale"),
+        (bea, "/pick", {"seq": seq + 5, "pick": entry}, 409, "stale"),
         (bea, "/pick", {"seq": seq, "pick": ["not a card"]}, 400, "illegal"),
         (bea, "/pick", {"seq": seq, "pick": "tempura"}, 400, None),
         (bea, "/pick", {"seq": seq}, 400, None),
@@ -184,8 +186,6 @@ def test_every_way_a_game_call_is_refused(web: TestClient) -> None:
     assert r.status_code == 404 and r.json()["code"] == "no_table"
     assert web.post(path + "/chat", json={"text": "good luck"}, headers=bea).json() == {"said": True}
     # a legal pick (any case) is the seat's hidden pick; withdrawn, the seat decides again
-    view = view_for(live.game, seat, None)
-    entry, action = legal_entries(view)[0], view.legal_actions[0]
     r = web.post(path + "/pick", json={"seq": seq, "pick": [e.upper() for e in entry]}, headers=bea)
     assert r.status_code == 200, r.text
     assert live.game.committed_action(seat) == action

@@ -16,6 +16,7 @@ A revoked or wrong token stops it with :class:`BridgeError`.
 
 from __future__ import annotations
 
+import http.client
 import json
 import threading
 import time
@@ -136,6 +137,9 @@ class Bridge:
             except BridgeError as e:  # the table is gone, not this bot's, or the token with it
                 self.say(f"table {table}: {e}")
                 return
+            except (KeyError, TypeError, IndexError) as e:  # a message not as docs/bot-api.md says
+                self.say(f"table {table}: unexpected message ({type(e).__name__}: {e}); the move timer plays on")
+                return
             time.sleep(wait)
             wait = min(wait * 2, self.retry)
 
@@ -183,7 +187,7 @@ class Bridge:
                 if e.code not in quiet:
                     self.say(f"{path}: {e.code} {_error_line(e)}")
                 return None
-            except (OSError, ValueError) as e:
+            except (OSError, ValueError, http.client.HTTPException) as e:
                 self.say(f"{path}: {e}")
                 return None
 
@@ -195,7 +199,7 @@ class Bridge:
             if e.code == 429 or e.code >= 500:
                 raise _Broken(f"{e.code} {_error_line(e)}") from None
             raise BridgeError(f"{e.code} {_error_line(e)}") from None
-        except OSError as e:
+        except (OSError, http.client.HTTPException) as e:
             raise _Broken(str(getattr(e, "reason", e))) from None
         with response:
             try:
@@ -203,7 +207,7 @@ class Bridge:
                     line = raw.strip()
                     if line:
                         yield json.loads(line)
-            except (OSError, ValueError) as e:
+            except (OSError, ValueError, http.client.HTTPException) as e:  # IncompleteRead: a cut mid-chunk
                 raise _Broken(str(e) or type(e).__name__) from None
         raise _Broken("the server ended the stream")
 
