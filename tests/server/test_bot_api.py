@@ -172,6 +172,7 @@ def test_a_bot_challenges_a_bot_and_every_line_matches_the_record(server: Server
     assert set(seats) == {"Ann_Bot", "Bea_Bot"}
     assert [s["bot"] for s in summary["seats"] if s["kind"] == "bot"] == ["greedy"] * (players - 2)
 
+    assert ann.call(f"/api/bot/game/{table}/chat", {"text": "good luck"}).json() == {"said": True}
     captured: dict[str, list[dict[str, Any]]] = {"Ann_Bot": [], "Bea_Bot": []}
     threads = [threading.Thread(target=play_stream, args=(b, table, captured[b.name])) for b in (ann, bea)]
     for t in threads:
@@ -180,6 +181,8 @@ def test_a_bot_challenges_a_bot_and_every_line_matches_the_record(server: Server
         t.join(120)
     for name, lines in captured.items():
         check_against_record(server.db, table, seats[name], lines)
+        (said,) = [m for line in lines if line["type"] == "chat" for m in line["messages"]]  # the chat so far
+        assert said["seat"] == seats["Ann_Bot"] and said["text"] == "good luck"
     assert next(events) == {"type": "gameFinish", "game": {"id": table, "status": "finished"}}
 
 
@@ -294,3 +297,18 @@ def test_a_token_holds_eight_streams_even_when_opened_at_once(server: ServerProc
         t.join(20)
     with httpx.stream("GET", server.url + "/api/bot/stream/event", headers=bot.auth, timeout=10) as r:
         assert r.status_code == 200  # closed streams give their slots back
+
+
+def test_the_event_streams_tell_of_declined_and_cancelled_challenges(server: ServerProcess) -> None:
+    ann, bea = Person(server.url, "Ann_Bot", bot=True), Person(server.url, "Bea_Bot", bot=True)
+    to_bea, to_ann = bea.lines("/api/bot/stream/event"), ann.lines("/api/bot/stream/event")
+    first = ann.challenge("Bea_Bot", as_bot=True)
+    assert next(to_bea) == {"type": "challenge", "challenge": first}
+    declined = bea.call(f"/api/bot/challenge/{first['id']}/decline", {"reason": "not now"}).json()["challenge"]
+    assert next(to_ann) == {"type": "challengeDeclined", "challenge": declined}
+    assert declined["state"] == "declined" and declined["reason"] == "not now"
+    assert next(to_bea) == {"type": "challengeCanceled", "challenge": {"id": first["id"], "state": "declined"}}
+    second = ann.challenge("Bea_Bot", as_bot=True)
+    assert next(to_bea) == {"type": "challenge", "challenge": second}
+    assert ann.call(f"/api/challenge/{second['id']}/cancel", {}).json()["challenge"]["state"] == "cancelled"
+    assert next(to_bea) == {"type": "challengeCanceled", "challenge": {"id": second["id"], "state": "cancelled"}}

@@ -223,7 +223,7 @@ class Challenges:
             state = states.get(k, "expired")  # still "open" in the table but past its life: expired
             if k in still or state == "starting":
                 continue
-            told[k] = "ended"
+            del told[k]  # not open any more: it never comes back (a stream keeps no more than it needs)
             if state != "accepted":  # an accepted one is told by its gameStart
                 out.append({"type": "challengeCanceled", "challenge": {"id": k, "state": state}})
         for r in mine:
@@ -239,7 +239,7 @@ class Challenges:
                     "id": r.id, "seat": r.seat, "edition": r.edition, "players": r.players,
                     "rated": bool(rules.get("rated")), "stream": f"/api/bot/game/{r.id}/stream"}})
         for r in over:
-            told[r.id] = "over"
+            del told[r.id]  # ended: it never comes back
             out.append({"type": "gameFinish", "game": {"id": r.id, "status": r.status}})
         return out
 
