@@ -52,7 +52,6 @@ HOUSE_BOT: Final = "greedy"
 """The bot that takes the seats of a challenge's table beyond the challenger's and the bot's."""
 DEFAULT_TIMER: Final = 60
 """Seconds per move at a challenge's table when the challenge names none."""
-ENDED: Final = frozenset({"accepted", "declined", "cancelled", "expired"})
 
 
 class ChallengeError(Refusal):
@@ -95,9 +94,10 @@ class Challenges:
                "settings": json.dumps({"edition": edition, "players": players, "menu": menu, "timer": timer,
                                        "rated": rated}),
                "state": "open", "reason": None, "table_id": None, "created": now, "changed": now}
-        if not await self._write(self._insert, row):
+        if not await self._db(self._insert, row):
             raise ChallengeError(429, f"at most {MAX_OPEN} open challenges at once: cancel one or wait for answers")
-        return _shown(row, challenger.name, challenger.bot, bot.name)
+        return _shown({**row, "challenger_name": challenger.name, "challenger_bot": challenger.bot,
+                       "bot_name": bot.name})
 
     def _insert(self, row: dict[str, Any]) -> bool:
         c = challenges_t
@@ -131,7 +131,7 @@ class Challenges:
             req = CreateRequest(edition=settings["edition"], players=players, seats=seats, menu=settings["menu"],
                                 rated=bool(settings["rated"]), timer=int(settings["timer"]))
             table, _, _ = await self.tables.create(req)
-            humans = seats_of(table)
+            humans = table.human_seats
             self._random.shuffle(humans)
             people = ((row.challenger_id, row.challenger_name, bool(row.challenger_bot)),
                       (row.bot_id, row.bot_name, True))
@@ -140,9 +140,9 @@ class Challenges:
                 await self.tables.rename(table, seat, name)  # the second name starts the game
         except (TableError, StoreError) as e:
             log.error("a challenge's table could not be made: %s", e)
-            await self._write(self._set, challenge_id, "starting", {"state": "open"})
+            await self._db(self._set, challenge_id, "starting", {"state": "open"})
             raise ChallengeError(503, "the table could not be made; try again") from None
-        await self._write(self._set, challenge_id, "starting", {"state": "accepted", "table_id": table.id})
+        await self._db(self._set, challenge_id, "starting", {"state": "accepted", "table_id": table.id})
         return await self.get(bot, challenge_id)
 
     async def _end(self, account: Account, challenge_id: str, state: str, reason: str | None, *,
@@ -155,13 +155,14 @@ class Challenges:
         values: dict[str, Any] = {"state": state}
         if reason is not None:
             values["reason"] = reason
-        if not await self._write(self._set, challenge_id, "open", values, getattr(challenges_t.c, who) == account.id):
-            found = await self.get(account, challenge_id)  # 404 unless it is the account's
+        if not await self._db(self._set, challenge_id, "open", values, getattr(challenges_t.c, who) == account.id):
+            row = await self._mine(account, challenge_id)  # 404 unless it is the account's
             role, verb, doing = ("bot", "answer", "answered") if who == "bot_id" else \
                 ("challenger", "cancel", "cancelled")
-            if (await self._read_row(challenge_id))._asdict()[who] != account.id:
+            if getattr(row, who) != account.id:
                 raise ChallengeError(403, f"only the challenge's {role} may {verb} it")
-            raise ChallengeError(409, f"the challenge is {found['state']}: only an open one can be {doing}")
+            raise ChallengeError(409, f"the challenge is {_shown(row._asdict())['state']}: only an open one can be "
+                                      f"{doing}")
 
     def _set(self, challenge_id: str, state: str, values: dict[str, Any], *where: Any) -> bool:
         c = challenges_t
@@ -176,13 +177,17 @@ class Challenges:
 
     async def get(self, account: Account, challenge_id: str) -> dict[str, Any]:
         """The challenge, for its challenger or its bot (anyone else: 404)."""
+        return _shown((await self._mine(account, challenge_id))._asdict())
+
+    async def _mine(self, account: Account, challenge_id: str) -> Any:
+        """The challenge's row with its accounts' names, when ``account`` is its challenger or its bot; else 404."""
         row = await self._read_row(challenge_id[:40])
         if row is None or account.id not in (row.challenger_id, row.bot_id):
             raise ChallengeError(404, "no challenge of yours has this id")
-        return _shown(row._asdict(), row.challenger_name, bool(row.challenger_bot), row.bot_name)
+        return row
 
     async def _read_row(self, challenge_id: str) -> Any:
-        return await self._read(self._row, challenge_id)
+        return await self._db(self._row, challenge_id)
 
     def _row(self, challenge_id: str) -> Any:
         with self.store.reading() as conn:
@@ -216,7 +221,7 @@ class Challenges:
             if r.id not in told:
                 told[r.id] = "challenge"
                 out.append({"type": "challenge",
-                            "challenge": _shown(r._asdict(), r.challenger_name, bool(r.challenger_bot), r.bot_name)})
+                            "challenge": _shown(r._asdict())})
         still = {r.id for r in to_it}
         states = {r.id: r.state for r in ended}
         for k in gone:
@@ -230,7 +235,7 @@ class Challenges:
             if told.get(r.id) != "declined":
                 told[r.id] = "declined"
                 out.append({"type": "challengeDeclined",
-                            "challenge": _shown(r._asdict(), r.challenger_name, bool(r.challenger_bot), r.bot_name)})
+                            "challenge": _shown(r._asdict())})
         for r in games:
             if r.id not in told:
                 told[r.id] = "game"
@@ -245,19 +250,11 @@ class Challenges:
 
     # ------------------------------------------------------------------ the database, off the event loop
 
-    async def _write(self, fn: Any, *args: Any) -> Any:
+    async def _db(self, fn: Any, *args: Any) -> Any:
         try:
             return await asyncio.to_thread(fn, *args)
         except StoreError as e:
-            raise ChallengeError(503, f"the challenge could not be stored: {e}") from None
-
-    async def _read(self, fn: Any, *args: Any) -> Any:
-        return await self._write(fn, *args)
-
-
-def seats_of(table: Any) -> list[int]:
-    """The human seats of a table, in order."""
-    return [s.seat for s in table.seats if s.kind == "human"]
+            raise ChallengeError(503, f"the challenges could not be read or stored: {e}") from None
 
 
 def _joined() -> Any:
@@ -269,12 +266,13 @@ def _joined() -> Any:
             .join(who, who.c.id == c.c.challenger_id).join(bot, bot.c.id == c.c.bot_id))
 
 
-def _shown(row: dict[str, Any], challenger: str, challenger_bot: bool, bot: str) -> dict[str, Any]:
-    """A challenge as the API shows it."""
+def _shown(row: dict[str, Any]) -> dict[str, Any]:
+    """A challenge as the API shows it, from its row with its accounts' names (:func:`_joined`)."""
     state = row["state"]
     if state == "open" and row["created"] <= time.time() - LIFE:
         state = "expired"
-    out = {"id": row["id"], "challenger": {"name": challenger, "bot": challenger_bot}, "bot": bot,
+    out = {"id": row["id"], "challenger": {"name": row["challenger_name"], "bot": bool(row["challenger_bot"])},
+           "bot": row["bot_name"],
            **json.loads(row["settings"]), "state": state, "created": row["created"],
            "expires": row["created"] + LIFE}
     if row.get("reason"):
@@ -285,4 +283,4 @@ def _shown(row: dict[str, Any], challenger: str, challenger_bot: bool, bot: str)
     return out
 
 
-__all__ = ["DEFAULT_TIMER", "ENDED", "HOUSE_BOT", "LIFE", "MAX_OPEN", "ChallengeError", "Challenges"]
+__all__ = ["DEFAULT_TIMER", "HOUSE_BOT", "LIFE", "MAX_OPEN", "ChallengeError", "Challenges"]

@@ -370,7 +370,7 @@ class PlayNow:
             req = CreateRequest(edition=first.edition, players=players, seats=seats, menu=menu,
                                 rated=bool(first.rated), timer=MOVE_SECONDS)
             table, tokens, _ = await self.tables.create(req)
-            humans = [s.seat for s in table.seats if s.kind == "human"]
+            humans = table.human_seats
             for seat, m in zip(humans, members):
                 if m.account_id is None:
                     await self.tables.rename(table, seat, m.name)

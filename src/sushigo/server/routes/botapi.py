@@ -28,7 +28,6 @@ from sushigo.server.routes.bodies import BotChat, BotPick, BotSeq, ChallengeBody
 from sushigo.server.routes.bots import BotCall, BotCallOf, bot_call
 from sushigo.server.routes.deps import Site, SiteOf
 from sushigo.server.routes.errors import TABLE_ERROR_STATUS, Refused
-from sushigo.server.store import OPEN_STATUSES
 from sushigo.server.tables import LiveTable, TableError
 
 router = APIRouter()
@@ -117,20 +116,15 @@ async def event_stream(call: BotCallOf, site: SiteOf) -> StreamingResponse:
     return _streamed(site, call, lines())
 
 
-async def _seat_table(site: Site, bot: Account, table_id: str, *, ended_too: bool = False) -> tuple[LiveTable, int]:
+async def _seat_table(site: Site, bot: Account, table_id: str) -> tuple[LiveTable, int]:
     """The table ``table_id`` this process runs and the bot's seat there (404, 409 otherwise)."""
-    service = site.service
-    table = service.get(table_id) or (await service.revive(table_id[:64]) if ended_too else None)
-    if table is None:
-        elsewhere = await service.summary(table_id[:64])
-        if elsewhere is None:
-            raise Refused(404, f"no table {table_id[:64]!r}", code="no_table")
-        if elsewhere["status"] in OPEN_STATUSES:
-            raise Refused(409, "this table is served by another server process", code="wrong_process")
-        raise Refused(409, f"the table is {elsewhere['status']}", code="game_over")
+    try:
+        table = await site.service.find(table_id)
+    except TableError as e:
+        raise _refused(e) from None
     seats = [s.seat for s in table.seats if s.account == bot.id]
     if not seats:
-        service.forget_if_idle(table)
+        site.service.forget_if_idle(table)
         raise Refused(404, "your bot has no seat at this table", code="not_your_seat")
     return table, seats[0]
 
@@ -138,7 +132,7 @@ async def _seat_table(site: Site, bot: Account, table_id: str, *, ended_too: boo
 @router.get("/api/bot/game/{table_id}/stream", response_model=None)
 async def game_stream(table_id: str, call: BotCallOf, site: SiteOf) -> StreamingResponse:
     """The bot's seat at a table: a ``game`` line, then its ``pick`` messages, the chat it may read, ``end``."""
-    table, seat = await _seat_table(site, call.account, table_id, ended_too=True)
+    table, seat = await _seat_table(site, call.account, table_id)
     service = site.service
     await service.settled(table)
     stream = BotStream(table, seat)
@@ -174,9 +168,11 @@ async def _game_call(site: Site, call: BotCall, table_id: str,
     """``act`` on the bot's seat at the table; a refusal is answered with its status and ``code``."""
     table, seat = await _seat_table(site, call.account, table_id)
     try:
-        return await act(table, seat)
+        return await act(table, seat)  # an ended table: game_over
     except TableError as e:
         raise _refused(e) from None
+    finally:
+        site.service.forget_if_idle(table)  # an ended table read back for this call only
 
 
 @router.post("/api/bot/game/{table_id}/pick", response_model=None, dependencies=[JsonOnly],

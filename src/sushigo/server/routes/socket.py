@@ -119,14 +119,12 @@ async def table_socket(ws: WebSocket, table_id: str, site: SiteOf, addr: Address
         return
     sockets[addr] += 1  # before any await: concurrent handshakes count too
     try:
-        table = service.get(table_id) or await service.revive(table_id[:64])
-        if table is None:
-            elsewhere = await service.summary(table_id[:64])
-            code, reason = (("no_table", "no such table") if elsewhere is None else
-                            ("wrong_process", "this table is served by another server process"))
+        try:
+            table = await service.find(table_id)
+        except TableError as e:
             await ws.accept()
-            await ws.send_text(error(code, reason))
-            await ws.close(code=1008, reason=reason)
+            await ws.send_text(error(e.code, str(e)))
+            await ws.close(code=1008, reason=str(e))
             return
         await ws.accept()
         try:  # the account signed in on this browser, if any: its seats open without their secrets

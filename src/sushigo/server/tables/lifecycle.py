@@ -25,6 +25,7 @@ from .model import (
     STAND_IN,
     WAITING,
     LiveTable,
+    TableError,
     _restored_seat,
     _rules_of,
     _stored_settings,
@@ -215,6 +216,16 @@ class LifeCycle(ServiceBase):
             await self.writer.barrier()
             if table.seq == seq:
                 return
+
+    async def find(self, table_id: str) -> LiveTable:
+        """The table ``table_id`` as this process runs it (an ended one read back, :meth:`revive`);
+        :class:`TableError` ``no_table``, or ``wrong_process`` when another process runs it."""
+        table = self.tables.get(table_id) or await self.revive(table_id[:64])
+        if table is None:
+            if await self.summary(table_id[:64]) is None:
+                raise TableError("no_table", "no such table")
+            raise TableError("wrong_process", "this table is served by another server process")
+        return table
 
     async def revive(self, table_id: str) -> LiveTable | None:
         """An ended table (finished, cancelled or abandoned), read back from the

@@ -305,6 +305,11 @@ class LiveTable:
                 "turn_based": self.turn_based,
                 "rematch": self.rematch, "rematch_of": self.rematch_of}
 
+    @property
+    def human_seats(self) -> list[int]:
+        """The players' seats (not the bots'), in order."""
+        return [s.seat for s in self.seats if s.kind == "human"]
+
     def connections_of(self, seat: int) -> list[Connection]:
         return [c for c in self.connections if c.seat == seat]
 
