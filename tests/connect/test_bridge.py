@@ -3,7 +3,9 @@ speaking ``sushigo-bot/1`` plays a bot account on a real server process, the
 bridge itself a real process; through a relay the test cuts, its streams break
 mid-game and it connects again.  Each of the bridged seat's decisions is
 checked against the stored game: the program's (the first legal entry of the
-seat's view at that moment), never the move timer's."""
+seat's view at that moment), never the move timer's.  A built-in bot plays
+through it too: its decisions are the ones the same bot, seeded alike, makes
+from the seat's view rebuilt from the seat's world at each moment."""
 
 from __future__ import annotations
 
@@ -12,7 +14,7 @@ import socket
 import subprocess
 import sys
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -20,8 +22,10 @@ import pytest
 from tests.server.conftest import ROOT, ServerProcess
 from tests.server.test_bot_api import Person
 
+from sushigo.bots import make_bot
 from sushigo.bots.base import view_for
-from sushigo.engine.editions import new_game
+from sushigo.engine.editions import AnyGame, new_game
+from sushigo.engine.worlds import world_document, world_view
 from sushigo.server.store import Store
 from sushigo.server.tables import _rules_of
 
@@ -88,8 +92,8 @@ def server(tmp_path: Path) -> Iterator[ServerProcess]:
         yield s
 
 
-def bridge(url: str, token: str, out: Path, *args: str) -> subprocess.Popen[str]:
-    return subprocess.Popen([sys.executable, "-m", "sushigo", "bot-connect", PROGRAM, "--server", url, *args],
+def bridge(url: str, token: str, out: Path, *args: str, spec: str = PROGRAM) -> subprocess.Popen[str]:
+    return subprocess.Popen([sys.executable, "-m", "sushigo", "bot-connect", spec, "--server", url, *args],
                             stdout=out.open("w"), stderr=subprocess.STDOUT, text=True, cwd=ROOT,
                             env=dict(os.environ, SUSHIGO_BOT_TOKEN=token))
 
@@ -109,6 +113,11 @@ def play_cutting(rival: Person, table: str, lines: list[dict[str, Any]], relay: 
 
 def check_first_legal(db: str, table: str, name: str) -> int:
     """Each decision of ``name``'s seat was the first legal action of its view then; how many."""
+    return check_decisions(db, table, name, lambda game, seat: view_for(game, seat, None).legal_actions[0])
+
+
+def check_decisions(db: str, table: str, name: str, decide: Callable[[AnyGame, int], int]) -> int:
+    """Each decision of ``name``'s seat was ``decide(game, seat)`` then, by the seat; how many."""
     store = Store(db)
     try:
         (loaded,) = store.load(table_id=table)
@@ -120,7 +129,7 @@ def check_first_legal(db: str, table: str, name: str) -> int:
     for event in loaded.events:
         if event.seat == seat:
             assert event.by == "seat", event  # the program answered, not the move timer
-            assert event.action == view_for(game, seat, None).legal_actions[0]
+            assert event.action == decide(game, seat)
             decided += 1
         game.commit(event.seat, event.action)
     assert game.is_over
@@ -162,7 +171,8 @@ def test_the_bridge_plays_a_program_on_a_server_through_broken_connections(serve
 
 def test_bad_command_lines_and_a_wrong_token_are_one_line(server: ServerProcess, tmp_path: Path) -> None:
     cases = [
-        (["greedy", "--server", server.url, "--token", "t"], "a built-in bot cannot be bridged yet"),
+        (["sage", "--server", server.url, "--token", "t"], "unknown bot 'sage'"),
+        (["ismcts:depth=2", "--server", server.url, "--token", "t"], "has no setting 'depth'"),
         ([PROGRAM, "--server", "ftp://x", "--token", "t"], "--server is the server's address"),
         ([PROGRAM, "--server", server.url, "--token", "sgb_wrong"], "401"),
     ]
@@ -171,3 +181,35 @@ def test_bad_command_lines_and_a_wrong_token_are_one_line(server: ServerProcess,
                            cwd=ROOT, timeout=60, env={k: v for k, v in os.environ.items() if k != "SUSHIGO_BOT_TOKEN"})
         assert r.returncode == 1, (args, r.stdout, r.stderr)
         assert r.stderr.count("\n") == 1 and says in r.stderr and "Traceback" not in r.stderr, r.stderr
+
+
+@pytest.mark.parametrize(("spec", "edition", "players"), [("greedy", "base", 3),
+                                                         ("ismcts:iterations=30", "party", 2)])
+def test_a_built_in_bot_plays_through_the_bridge(server: ServerProcess, tmp_path: Path, spec: str,
+                                                 edition: str, players: int) -> None:
+    ours, rival = Person(server.url, "Builtin_Bot", bot=True), Person(server.url, "Rival_Bot", bot=True)
+    out = tmp_path / "bridge.out"
+    proc = bridge(server.url, ours.token, out, "--games", "1", "--seed", "5", spec=spec)
+    try:
+        events = rival.lines("/api/bot/stream/event")
+        rival.challenge("Builtin_Bot", as_bot=True, timer=60, edition=edition, players=players)
+        table = next(e for e in events if e["type"] == "gameStart")["game"]["id"]
+        lines: list[dict[str, Any]] = []
+        for message in rival.lines(f"/api/bot/game/{table}/stream"):  # the rival: no world unless it asks
+            lines.append(message)
+            assert "world" not in message
+            if message["type"] == "pick":
+                r = rival.call(f"/api/bot/game/{table}/pick", {"seq": message["seq"], "pick": message["legal"][-1]})
+                assert r.status_code == 200, r.text
+            if message["type"] == "end":
+                break
+        assert lines[-1]["status"] == "finished"
+        assert proc.wait(60) == 0, out.read_text()
+    finally:
+        proc.kill()
+    bot = make_bot(spec, 5)  # the bridge's bot, seeded alike, deciding in the same order
+    decided = check_decisions(server.db, table, "Builtin_Bot", lambda game, seat: bot.choose(
+        world_view(world_document(game, seat), world=bot.wants_world)))
+    assert decided >= 3 * 7
+    said = out.read_text()
+    assert f"table {table}: finished, totals" in said and "move timer" not in said, said

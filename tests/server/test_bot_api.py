@@ -28,6 +28,7 @@ from websockets.sync.client import connect
 from sushigo.bots.base import view_for
 from sushigo.bots.external import pick_message
 from sushigo.engine.editions import new_game
+from sushigo.engine.worlds import world_document
 from sushigo.server.store import Store
 from sushigo.server.tables import _rules_of
 
@@ -86,9 +87,9 @@ class Person:
         return dict(r.json()["challenge"])
 
 
-def play_stream(bot: Person, table: str, into: list[dict[str, Any]]) -> None:
+def play_stream(bot: Person, table: str, into: list[dict[str, Any]], query: str = "") -> None:
     """Play the bot's seat at ``table`` over its game stream, first legal entry each time."""
-    for message in bot.lines(f"/api/bot/game/{table}/stream"):
+    for message in bot.lines(f"/api/bot/game/{table}/stream{query}"):
         into.append(message)
         if message["type"] == "pick":
             body = {"seq": message["seq"], "pick": message["legal"][0]}
@@ -136,7 +137,9 @@ def check_against_record(db: str, table: str, seat: int, lines: list[dict[str, A
     picks = [m for m in lines if m["type"] == "pick"]
     for m in picks:
         expected = pick_message(view_for(games[m["seq"]], seat, None), table)
-        assert {k: v for k, v in m.items() if k not in ("seq", "deadline")} == expected
+        assert {k: v for k, v in m.items() if k not in ("seq", "deadline", "world")} == expected
+        if "world" in m:  # asked for (?world=true): the seat's information set, exactly
+            assert m["world"] == world_document(games[m["seq"]], seat)
     asked = [m["seq"] for m in picks]
     decided = [i for i, e in enumerate(loaded.events) if e.seat == seat]
     assert len(asked) == len(decided) == len(set(asked))  # each decision asked for once, and answered
@@ -174,11 +177,14 @@ def test_a_bot_challenges_a_bot_and_every_line_matches_the_record(server: Server
 
     assert ann.call(f"/api/bot/game/{table}/chat", {"text": "good luck"}).json() == {"said": True}
     captured: dict[str, list[dict[str, Any]]] = {"Ann_Bot": [], "Bea_Bot": []}
-    threads = [threading.Thread(target=play_stream, args=(b, table, captured[b.name])) for b in (ann, bea)]
+    threads = [threading.Thread(target=play_stream, args=(b, table, captured[b.name], query))
+               for b, query in ((ann, ""), (bea, "?world=true"))]
     for t in threads:
         t.start()
     for t in threads:
         t.join(120)
+    assert all("world" in m for m in captured["Bea_Bot"] if m["type"] == "pick")
+    assert not any("world" in m for m in captured["Ann_Bot"])
     for name, lines in captured.items():
         check_against_record(server.db, table, seats[name], lines)
         (said,) = [m for line in lines if line["type"] == "chat" for m in line["messages"]]  # the chat so far

@@ -6,6 +6,7 @@ standard error and a non-zero exit status, never a traceback.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import re
@@ -541,7 +542,8 @@ def serve_command(
 
 @app.command("bot-connect", epilog="The bot API and the bridge: docs/bot-api.md.")
 def bot_connect_command(
-    spec: Annotated[str, typer.Argument(help="The bot: cmd:PROGRAM, a program speaking sushigo-bot/1 "
+    spec: Annotated[str, typer.Argument(help="The bot: a built-in one (greedy, ismcts:time=1, ...) or "
+                                             "cmd:PROGRAM, a program speaking sushigo-bot/1 "
                                              "(docs/bot-protocol.md).")],
     server: Annotated[str, typer.Option(help="The server's address, http(s)://host[:port].")],
     token: Annotated[str, typer.Option(
@@ -549,20 +551,24 @@ def bot_connect_command(
     games: Annotated[int | None, typer.Option(min=1, help="Stop after this many tables have ended.")] = None,
     tables: Annotated[int, typer.Option(min=1, max=8, help="Tables played at once (challenges past it are "
                                                            "declined).")] = 4,
-    timeout: Annotated[float, typer.Option(min=0.1, help="Seconds the program has for each decision.")] = 10.0,
+    timeout: Annotated[float, typer.Option(min=0.1, help="Seconds a cmd: program has for each decision.")] = 10.0,
+    seed: Annotated[int | None, typer.Option(help="Seed of the bot's own random generator.")] = None,
 ) -> None:
     """Play a bot account on a sushigo server: accept its challenges and play its tables, with reconnects."""
+    from sushigo.bots import make_bot
     from sushigo.bots.external import ExternalBot
-    from sushigo.connect import Bridge, BridgeError
+    from sushigo.connect import Bridge, BridgeError, BuiltinAnswers
 
     if not re.fullmatch(r"https?://[^\s/]+/?", server):
         _fail("--server is the server's address, http(s)://host[:port]")
-    if not spec.lower().startswith("cmd:") or not spec[4:].strip():
-        _fail("bot-connect plays cmd:PROGRAM, a program speaking sushigo-bot/1 (a built-in bot cannot be "
-              "bridged yet: the game stream carries the bot protocol's message, not the whole view it needs)")
     try:
-        with ExternalBot(spec[4:].strip(), timeout=timeout) as bot:
-            bridge = Bridge(server, token.strip(), bot, games=games, tables=tables,
+        bot = make_bot(spec, seed, timeout=timeout)
+    except ValueError as e:
+        _fail(str(e))
+    try:
+        with contextlib.closing(bot):
+            answers = bot if isinstance(bot, ExternalBot) else BuiltinAnswers(bot)
+            bridge = Bridge(server, token.strip(), answers, games=games, tables=tables,
                             say=lambda line: print(line, flush=True))
             finished = bridge.run()
     except BridgeError as e:

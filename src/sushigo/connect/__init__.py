@@ -3,6 +3,6 @@ through the bot API (``sushigo bot-connect``, docs/bot-api.md, "The bridge")."""
 
 from __future__ import annotations
 
-from .bridge import Bridge, BridgeError
+from .bridge import Answers, Bridge, BridgeError, BuiltinAnswers
 
-__all__ = ["Bridge", "BridgeError"]
+__all__ = ["Answers", "Bridge", "BridgeError", "BuiltinAnswers"]

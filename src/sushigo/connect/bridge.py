@@ -1,7 +1,10 @@
-"""The bot bridge (docs/bot-api.md, "The bridge"): a program speaking the bot
-protocol ``sushigo-bot/1`` on its standard input and output plays a bot
-account on a sushigo server, through the bot API, with the standard library
-only.
+"""The bot bridge (docs/bot-api.md, "The bridge"): any bot sushigo knows plays
+a bot account on a sushigo server, through the bot API, with the standard
+library only: a program speaking the bot protocol ``sushigo-bot/1`` on its
+standard input and output is handed each ``pick`` message as it is; a
+built-in bot (:class:`BuiltinAnswers`) gets its seat's view, rebuilt from the
+seat's information set that the game stream carries on request
+(:mod:`sushigo.engine.worlds`).
 
 The bridge follows the account's event stream: it accepts challenges (up to
 ``tables`` tables at once; past that it declines, "busy"), and for each table
@@ -23,13 +26,15 @@ import time
 import urllib.error
 import urllib.request
 from collections.abc import Callable, Iterator
-from typing import Any, Final
+from typing import Any, Final, Protocol
 
-from sushigo.bots.external import ExternalBot
+from sushigo.bots.base import Bot
+from sushigo.bots.external import legal_entries
+from sushigo.engine.worlds import WorldError, world_view
 
 READ_TIMEOUT: Final = 30.0
 """Seconds without a byte after which a stream counts as broken and is opened again."""
-PROTOCOL_KEYS: Final = frozenset({"seq", "deadline"})
+PROTOCOL_KEYS: Final = frozenset({"seq", "deadline", "world"})
 """What a game stream's ``pick`` adds to the bot protocol's message (the program gets it without them)."""
 
 
@@ -41,14 +46,60 @@ class _Broken(Exception):
     """A stream or call that failed for now (the network, the server restarting): try again."""
 
 
+class Answers(Protocol):
+    """What plays the seats: the answer to a ``pick`` message (one of its ``legal`` entries),
+    told each table's end. :class:`~sushigo.bots.external.ExternalBot` is one."""
+
+    def answer(self, message: dict[str, Any]) -> list[str]: ...
+
+    def end_game(self, game_id: str, result: dict[str, Any]) -> None: ...
+
+
+class BuiltinAnswers:
+    """A built-in bot answering ``pick`` messages that carry the seat's ``world``
+    (the game stream's ``?world=true``): it chooses from the seat's view rebuilt from it.
+
+    >>> from sushigo import Game
+    >>> from sushigo.bots import make_bot
+    >>> from sushigo.bots.external import pick_message
+    >>> from sushigo.engine.base.view import seat_view
+    >>> from sushigo.engine.worlds import world_document
+    >>> game = Game(2, seed=1)
+    >>> message = {**pick_message(seat_view(game, 0), "g1"), "world": world_document(game, 0)}
+    >>> BuiltinAnswers(make_bot("greedy", seed=1)).answer(message) in message["legal"]
+    True
+    """
+
+    wants_world = True
+
+    def __init__(self, bot: Bot) -> None:
+        self.bot = bot
+
+    def answer(self, message: dict[str, Any]) -> list[str]:
+        """The bot's entry; :class:`~sushigo.engine.worlds.WorldError` if the message has no readable world."""
+        if "world" not in message:
+            raise WorldError("the pick message carries no world (a server older than the bot API's ?world=true)")
+        view = world_view(message["world"], world=self.bot.wants_world)
+        action = self.bot.choose(view)
+        entry = legal_entries(view)[view.legal_actions.index(action)]
+        if entry not in message.get("legal", [entry]):
+            raise WorldError(f"the world's view offers {entry}, which the pick message does not list")
+        return entry
+
+    def end_game(self, game_id: str, result: dict[str, Any]) -> None:
+        self.bot.end_game(game_id, result)
+
+
 class Bridge:
     """A bot account played by ``bot`` on the server at ``server`` (``http(s)://host[:port]``).
 
     ``games``: stop once that many of its tables have ended (``None``: run until stopped);
     ``tables``: how many tables it plays at once; ``say``: where its one-line reports go.
+    A ``bot`` whose ``wants_world`` is true (:class:`BuiltinAnswers`) follows its game streams
+    with ``?world=true``.
     """
 
-    def __init__(self, server: str, token: str, bot: ExternalBot, *, games: int | None = None, tables: int = 4,
+    def __init__(self, server: str, token: str, bot: Answers, *, games: int | None = None, tables: int = 4,
                  retry: float = 30.0, say: Callable[[str], None] = print) -> None:
         self.server = server.rstrip("/")
         self.token = token
@@ -120,7 +171,8 @@ class Bridge:
         wait = 1.0
         while True:
             try:
-                for message in self._lines(f"/api/bot/game/{table}/stream"):
+                world = "?world=true" if getattr(self.bot, "wants_world", False) else ""
+                for message in self._lines(f"/api/bot/game/{table}/stream{world}"):
                     wait = 1.0
                     if message.get("type") == "game":
                         self.say(f"table {table}: playing seat {message['seat']}")
@@ -145,8 +197,12 @@ class Bridge:
 
     def _pick(self, table: str, message: dict[str, Any]) -> None:
         asked = {k: v for k, v in message.items() if k not in PROTOCOL_KEYS}
-        with self._asking:
-            entry = self.bot.answer(asked)
+        try:
+            with self._asking:
+                entry = self.bot.answer(message if getattr(self.bot, "wants_world", False) else asked)
+        except WorldError as e:
+            self.say(f"table {table}: {e}; the move timer decides")
+            return
         # a stale pick (the move timer decided first) or a decision no longer open is not an error
         self._call(f"/api/bot/game/{table}/pick", {"seq": message["seq"], "pick": entry}, quiet=(409,))
 
@@ -220,4 +276,4 @@ def _error_line(e: urllib.error.HTTPError) -> str:
         return str(e.reason)
 
 
-__all__ = ["PROTOCOL_KEYS", "READ_TIMEOUT", "Bridge", "BridgeError"]
+__all__ = ["PROTOCOL_KEYS", "READ_TIMEOUT", "Answers", "Bridge", "BridgeError", "BuiltinAnswers"]

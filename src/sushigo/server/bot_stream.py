@@ -5,8 +5,9 @@ live table as lines of JSON in the bot protocol ``sushigo-bot/1``.
 service attaches it to the bot's seat, so the seat counts as present): where a
 socket is sent the table's frames, it turns each change into what the bot
 needs, built from its seat's view by the engine
-(:func:`~sushigo.bots.external.pick_message`, so hidden information stays in
-one place): a ``pick`` message whenever a decision of its seat opens, the
+(:func:`~sushigo.bots.external.pick_message` and, when asked,
+:func:`~sushigo.engine.worlds.world_document`, so hidden information stays in
+the engine): a ``pick`` message whenever a decision of its seat opens, the
 table's chat as the seat may read it, and ``end`` when the table ends.
 """
 
@@ -19,6 +20,7 @@ from typing import Any, Final
 from sushigo.bots.base import legal_actions_of, view_for
 from sushigo.bots.external import legal_entries, pick_message
 from sushigo.engine.base.actions import Action
+from sushigo.engine.worlds import world_document
 from sushigo.server.protocol import UPDATES
 from sushigo.server.tables import PLAYING, LiveTable, TableError
 
@@ -33,9 +35,11 @@ class BotStream:
 
     version = UPDATES
 
-    def __init__(self, table: LiveTable, seat: int) -> None:
+    def __init__(self, table: LiveTable, seat: int, *, world: bool = False) -> None:
         self.table = table
         self.seat: int | None = seat
+        self.world = world
+        """Whether each ``pick`` carries the seat's information set (``world``)."""
         self.lines: asyncio.Queue[str | None] = asyncio.Queue(OUTBOX)
         self._asked: int | None = None
         """The ``opened`` of the decision the last ``pick`` asked for (``None``: none waits)."""
@@ -67,6 +71,8 @@ class BotStream:
                 message["seq"] = table.public_seq
                 if seat in table.deadlines:
                     message["deadline"] = round(table.deadlines[seat][1], 3)
+                if self.world:
+                    message["world"] = world_document(game, seat)
                 self._put(json.dumps(message))
         elif table.status != "waiting":
             self._ended = True

@@ -130,12 +130,16 @@ async def _seat_table(site: Site, bot: Account, table_id: str) -> tuple[LiveTabl
 
 
 @router.get("/api/bot/game/{table_id}/stream", response_model=None)
-async def game_stream(table_id: str, call: BotCallOf, site: SiteOf) -> StreamingResponse:
-    """The bot's seat at a table: a ``game`` line, then its ``pick`` messages, the chat it may read, ``end``."""
+async def game_stream(table_id: str, call: BotCallOf, site: SiteOf, world: bool = False) -> StreamingResponse:
+    """The bot's seat at a table: a ``game`` line, then its ``pick`` messages, the chat it may read, ``end``.
+
+    ``?world=true``: each ``pick`` also carries ``world``, the seat's information set
+    (:func:`~sushigo.engine.worlds.world_document`), for the built-in bots of ``sushigo bot-connect``.
+    """
     table, seat = await _seat_table(site, call.account, table_id)
     service = site.service
     await service.settled(table)
-    stream = BotStream(table, seat)
+    stream = BotStream(table, seat, world=world)
     first = {"type": "game", "game": table.id, "seat": seat, "protocol": "sushigo-bot/1",
              "table": table.summary()}
 
