@@ -14,13 +14,15 @@ import socket
 import subprocess
 import sys
 import threading
+import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
 from tests.server.conftest import ROOT, ServerProcess
-from tests.server.test_bot_api import Person
+from tests.server.test_bot_api import Person, person_plays
 
 from sushigo.bots import make_bot
 from sushigo.bots.base import view_for
@@ -213,3 +215,45 @@ def test_a_built_in_bot_plays_through_the_bridge(server: ServerProcess, tmp_path
     assert decided >= 3 * 7
     said = out.read_text()
     assert f"table {table}: finished, totals" in said and "move timer" not in said, said
+
+
+def _until(ask: Callable[[], Any], what: str, limit: float = 60.0) -> Any:
+    """Ask (as the pages do, about five times a second) until the answer is truthy."""
+    deadline = time.monotonic() + limit
+    while not (answer := ask()):
+        assert time.monotonic() < deadline, f"no {what} in {limit:g} s"
+        time.sleep(0.2)
+    return answer
+
+
+def test_the_bridge_waits_in_play_now_and_a_person_meets_its_bot(server: ServerProcess, tmp_path: Path) -> None:
+    ours, ana = Person(server.url, "Queue_Bot", bot=True), Person(server.url, "Ana")
+    out = tmp_path / "bridge.out"
+    proc = bridge(server.url, ours.token, out, "--games", "1", "--seed", "5", "--play-now", "base", spec="greedy")
+    try:
+        _until(lambda: ours.call("/api/bot/queue").status_code == 200, "place of the bridge's bot")
+        r = ana.http.post("/api/play/join", json={"edition": "base", "sizes": [2], "bots_after": 5})
+        assert r.status_code == 201, r.text
+        ticket = r.json()["ticket"]
+
+        def place() -> dict[str, Any]:
+            return dict(ana.http.post("/api/play/status", json={"ticket": ticket}).json())
+        matched = _until(lambda: (p := place())["state"] == "matched" and p, "match")
+        assert matched["bot_accounts"] == ["Queue_Bot"] and matched["people"] == ["Ana"]
+        seated = ana.http.post("/api/play/confirm", json={"ticket": ticket}).json()
+        assert seated["state"] == "seated", seated
+        table = seated["table"]
+        seats = httpx.get(f"{server.url}/api/tables/{table}").json()["seats"]
+        assert [s.get("account_bot", False) for s in seats if s.get("account") == "Queue_Bot"] == [True]
+        final = person_plays(server, ana, table, -1, token=seated["url"].split("#seat=")[1])
+        assert final["status"] == "finished"
+        seats = httpx.get(f"{server.url}/api/tables/{table}").json()["seats"]
+        assert {s.get("account"): s.get("account_bot", False) for s in seats} == {"Ana": False, "Queue_Bot": True}
+        assert proc.wait(60) == 0, out.read_text()
+    finally:
+        proc.kill()
+    bot = make_bot("greedy", 5)
+    assert check_decisions(server.db, table, "Queue_Bot", lambda game, seat: bot.choose(
+        world_view(world_document(game, seat)))) == 3 * 10  # 2 players: 10 cards a round
+    said = out.read_text()
+    assert "waiting in play now (base)" in said and f"table {table}: finished, totals" in said, said

@@ -100,11 +100,14 @@ def play_stream(bot: Person, table: str, into: list[dict[str, Any]], query: str 
             return
 
 
-def person_plays(server: ServerProcess, person: Person, table: str, seat: int) -> dict[str, Any]:
-    """The person plays their account's seat from the table's page socket (no secret: signed in)."""
+def person_plays(server: ServerProcess, person: Person, table: str, seat: int, token: str | None = None
+                 ) -> dict[str, Any]:
+    """The person plays their account's seat from the table's page socket (no secret: signed in;
+    ``token``: the seat's invite, as play now gives it)."""
     with connect(f"{server.ws_url}/ws/tables/{table}", open_timeout=10,
                  additional_headers={"Cookie": f"sushigo_session={person.session}"}) as ws:
-        ws.send(json.dumps({"v": 1, "type": "hello", "seat": seat, "last_seq": None}))
+        hello = {"token": token, "name": person.name} if token else {"seat": seat}
+        ws.send(json.dumps({"v": 1, "type": "hello", **hello, "last_seq": None}))
         state: dict[str, Any] = {}
         while True:
             msg = json.loads(ws.recv(timeout=30))

@@ -15,6 +15,7 @@ from playwright.sync_api import Browser
 from .test_account_page import VIEWPORTS, serious_violations, sign_up_in, visible
 from .test_bot_api import Person
 from .test_browser import shot, watch_errors
+from .test_play_now_page import choose_size
 
 pytestmark = pytest.mark.e2e
 
@@ -70,3 +71,29 @@ def test_the_leaderboards_page_has_a_board_of_bot_accounts(live_server: str, bro
         page.select_option('[data-testid="board-kind"]', "bots")
     shot(page, "ratings-bot-board-desktop")
     assert errors == []
+
+
+def test_a_bot_account_in_play_now_takes_the_bot_seat_of_a_person(live_server: str, browser: Browser) -> None:
+    name = "Queue_" + uuid.uuid4().hex[:6]
+    bot = Person(live_server, name, bot=True)
+    assert bot.call("/api/bot/queue", {"edition": "party", "sizes": [2]}).status_code == 201
+    try:
+        phone = browser.new_context(viewport=VIEWPORTS["phone"]).new_page()
+        errors = watch_errors(phone)
+        phone.goto(live_server + "/")
+        visible(phone, "play-panel")
+        phone.fill('[data-testid="play-name"]', "Ann")
+        choose_size(phone, 2)
+        phone.select_option('[data-testid="play-bots"]', "15")  # the shortest wait the lobby offers
+        phone.click('[data-testid="play-party"]')
+        phone.wait_for_selector('[data-testid="play-matched"]', state="visible", timeout=30000)
+        text = phone.locator('[data-testid="play-match-text"]').text_content() or ""
+        assert f"A table of 2 is ready: Ann and 1 bot ({name})." in text, text
+        shot(phone, "play-now-bot-account-phone")
+        phone.click('[data-testid="play-confirm"]')
+        phone.wait_for_url(re.compile(r"/t/[^#/]+"), timeout=20000)
+        phone.wait_for_selector(f"text={name} (bot)")
+        shot(phone, "play-now-bot-account-table-phone")
+        assert errors == []
+    finally:
+        bot.call("/api/bot/queue/leave", {})  # nothing of it stays in the shared server's queue

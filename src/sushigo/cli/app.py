@@ -553,6 +553,10 @@ def bot_connect_command(
                                                            "declined).")] = 4,
     timeout: Annotated[float, typer.Option(min=0.1, help="Seconds a cmd: program has for each decision.")] = 10.0,
     seed: Annotated[int | None, typer.Option(help="Seed of the bot's own random generator.")] = None,
+    play_now: Annotated[str | None, typer.Option(
+        help="Also wait in play now's queue of this edition (base or party) for people's tables that offer "
+             "bots.")] = None,
+    rated: Annotated[bool, typer.Option(help="In play now, take rated tables too.")] = False,
 ) -> None:
     """Play a bot account on a sushigo server: accept its challenges and play its tables, with reconnects."""
     from sushigo.bots import make_bot
@@ -561,6 +565,8 @@ def bot_connect_command(
 
     if not re.fullmatch(r"https?://[^\s/]+/?", server):
         _fail("--server is the server's address, http(s)://host[:port]")
+    if play_now is not None and play_now not in ("base", "party"):
+        _fail("--play-now is base or party")
     try:
         bot = make_bot(spec, seed, timeout=timeout)
     except ValueError as e:
@@ -569,6 +575,7 @@ def bot_connect_command(
         with contextlib.closing(bot):
             answers = bot if isinstance(bot, ExternalBot) else BuiltinAnswers(bot)
             bridge = Bridge(server, token.strip(), answers, games=games, tables=tables,
+                            play_now=None if play_now is None else {"edition": play_now, "rated": rated},
                             say=lambda line: print(line, flush=True))
             finished = bridge.run()
     except BridgeError as e:

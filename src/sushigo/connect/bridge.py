@@ -100,17 +100,22 @@ class Bridge:
     """
 
     def __init__(self, server: str, token: str, bot: Answers, *, games: int | None = None, tables: int = 4,
-                 retry: float = 30.0, say: Callable[[str], None] = print) -> None:
+                 play_now: dict[str, Any] | None = None, retry: float = 30.0,
+                 say: Callable[[str], None] = print) -> None:
         self.server = server.rstrip("/")
         self.token = token
         self.bot = bot
         self.games = games
         self.tables = tables
+        self.play_now = play_now
+        """The body of its place in play now (``POST /api/bot/queue``), taken while it plays fewer than
+        ``tables`` tables; ``None``: it plays challenges only."""
         self.retry = retry
         self.say = say
         self.finished = 0
         self.playing: dict[str, threading.Thread] = {}
         self._asking = threading.Lock()  # one program answers every table in turn
+        self._placed = False  # asked for a place in play now since its last table started
         self._stop = threading.Event()
 
     # ------------------------------------------------------------------ the event stream
@@ -120,9 +125,12 @@ class Bridge:
         wait = 1.0
         while not self._stop.is_set():
             try:
+                self._placed = False  # (again: a place the bridge held may have ended while it was away)
+                self._take_place()
                 for event in self._lines("/api/bot/stream/event"):
                     wait = 1.0
                     self._on_event(event)
+                    self._take_place()
                     if self._stop.is_set():
                         break
             except _Broken as e:
@@ -132,6 +140,17 @@ class Bridge:
         for thread in list(self.playing.values()):
             thread.join()
         return self.finished
+
+    def _take_place(self) -> None:
+        """A place in play now, while it plays fewer than ``tables`` tables and holds none."""
+        if self.play_now is None or self._stop.is_set() or self._placed:
+            return
+        if sum(t.is_alive() for t in self.playing.values()) >= self.tables:
+            return
+        r = self._call("/api/bot/queue", self.play_now, quiet=(409,))  # 409: it holds one already
+        self._placed = True
+        if r is not None:
+            self.say(f"waiting in play now ({r.get('edition')}) for a table that offers bots")
 
     def stop(self) -> None:
         """Stop following new events (the tables being played end on their own)."""
@@ -149,6 +168,7 @@ class Bridge:
             elif self._call(f"/api/bot/challenge/{c['id']}/accept", {}) is not None:
                 self.say(f"accepted {c['challenger']['name']}'s challenge ({what})")
         elif kind == "gameStart":
+            self._placed = False  # its place (if the table came from play now) is used: another one
             table = event["game"]["id"]
             if table not in self.playing:
                 thread = threading.Thread(target=self._play, args=(table,), name=f"table-{table}", daemon=True)

@@ -181,9 +181,11 @@ queue_t = Table(
     Column("table_id", String(40), nullable=True),
     Column("url", String(200), nullable=True),
     Column("reason", String(200), nullable=True),
+    Column("bot", Integer, nullable=False, server_default="0"),
 )
 """Play now's queue (:mod:`sushigo.server.matchmaking`): one row per place, whoever
-holds its ticket (SHA-256 kept, never the ticket); shared by every server process."""
+holds its ticket (SHA-256 kept, never the ticket); shared by every server process.
+``bot``: a bot account's place, which only fills the bot seats of people's matches."""
 
 push_subscriptions_t = Table(
     "push_subscriptions",

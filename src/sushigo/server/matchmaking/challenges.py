@@ -42,7 +42,8 @@ from sushigo.server.store import OPEN_STATUSES, Store, StoreError
 from sushigo.server.tables import TableError, TableService
 from sushigo.server.tables.model import log
 
-from .queue import SIZES, _menus_for
+from .queue import SIZES
+from .seating import menus_for
 
 LIFE: Final = 300.0
 """Seconds an open challenge waits for the bot's answer."""
@@ -81,7 +82,7 @@ class Challenges:
             raise ChallengeError(400, f"players: {edition} tables seat {SIZES[edition][0]} to {SIZES[edition][-1]}"
                                  if edition in SIZES else 'edition: "base" or "party"')
         if edition == "party" and menu is None:
-            menu = self._random.choice(_menus_for(players))
+            menu = self._random.choice(menus_for(players))
         try:
             rules_from_flags(players, edition=edition, menu=menu, label=f"{players} seats")
         except (FlagError, RulesError) as e:

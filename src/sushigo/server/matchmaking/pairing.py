@@ -13,6 +13,9 @@ together only while their ratings are within both their windows
 taken in the order they came, whatever their play.  Two entries of Sushi Go
 Party! sit together when their menus agree (``None``: any menu).
 
+Bot accounts wait apart: they never make a table, they take the bot seats of
+the people's (:func:`seat_bots`), nearest the people's rating first.
+
 >>> a = Waiting("a", "base", None, frozenset({2, 3}), False, 1500, 0.0, 30.0)
 >>> b = Waiting("b", "base", None, frozenset({2, 3}), False, 1500, 1.0, 30.0)
 >>> pair([a, b], now=2.0)  # a's largest size is 3: it waits a little for a third
@@ -26,7 +29,7 @@ Party! sit together when their menus agree (``None``: any menu).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Final
 
 GATHER: Final = 10.0
@@ -69,6 +72,8 @@ class Match:
     rated: bool
     rating: float
     """The people's mean rating (what the bots are chosen near)."""
+    bot_accounts: tuple[str, ...] = ()
+    """The places of bot accounts taking bot seats (counted in ``bots``; the house's bots take the rest)."""
 
 
 def window(waited: float) -> float:
@@ -145,4 +150,26 @@ def pair(entries: Sequence[Waiting], now: float) -> list[Match]:
     return matches
 
 
-__all__ = ["GATHER", "RATING_WIDENS", "RATING_WINDOW", "Match", "Waiting", "pair", "window"]
+def seat_bots(matches: Sequence[Match], bots: Sequence[Waiting]) -> list[Match]:
+    """``matches`` with their bot seats given to the waiting bot accounts ``bots`` that take
+    them (the edition, a size they accept, and a rated table only if they play rated ones:
+    a bot account's ``rated`` means "rated tables too"), nearest the people's rating first,
+    each once.
+
+    >>> people = Match(("p",), "base", None, 3, 2, False, 1500.0)
+    >>> deep = Waiting("d", "base", None, frozenset({2, 3}), False, 1600.0, 0.0, 600.0)
+    >>> [(m.bots, m.bot_accounts) for m in seat_bots([people], [deep])]
+    [(2, ('d',))]
+    """
+    free = sorted(bots, key=lambda w: (w.joined, w.id))
+    seated: list[Match] = []
+    for m in matches:
+        fits = [b for b in free if b.edition == m.edition and m.players in b.sizes and (b.rated or not m.rated)]
+        fits.sort(key=lambda b: (abs(b.rating - m.rating), b.joined, b.id))
+        chosen = [b.id for b in fits[:m.bots]]
+        free = [b for b in free if b.id not in chosen]
+        seated.append(replace(m, bot_accounts=tuple(chosen)) if chosen else m)
+    return seated
+
+
+__all__ = ["GATHER", "RATING_WIDENS", "RATING_WINDOW", "Match", "Waiting", "pair", "seat_bots", "window"]

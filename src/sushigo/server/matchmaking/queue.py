@@ -20,6 +20,12 @@ while so that its page can read why.  The process that stores the last
 confirmation makes the table (a play-now table: a move timer of
 :data:`MOVE_SECONDS`, rated when its players asked for rated play) and
 hands each place its seat's invite.
+
+A bot account holds a place too (:meth:`PlayNow.join_bot`, through the bot
+API; ``queue.bot``): it never makes a table, it takes a bot seat of a
+people's match that offers bots (:func:`~.pairing.seat_bots`), is confirmed
+from the start, and stays in the queue while its event stream is open
+(:meth:`PlayNow.still_here`).
 """
 
 from __future__ import annotations
@@ -29,24 +35,24 @@ import hashlib
 import hmac
 import secrets
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Final
 
 from sqlalchemy import and_, delete, func, or_, select, text, update
 from sqlalchemy.engine import Connection
 
-from sushigo.engine.menus import OFFICIAL_MENUS, MenuError, check_menu
+from sushigo.engine.menus import OFFICIAL_MENUS
 from sushigo.server import ratings
 from sushigo.server.accounts import Account
-from sushigo.server.protocol import CreateTable as CreateRequest
 from sushigo.server.replies import Refusal
 from sushigo.server.schema import queue_t, ratings_t
 from sushigo.server.store import Store, StoreError, one_line
-from sushigo.server.tables import TableError, TableService
+from sushigo.server.tables import TableService
 from sushigo.server.tables.model import log
 
-from .pairing import Match, Waiting, pair
+from .pairing import Match, Waiting, pair, seat_bots
+from .seating import BOT_ROSTER, MOVE_SECONDS, UNMATCHED, Seating, plays
 
 SIZES: Final[dict[str, tuple[int, ...]]] = {"base": (2, 3, 4, 5), "party": (2, 3, 4, 5, 6, 7, 8)}
 """The table sizes of each edition."""
@@ -63,23 +69,17 @@ STARTING: Final = 60.0
 """Seconds a match may take to get its table before its places go back to waiting."""
 BOT_WAITS: Final = (15, 30, 60, 120, 300)
 """The waits the lobby offers (any from 5 to 600 seconds is taken)."""
-MOVE_SECONDS: Final = 90
-"""The move timer of a play-now table: a stranger who walks away holds nobody up for long."""
 PER_ADDRESS: Final = 8
 """Places one address may hold at once."""
 MISSES: Final = 2
 """Confirmations missed in a row after which a place leaves the queue."""
-BOT_ROSTER: Final[dict[str, int]] = {"random": 1000, "greedy": 1350, "learned": 1450, "flatmc": 1550, "ismcts": 1650}
-"""The bots play now seats, with the rating each starts from until rated games rate it
-(the random bot is the ratings' anchor: always 1000)."""
 PG_LOCK_KEY: Final = 0x73757368695150
+"""The PostgreSQL advisory lock that serializes the queue's changes across processes."""
 QUEUED: Final = ("waiting", "matched")
 """The states of a place counted as waiting in the lobby."""
 HELD: Final = ("waiting", "matched", "starting")
 """The states of a place still in the queue (not yet seated, not gone)."""
-UNMATCHED: Final[dict[str, Any]] = {"match_id": None, "players": None, "confirm_by": None, "confirmed": 0}
-"""What a place keeps of a match once it is out of it."""
-"""The PostgreSQL advisory lock that serializes the queue's changes across processes."""
+
 
 
 class QueueError(Refusal):
@@ -115,7 +115,7 @@ def _sizes_of(j: Joining) -> tuple[int, ...]:
     if not j.sizes or any(n not in SIZES[j.edition] for n in j.sizes):
         low, high = SIZES[j.edition][0], SIZES[j.edition][-1]
         raise QueueError(400, f"sizes: table sizes from {low} to {high}")
-    sizes = tuple(n for n in sorted(set(j.sizes)) if j.menu is None or _plays(j.menu, n))
+    sizes = tuple(n for n in sorted(set(j.sizes)) if j.menu is None or plays(j.menu, n))
     if not sizes:
         raise QueueError(400, f"{j.menu} cannot be played by {', '.join(map(str, sorted(set(j.sizes))))}")
     if not 5 <= j.bots_after <= 600:
@@ -128,21 +128,7 @@ def _waiting(r: Any) -> Waiting:
                    float(r.rating), float(r.joined), float(r.bots_after))
 
 
-def _plays(menu: str, players: int) -> bool:
-    """Whether the official ``menu`` may be played by ``players`` (the engine's :func:`check_menu`)."""
-    try:
-        check_menu(OFFICIAL_MENUS[menu], players)
-    except MenuError:
-        return False
-    return True
-
-
-def _menus_for(players: int) -> list[str]:
-    """The official menus ``players`` may play."""
-    return [name for name in OFFICIAL_MENUS if _plays(name, players)]
-
-
-class PlayNow:
+class PlayNow(Seating):
     """Play now's queue for one server process (docs/server.md, "Play now").
 
     Args:
@@ -240,6 +226,39 @@ class PlayNow:
         conn.execute(q.insert().values(**row, joined=now, seen=now, changed=now))
         return self._status(conn, now, conn.execute(select(q).where(q.c.id == row["id"])).one())
 
+    async def join_bot(self, joining: Joining, bot: Account) -> dict[str, Any]:
+        """A place for the bot account ``bot``, taking a bot seat of a people's match (its
+        ``rated``: rated tables too); its status.  Refused while it holds one already."""
+        if joining.menu is not None:
+            raise QueueError(400, "a bot account's place takes any menu: leave menu out")
+        sizes = _sizes_of(joining)
+        row: dict[str, Any] = {
+            "id": secrets.token_urlsafe(12), "ticket_hash": _hash(secrets.token_urlsafe(24)),
+            "account_id": bot.id, "name": bot.name, "address": "", "edition": joining.edition, "menu": None,
+            "sizes": ",".join(map(str, sizes)), "rated": int(joining.rated), "bots_after": 600.0, "push": 0,
+            "state": "waiting", "confirmed": 0, "misses": 0, "bot": 1}
+        status: dict[str, Any] = await self._locked(self._join_bot, row)
+        return status
+
+    def _join_bot(self, conn: Connection, now: float, row: dict[str, Any]) -> dict[str, Any]:
+        q = queue_t
+        held = conn.execute(select(q.c.state).where(q.c.account_id == row["account_id"],
+                                                    q.c.state.in_(HELD))).scalar()
+        if held is not None:
+            raise QueueError(409, f"this bot holds a place already ({held}); leave it first")
+        return self._join(conn, now, row)
+
+    async def still_here(self, bot: Account) -> None:
+        """The bot's event stream is open: its place (if any) stays in the queue."""
+        def run() -> None:
+            with self.store.transaction() as conn:
+                conn.execute(update(queue_t).where(queue_t.c.account_id == bot.id, queue_t.c.bot == 1,
+                                                   queue_t.c.state.in_(HELD)).values(seen=time.time()))
+        try:
+            await asyncio.to_thread(run)
+        except StoreError as e:
+            log.error("play now: a bot's place could not be kept: %s", one_line(e))
+
     async def status(self, ticket: str | None, *, account: str | None = None,
                      push: bool | None = None) -> dict[str, Any]:
         """The status of the place ``ticket`` holds (``None``: the signed-in ``account``'s place)
@@ -298,7 +317,7 @@ class PlayNow:
         def run() -> dict[str, int]:
             q = queue_t
             with self.store.reading() as conn:
-                rows = conn.execute(select(q.c.edition, func.count()).where(q.c.state.in_(QUEUED))
+                rows = conn.execute(select(q.c.edition, func.count()).where(q.c.state.in_(QUEUED), q.c.bot == 0)
                                     .group_by(q.c.edition))
                 found = {str(e): int(n) for e, n in rows}
             return {edition: found.get(edition, 0) for edition in SIZES}
@@ -338,71 +357,27 @@ class PlayNow:
             conn.execute(update(q).where(q.c.id == r.id).values(**values, **UNMATCHED, changed=now))
         conn.execute(update(q).where(q.c.state == "starting", q.c.changed < now - STARTING).values(
             state="waiting", **UNMATCHED, changed=now))
-        conn.execute(update(q).where(q.c.state == "waiting", q.c.push == 0, q.c.seen < now - self.stale).values(
-            state="gone", reason="the page stopped asking", changed=now))
+        for bot, reason in ((0, "the page stopped asking"), (1, "the bot's event stream closed")):
+            conn.execute(update(q).where(q.c.state == "waiting", q.c.push == 0, q.c.bot == bot,
+                                         q.c.seen < now - self.stale).values(state="gone", reason=reason, changed=now))
         conn.execute(delete(q).where(q.c.state.in_(("gone", "seated")), q.c.changed < now - KEEP))
         rows = {r.id: r for r in conn.execute(select(q).where(q.c.state == "waiting"))}
         made = []
-        for match in pair([_waiting(r) for r in rows.values()], now):
+        people = [_waiting(r) for r in rows.values() if not r.bot]
+        bots = [_waiting(r) for r in rows.values() if r.bot]
+        for match in seat_bots(pair(people, now), bots):
             match_id = secrets.token_urlsafe(12)
             confirm_by = now + self.confirm_seconds
             conn.execute(update(q).where(q.c.id.in_(match.members)).values(
                 state="matched", match_id=match_id, players=match.players, confirm_by=confirm_by, confirmed=0,
                 changed=now))
+            if match.bot_accounts:  # a bot account is ready from the start
+                conn.execute(update(q).where(q.c.id.in_(match.bot_accounts)).values(
+                    state="matched", match_id=match_id, players=match.players, confirm_by=confirm_by,
+                    confirmed=1, changed=now))
             accounts = [rows[m].account_id for m in match.members if rows[m].account_id is not None]
             made.append((match, confirm_by, accounts))
         return made
-
-    # ------------------------------------------------------------------ seating a match
-
-    async def _seat(self, members: Sequence[Any]) -> None:
-        """Make the table of a confirmed match (on this process) and give each place its invite."""
-        first = members[0]
-        players = int(first.players)
-        try:
-            bots = await asyncio.to_thread(self._bots_near, first.edition,
-                                           sum(m.rating for m in members) / len(members), players - len(members))
-            seats = ["human"] * len(members) + [f"bot:{b}" for b in bots]
-            self._random.shuffle(seats)
-            menu = next((m.menu for m in members if m.menu is not None), None)
-            if first.edition == "party" and menu is None:
-                menu = self._random.choice(_menus_for(players))
-            req = CreateRequest(edition=first.edition, players=players, seats=seats, menu=menu,
-                                rated=bool(first.rated), timer=MOVE_SECONDS)
-            table, tokens, _ = await self.tables.create(req)
-            humans = table.human_seats
-            for seat, m in zip(humans, members):
-                if m.account_id is None:
-                    await self.tables.rename(table, seat, m.name)
-        except (TableError, StoreError) as e:
-            log.error("play now: a match could not be seated: %s", e)
-            await self._locked(self._unstart, [m.id for m in members])
-            return
-        await self._locked(self._seated, table.id, {m.id: f"/t/{table.id}#seat={tokens[seat]}"
-                                                    for seat, m in zip(humans, members)})
-
-    def _seated(self, conn: Connection, now: float, table_id: str, urls: dict[str, str]) -> None:
-        for place, url in urls.items():
-            conn.execute(update(queue_t).where(queue_t.c.id == place, queue_t.c.state == "starting").values(
-                state="seated", table_id=table_id, url=url, changed=now))
-
-    def _unstart(self, conn: Connection, now: float, places: list[str]) -> None:
-        conn.execute(update(queue_t).where(queue_t.c.id.in_(places), queue_t.c.state == "starting").values(
-            state="waiting", **UNMATCHED, changed=now))
-
-    def _bots_near(self, edition: str, rating: float, count: int) -> list[str]:
-        """``count`` bots of the roster nearest ``rating`` (each bot once while the roster lasts)."""
-        if count <= 0:
-            return []
-        names = [ratings.player_of("bot", b) for b in BOT_ROSTER]
-        with self.store.reading() as conn:
-            rated = {r.player: ratings.shown(r.mu) for r in conn.execute(
-                select(ratings_t).where(ratings_t.c.player.in_(names), ratings_t.c.edition == edition,
-                                        ratings_t.c.games > 0))}
-        known = {b: rated.get(ratings.player_of("bot", b), prior) for b, prior in BOT_ROSTER.items()}
-        known["random"] = BOT_ROSTER["random"]  # the anchor
-        order = sorted(known, key=lambda b: (abs(known[b] - rating), known[b]))
-        return [order[i % len(order)] for i in range(count)]
 
     # ------------------------------------------------------------------ reading a place
 
@@ -435,12 +410,14 @@ class PlayNow:
             out["waited"] = round(now - r.joined, 1)
             out["bots_in"] = round(max(0.0, r.joined + r.bots_after - now), 1)
             out["waiting"] = int(conn.execute(select(func.count()).select_from(q).where(
-                q.c.edition == r.edition, q.c.state.in_(QUEUED))).scalar() or 0)
+                q.c.edition == r.edition, q.c.state.in_(QUEUED), q.c.bot == 0)).scalar() or 0)
         elif r.state in ("matched", "starting"):
-            members = list(conn.execute(select(q.c.name, q.c.confirmed).where(
+            members = list(conn.execute(select(q.c.name, q.c.confirmed, q.c.bot).where(
                 and_(q.c.match_id == r.match_id, q.c.match_id.is_not(None))).order_by(q.c.joined, q.c.id)))
-            out.update(players=r.players, people=[m.name for m in members], bots=(r.players or 0) - len(members),
-                       confirmed=bool(r.confirmed), ready=sum(1 for m in members if m.confirmed))
+            people = [m for m in members if not m.bot]
+            out.update(players=r.players, people=[m.name for m in people], bots=(r.players or 0) - len(people),
+                       bot_accounts=[m.name for m in members if m.bot],
+                       confirmed=bool(r.confirmed), ready=sum(1 for m in people if m.confirmed))
             if r.state == "matched":
                 out["confirm_in"] = round(max(0.0, (r.confirm_by or now) - now), 1)
         elif r.state == "seated":

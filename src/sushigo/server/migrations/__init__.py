@@ -18,7 +18,8 @@ in order:
 - ``0006``: play now's ``queue``, the devices' ``push_subscriptions`` and the
   server's own ``site_keys`` (its VAPID key);
 - ``0007``: bot accounts: ``accounts.bot`` and the bots' ``api_tokens``;
-- ``0008``: ``challenges`` (challenges to bot accounts).
+- ``0008``: ``challenges`` (challenges to bot accounts);
+- ``0009``: ``queue.bot``, a bot account's place in play now.
 
 A fresh database gets every revision, an older one those it has not had, a
 current one nothing.  It all happens in one transaction that holds the

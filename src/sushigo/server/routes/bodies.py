@@ -285,6 +285,17 @@ class BotChat(JsonBody):
     text: Annotated[str, Field(min_length=1, max_length=500)]
 
 
+class BotQueueBody(JsonBody):
+    """``POST /api/bot/queue``: a bot account's place in play now (it takes bot seats of people's matches)."""
+
+    SHAPE = ('the body is {"edition": "base"|"party", "sizes": [N, ...], "rated": BOOL}, sizes and rated optional '
+             '(rated: rated tables too)')
+    edition: Annotated[str, Field(max_length=10)]
+    menu: Annotated[str, Field(max_length=100)] | None = None
+    sizes: Annotated[list[int], Field(min_length=1, max_length=7)] = Field(default_factory=lambda: [2, 3, 4, 5])
+    rated: bool = False
+
+
 class DeclineBody(JsonBody):
     """``POST /api/bot/challenge/{id}/decline``: why, optionally (the challenger reads it)."""
 

@@ -1,6 +1,7 @@
 """The bot API (docs/bot-api.md): a bot account's event stream and game streams
 (lines of JSON, ``application/x-ndjson``), its calls (pick, withdraw, chat,
-accept or decline a challenge), and challenges, which people make too.
+accept or decline a challenge, take a place in play now), and challenges,
+which people make too.
 
 Every ``/api/bot/...`` route takes the bot's API token
 (:func:`~sushigo.server.routes.bots.bot_call`: 401 without one, 429 past its
@@ -14,6 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import time
 import weakref
 from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Annotated, Any, Final
@@ -23,8 +25,17 @@ from fastapi.responses import StreamingResponse
 
 from sushigo.server.accounts import Account
 from sushigo.server.bot_stream import BotStream, action_of
+from sushigo.server.matchmaking import Joining
 from sushigo.server.routes.accounts import COOKIE, JsonOnly
-from sushigo.server.routes.bodies import BotChat, BotPick, BotSeq, ChallengeBody, DeclineBody, documented
+from sushigo.server.routes.bodies import (
+    BotChat,
+    BotPick,
+    BotQueueBody,
+    BotSeq,
+    ChallengeBody,
+    DeclineBody,
+    documented,
+)
 from sushigo.server.routes.bots import BotCall, BotCallOf, bot_call
 from sushigo.server.routes.deps import Site, SiteOf
 from sushigo.server.routes.errors import TABLE_ERROR_STATUS, Refused
@@ -98,10 +109,14 @@ async def event_stream(call: BotCallOf, site: SiteOf) -> StreamingResponse:
     async def lines() -> AsyncIterator[str]:
         told: dict[str, str] = {}
         quiet = 0.0
+        here = 0.0  # when the bot's place in play now was last kept
         while True:
             if not await _still_opens(site, call):
                 yield _REVOKED
                 return
+            if time.monotonic() - here >= KEEP_ALIVE:  # an open event stream keeps the bot's place in play now
+                here = time.monotonic()
+                await site.play.still_here(call.account)
             try:
                 events = await asyncio.to_thread(site.challenges.events, call.account, told)
             except Exception:  # the database is away: say nothing this time, look again
@@ -252,6 +267,31 @@ async def decline(challenge_id: str, body: Annotated[DeclineBody, Depends(Declin
     """The bot declines, with a reason the challenger reads (optional)."""
     reason = None if body.reason is None else " ".join(body.reason.split())[:200] or None
     return {"challenge": await site.challenges.decline(call.account, challenge_id, reason)}
+
+
+# ------------------------------------------------------------------ play now
+
+
+@router.post("/api/bot/queue", status_code=201, response_model=None, dependencies=[JsonOnly],
+             openapi_extra=documented(BotQueueBody))
+async def join_queue(body: Annotated[BotQueueBody, Depends(BotQueueBody.read)], call: BotCallOf,
+                     site: SiteOf) -> dict[str, Any]:
+    """A place in play now's queue: the bot takes a bot seat of a people's match (``gameStart`` tells it)."""
+    joining = Joining(edition=body.edition, menu=body.menu, sizes=tuple(body.sizes), rated=body.rated)
+    return await site.play.join_bot(joining, call.account)
+
+
+@router.get("/api/bot/queue", response_model=None)
+async def queue_status(call: BotCallOf, site: SiteOf) -> dict[str, Any]:
+    """The bot's place in play now (404 when it holds none)."""
+    return await site.play.status(None, account=call.account.id)
+
+
+@router.post("/api/bot/queue/leave", response_model=None, dependencies=[JsonOnly])
+async def leave_queue(call: BotCallOf, site: SiteOf) -> dict[str, Any]:
+    """Leave play now's queue (a match the bot was in goes back to waiting and is seated again without it)."""
+    await site.play.leave(None, account=call.account.id)
+    return {"left": True}
 
 
 __all__ = ["BOT_ERROR_STATUS", "KEEP_ALIVE", "POLL", "router"]

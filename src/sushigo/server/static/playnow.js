@@ -65,6 +65,10 @@ function render(st) {
     showPart("matched");
     var people = (st.people || []).join(", ");
     var bots = st.bots ? " and " + st.bots + (st.bots === 1 ? " bot" : " bots") : "";
+    var named = st.bot_accounts || [];
+    if (named.length) {
+      bots += st.bots === 1 ? " (" + named[0] + ")" : ", " + named.join(" and ") + " among them";
+    }
     $("play-match-text").textContent = "A table of " + st.players + " is ready: " + people + bots + ". "
       + (st.state === "starting" ? "Setting the table..." : st.confirmed
         ? "Waiting for the others to sit down (" + st.ready + " of " + (st.people || []).length + ")."
