@@ -12,13 +12,14 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
-from sqlalchemy import update
+from sqlalchemy import select, update
 
 from sushigo.bots.base import view_for
 from sushigo.bots.external import legal_entries
+from sushigo.server.accounts import Account
 from sushigo.server.app import Limits
-from sushigo.server.matchmaking.challenges import LIFE, MAX_OPEN
-from sushigo.server.schema import challenges_t
+from sushigo.server.matchmaking.challenges import LIFE, MAX_OPEN, STARTING
+from sushigo.server.schema import accounts_t, challenges_t
 
 from .test_accounts import make, sign_up
 from .test_bot_accounts import PASSWORD, make_bot, new_token
@@ -101,6 +102,36 @@ def test_declined_cancelled_and_expired_challenges(web: TestClient, db_url: str)
     r = web.post(f"/api/challenge/{fourth['id']}/cancel", json={}, headers=bea)
     assert r.status_code == 403 and r.json()["error"] == "only the challenge's challenger may cancel it"
     assert web.post(f"/api/bot/challenge/{fourth['id']}/decline", json={}).status_code == 401
+
+
+def test_a_challenge_whose_table_was_never_made_expires(web: TestClient) -> None:
+    """The process that accepted it stopped while making the table (it stays ``starting``):
+    after a minute both sides read it expired, and the bot's event stream lets it go."""
+    (bea,) = bots(web, "Bea_Bot")
+    sign_up(web, "Ana", PASSWORD)
+    made = challenge(web, "Bea_Bot")
+    site = web.app.state.site  # type: ignore[attr-defined]
+    told: dict[str, str] = {made["id"]: "challenge"}  # the bot's event stream told it of the challenge
+    with site.store.transaction() as conn:  # as a process that died after its accept's first step
+        conn.execute(update(challenges_t).where(challenges_t.c.id == made["id"]).values(
+            state="starting", changed=time.time() - 30))
+    assert web.get(f"/api/challenge/{made['id']}").json()["challenge"]["state"] == "starting"
+    with site.store.transaction() as conn:
+        conn.execute(update(challenges_t).where(challenges_t.c.id == made["id"]).values(
+            changed=time.time() - STARTING))
+    seen = web.get(f"/api/challenge/{made['id']}").json()["challenge"]
+    assert seen["state"] == "expired" and "stopped while making the table" in seen["reason"]
+    assert web.get(f"/api/challenge/{made['id']}", headers=bea).json()["challenge"]["state"] == "expired"
+    assert web.post(f"/api/bot/challenge/{made['id']}/accept", json={}, headers=bea).status_code == 409
+    bea_account = Account(id=_account_id(web, "Bea_Bot"), name="Bea_Bot", created=0.0, bot=True)
+    assert site.challenges.events(bea_account, told) == [
+        {"type": "challengeCanceled", "challenge": {"id": made["id"], "state": "expired"}}]
+    assert told == {}
+
+
+def _account_id(c: TestClient, name: str) -> str:
+    with c.app.state.site.store.reading() as conn:  # type: ignore[attr-defined]
+        return str(conn.execute(select(accounts_t.c.id).where(accounts_t.c.name == name)).scalar_one())
 
 
 def test_what_a_challenge_may_ask_for(web: TestClient) -> None:

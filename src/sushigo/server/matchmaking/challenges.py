@@ -45,6 +45,9 @@ from sushigo.server.tables.model import log
 from .queue import SIZES
 from .seating import menus_for
 
+STARTING: Final = 60.0
+"""Seconds a challenge may stay ``starting`` (its table being made); past that the process that
+accepted it stopped on the way, and the challenge reads ``expired``."""
 LIFE: Final = 300.0
 """Seconds an open challenge waits for the bot's answer."""
 MAX_OPEN: Final = 5
@@ -209,8 +212,8 @@ class Challenges:
             mine = conn.execute(_joined().where(c.c.challenger_id == bot.id, c.c.state == "declined",
                                                 c.c.changed > now - LIFE)).all()
             gone = [k for k, v in told.items() if v == "challenge"]
-            ended = conn.execute(select(c.c.id, c.c.state).where(c.c.id.in_(gone), c.c.state != "open")).all() \
-                if gone else []
+            ended = conn.execute(select(c.c.id, c.c.state, c.c.created, c.c.changed).where(
+                c.c.id.in_(gone), c.c.state != "open")).all() if gone else []
             games = conn.execute(select(t.c.id, t.c.edition, t.c.players, t.c.rules, t.c.status, s.c.seat)
                                  .join(s, s.c.table_id == t.c.id)
                                  .where(s.c.account_id == bot.id, t.c.status.in_(OPEN_STATUSES))).all()
@@ -224,7 +227,7 @@ class Challenges:
                 out.append({"type": "challenge",
                             "challenge": _shown(r._asdict())})
         still = {r.id for r in to_it}
-        states = {r.id: r.state for r in ended}
+        states = {r.id: _state(r.state, r.created, r.changed) for r in ended}
         for k in gone:
             state = states.get(k, "expired")  # still "open" in the table but past its life: expired
             if k in still or state == "starting":
@@ -267,11 +270,23 @@ def _joined() -> Any:
             .join(who, who.c.id == c.c.challenger_id).join(bot, bot.c.id == c.c.bot_id))
 
 
+_STOPPED: Final = "the server stopped while making the table; challenge again"
+
+
+def _state(state: str, created: float, changed: float) -> str:
+    """What a challenge stored as ``state`` is now: an open one past its life, or one
+    starting for longer than a table takes to make, is ``expired``."""
+    if (state == "open" and created <= time.time() - LIFE) or (state == "starting" and
+                                                                changed <= time.time() - STARTING):
+        return "expired"
+    return state
+
+
 def _shown(row: dict[str, Any]) -> dict[str, Any]:
     """A challenge as the API shows it, from its row with its accounts' names (:func:`_joined`)."""
-    state = row["state"]
-    if state == "open" and row["created"] <= time.time() - LIFE:
-        state = "expired"
+    state = _state(row["state"], row["created"], row["changed"])
+    if state == "expired" and row["state"] == "starting":
+        row = {**row, "reason": _STOPPED}
     out = {"id": row["id"], "challenger": {"name": row["challenger_name"], "bot": bool(row["challenger_bot"])},
            "bot": row["bot_name"],
            **json.loads(row["settings"]), "state": state, "created": row["created"],
