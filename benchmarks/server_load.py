@@ -167,7 +167,7 @@ async def run(bases: list[str], games: int, think: float, version: int,
 
 
 def start_server(db: str, profile: str | None, shard: str | None = None,
-                 cpu: str | None = None) -> tuple[subprocess.Popen[str], str]:
+                 cpu: str | None = None, extra: tuple[str, ...] = ()) -> tuple[subprocess.Popen[str], str]:
     cmd = ["taskset", "-c", cpu, sys.executable] if cpu is not None and shutil.which("taskset") else [sys.executable]
     if profile:
         cmd += ["-m", "cProfile", "-o", profile]
@@ -175,6 +175,7 @@ def start_server(db: str, profile: str | None, shard: str | None = None,
             "--tables-per-hour", "100000", "--connections-per-address", "100000"]
     if shard is not None:
         cmd += ["--shard", shard]
+    cmd += extra
     proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, text=True)
     assert proc.stdout is not None
     line = proc.stdout.readline()

@@ -139,7 +139,7 @@ def test_a_bot_stays_while_its_event_stream_is_open(web: TestClient) -> None:
     queue_bot(web, deep, edition="base")
     site = web.app.state.site  # type: ignore[attr-defined]
     later = time.time() + site.play.stale + 1
-    web.portal.call(site.play.still_here, _account(web, "Deep_Bot"))
+    site.play.still_here([rows(web)["Deep_Bot"].account_id])  # what the open event streams do every 10 s
     tick(web, time.time() + 1)
     assert rows(web)["Deep_Bot"].state == "waiting"
     tick(web, later)  # nothing kept it since

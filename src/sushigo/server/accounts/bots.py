@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import secrets
 import time
+from collections.abc import Collection
 from typing import Any, Final
 
 from sqlalchemy import delete, func, select, update
@@ -116,6 +117,15 @@ class Bots:
         """Whether the token whose SHA-256 is ``digest`` still opens its bot account (not revoked,
         the account not deleted): an open stream asks before it tells the bot anything more."""
         return await self.accounts._read(self._bot_of, digest) is not None
+
+    def opening(self, digests: Collection[bytes]) -> set[bytes]:
+        """Which of the tokens whose SHA-256 are ``digests`` still open their bot accounts (one
+        query for every open event stream of a process; :meth:`still_opens` for one)."""
+        t, a = api_tokens_t, accounts_t
+        with self.store.reading() as conn:
+            return {bytes(r.token_hash) for r in conn.execute(
+                select(t.c.token_hash).join(a, a.c.id == t.c.account_id).where(
+                    t.c.token_hash.in_(list(digests)), a.c.bot == 1))}
 
     def _bot_of(self, digest: bytes) -> Account | None:
         t, a = api_tokens_t, accounts_t

@@ -27,6 +27,8 @@ import json
 import random
 import secrets
 import time
+from collections.abc import Collection, Sequence
+from dataclasses import dataclass
 from typing import Any, Final
 
 from sqlalchemy import func, select, update
@@ -198,59 +200,33 @@ class Challenges:
             return conn.execute(_joined().where(challenges_t.c.id == challenge_id)).first()
 
     def events(self, bot: Account, told: dict[str, str]) -> list[dict[str, Any]]:
-        """What the bot's event stream has not told yet (``told``: each challenge's or
-        table's id and what the stream said of it last; updated): its open challenges
-        (``challenge``), those that stopped being open (``challengeCanceled``), its own
-        challenges declined (``challengeDeclined``), its tables that started
-        (``gameStart``: a seat is its account's at an open table) and ended (``gameFinish``)."""
+        """What the bot's event stream has not told yet (:func:`news` of a :meth:`look` for it alone)."""
+        return news(self.look([bot.id], told), bot, told)
+
+    def look(self, bots: Collection[str], told: Collection[str]) -> Look:
+        """One look at the database for the event streams of the bot accounts ``bots`` (ids), which
+        told of the challenges and tables ``told`` (ids): what :func:`news` needs, for all of them."""
         c, t, s = challenges_t, tables_t, seats_t
         now = time.time()
-        out: list[dict[str, Any]] = []
+        bots, told = list(bots), list(told)
         with self.store.reading() as conn:
-            to_it = conn.execute(_joined().where(c.c.bot_id == bot.id, c.c.state == "open",
-                                                 c.c.created > now - LIFE)).all()
-            mine = conn.execute(_joined().where(c.c.challenger_id == bot.id, c.c.state == "declined",
-                                                c.c.changed > now - LIFE)).all()
-            gone = [k for k, v in told.items() if v == "challenge"]
+            open_to = conn.execute(_joined().where(c.c.bot_id.in_(bots), c.c.state == "open",
+                                                   c.c.created > now - LIFE)).all()
+            declined = conn.execute(_joined().where(c.c.challenger_id.in_(bots), c.c.state == "declined",
+                                                    c.c.changed > now - LIFE)).all()
             ended = conn.execute(select(c.c.id, c.c.state, c.c.created, c.c.changed).where(
-                c.c.id.in_(gone), c.c.state != "open")).all() if gone else []
-            games = conn.execute(select(t.c.id, t.c.edition, t.c.players, t.c.rules, t.c.status, s.c.seat)
+                c.c.id.in_(told), c.c.state != "open")).all() if told else []
+            games = conn.execute(select(t.c.id, t.c.edition, t.c.players, t.c.rules, t.c.status, s.c.seat,
+                                        s.c.account_id)
                                  .join(s, s.c.table_id == t.c.id)
-                                 .where(s.c.account_id == bot.id, t.c.status.in_(OPEN_STATUSES))).all()
-            playing = [k for k, v in told.items() if v == "game"]
-            over = conn.execute(select(t.c.id, t.c.status).where(t.c.id.in_(playing),
+                                 .where(s.c.account_id.in_(bots), t.c.status.in_(OPEN_STATUSES))).all()
+            over = conn.execute(select(t.c.id, t.c.status).where(t.c.id.in_(told),
                                                                   t.c.status.not_in(OPEN_STATUSES))).all() \
-                if playing else []
-        for r in to_it:
-            if r.id not in told:
-                told[r.id] = "challenge"
-                out.append({"type": "challenge",
-                            "challenge": _shown(r._asdict())})
-        still = {r.id for r in to_it}
-        states = {r.id: _state(r.state, r.created, r.changed) for r in ended}
-        for k in gone:
-            state = states.get(k, "expired")  # still "open" in the table but past its life: expired
-            if k in still or state == "starting":
-                continue
-            del told[k]  # not open any more: it never comes back (a stream keeps no more than it needs)
-            if state != "accepted":  # an accepted one is told by its gameStart
-                out.append({"type": "challengeCanceled", "challenge": {"id": k, "state": state}})
-        for r in mine:
-            if told.get(r.id) != "declined":
-                told[r.id] = "declined"
-                out.append({"type": "challengeDeclined",
-                            "challenge": _shown(r._asdict())})
-        for r in games:
-            if r.id not in told:
-                told[r.id] = "game"
-                rules = json.loads(r.rules)
-                out.append({"type": "gameStart", "game": {
-                    "id": r.id, "seat": r.seat, "edition": r.edition, "players": r.players,
-                    "rated": bool(rules.get("rated")), "stream": f"/api/bot/game/{r.id}/stream"}})
-        for r in over:
-            del told[r.id]  # ended: it never comes back
-            out.append({"type": "gameFinish", "game": {"id": r.id, "status": r.status}})
-        return out
+                if told else []
+        return Look(open_to=_by(open_to, "bot_id"), declined=_by(declined, "challenger_id"),
+                    games=_by(games, "account_id"),
+                    ended={r.id: _state(r.state, r.created, r.changed) for r in ended},
+                    over={r.id: r.status for r in over})
 
     # ------------------------------------------------------------------ the database, off the event loop
 
@@ -268,6 +244,66 @@ def _joined() -> Any:
     return (select(c, who.c.name.label("challenger_name"), who.c.bot.label("challenger_bot"),
                    bot.c.name.label("bot_name"))
             .join(who, who.c.id == c.c.challenger_id).join(bot, bot.c.id == c.c.bot_id))
+
+
+@dataclass(frozen=True)
+class Look:
+    """What the database said, at one look, to the event streams of some bot accounts."""
+
+    open_to: dict[str, list[Any]]
+    """Per bot account: the open challenges to it (rows with the accounts' names)."""
+    declined: dict[str, list[Any]]
+    """Per bot account: its own challenges declined in the last :data:`LIFE` seconds."""
+    games: dict[str, list[Any]]
+    """Per bot account: its seats at tables waiting or playing."""
+    ended: dict[str, str]
+    """Challenges told of that are no longer open: their state now."""
+    over: dict[str, str]
+    """Tables told of that ended: their status."""
+
+
+def _by(rows: Sequence[Any], key: str) -> dict[str, list[Any]]:
+    out: dict[str, list[Any]] = {}
+    for r in rows:
+        out.setdefault(getattr(r, key), []).append(r)
+    return out
+
+
+def news(look: Look, bot: Account, told: dict[str, str]) -> list[dict[str, Any]]:
+    """What the bot's event stream has not told yet (``told``: each challenge's or
+    table's id and what the stream said of it last; updated): its open challenges
+    (``challenge``), those that stopped being open (``challengeCanceled``), its own
+    challenges declined (``challengeDeclined``), its tables that started
+    (``gameStart``: a seat is its account's at an open table) and ended (``gameFinish``)."""
+    out: list[dict[str, Any]] = []
+    to_it = look.open_to.get(bot.id, [])
+    for r in to_it:
+        if r.id not in told:
+            told[r.id] = "challenge"
+            out.append({"type": "challenge", "challenge": _shown(r._asdict())})
+    still = {r.id for r in to_it}
+    for k in [k for k, v in told.items() if v == "challenge"]:
+        state = look.ended.get(k, "expired")  # still "open" in the table but past its life: expired
+        if k in still or state == "starting":
+            continue
+        del told[k]  # not open any more: it never comes back (a stream keeps no more than it needs)
+        if state != "accepted":  # an accepted one is told by its gameStart
+            out.append({"type": "challengeCanceled", "challenge": {"id": k, "state": state}})
+    for r in look.declined.get(bot.id, []):
+        if told.get(r.id) != "declined":
+            told[r.id] = "declined"
+            out.append({"type": "challengeDeclined", "challenge": _shown(r._asdict())})
+    for r in look.games.get(bot.id, []):
+        if r.id not in told:
+            told[r.id] = "game"
+            rules = json.loads(r.rules)
+            out.append({"type": "gameStart", "game": {
+                "id": r.id, "seat": r.seat, "edition": r.edition, "players": r.players,
+                "rated": bool(rules.get("rated")), "stream": f"/api/bot/game/{r.id}/stream"}})
+    for k in [k for k, v in told.items() if v == "game" and k in look.over]:
+        del told[k]  # ended: it never comes back
+        out.append({"type": "gameFinish", "game": {"id": k, "status": look.over[k]}})
+    return out
 
 
 _STOPPED: Final = "the server stopped while making the table; challenge again"
@@ -299,4 +335,4 @@ def _shown(row: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
-__all__ = ["DEFAULT_TIMER", "HOUSE_BOT", "LIFE", "MAX_OPEN", "ChallengeError", "Challenges"]
+__all__ = ["DEFAULT_TIMER", "HOUSE_BOT", "LIFE", "MAX_OPEN", "ChallengeError", "Challenges", "Look", "news"]

@@ -25,7 +25,7 @@ A bot account holds a place too (:meth:`PlayNow.join_bot`, through the bot
 API; ``queue.bot``): it never makes a table, it takes a bot seat of a
 people's match that offers bots (:func:`~.pairing.seat_bots`), is confirmed
 from the start, and stays in the queue while its event stream is open
-(:meth:`PlayNow.still_here`).
+(:meth:`PlayNow.still_here`, from :mod:`sushigo.server.bot_events`).
 """
 
 from __future__ import annotations
@@ -35,7 +35,7 @@ import hashlib
 import hmac
 import secrets
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from dataclasses import dataclass
 from typing import Any, Final
 
@@ -248,16 +248,13 @@ class PlayNow(Seating):
             raise QueueError(409, f"this bot holds a place already ({held}); leave it first")
         return self._join(conn, now, row)
 
-    async def still_here(self, bot: Account) -> None:
-        """The bot's event stream is open: its place (if any) stays in the queue."""
-        def run() -> None:
-            with self.store.transaction() as conn:
-                conn.execute(update(queue_t).where(queue_t.c.account_id == bot.id, queue_t.c.bot == 1,
-                                                   queue_t.c.state.in_(HELD)).values(seen=time.time()))
-        try:
-            await asyncio.to_thread(run)
-        except StoreError as e:
-            log.error("play now: a bot's place could not be kept: %s", one_line(e))
+    def still_here(self, bots: Collection[str]) -> None:
+        """The event streams of the bot accounts ``bots`` (ids) are open: their places (if any) stay
+        in the queue (one statement for every open event stream of a process)."""
+        q = queue_t
+        with self.store.transaction() as conn:
+            conn.execute(update(q).where(q.c.account_id.in_(list(bots)), q.c.bot == 1, q.c.state.in_(HELD))
+                         .values(seen=time.time()))
 
     async def status(self, ticket: str | None, *, account: str | None = None,
                      push: bool | None = None) -> dict[str, Any]:

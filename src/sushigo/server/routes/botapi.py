@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import time
 import weakref
 from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Annotated, Any, Final
@@ -45,8 +44,6 @@ router = APIRouter()
 
 KEEP_ALIVE: Final = 10.0
 """Seconds between two empty lines of an idle stream (a client that reads none for long may reconnect)."""
-POLL: Final = 1.0
-"""Seconds between two looks of an event stream at the database (challenges and tables of every process)."""
 NDJSON: Final = "application/x-ndjson"
 BOT_ERROR_STATUS: Final[dict[str, int]] = {
     **TABLE_ERROR_STATUS, "stale": 409, "not_your_turn": 409, "not_started": 409, "nothing_to_withdraw": 409,
@@ -107,27 +104,18 @@ def _streamed(site: Site, call: BotCall, lines: AsyncIterator[str]) -> Streaming
 async def event_stream(call: BotCallOf, site: SiteOf) -> StreamingResponse:
     """The bot's events, a line each: challenges to it, its tables' starts and ends."""
     async def lines() -> AsyncIterator[str]:
-        told: dict[str, str] = {}
-        quiet = 0.0
-        here = 0.0  # when the bot's place in play now was last kept
-        while True:
-            if not await _still_opens(site, call):
-                yield _REVOKED
-                return
-            if time.monotonic() - here >= KEEP_ALIVE:  # an open event stream keeps the bot's place in play now
-                here = time.monotonic()
-                await site.play.still_here(call.account)
-            try:
-                events = await asyncio.to_thread(site.challenges.events, call.account, told)
-            except Exception:  # the database is away: say nothing this time, look again
-                events = []
-            for event in events:
-                yield json.dumps(event) + "\n"
-            quiet = 0.0 if events else quiet + POLL
-            if quiet >= KEEP_ALIVE:
-                quiet = 0.0
-                yield "\n"
-            await asyncio.sleep(POLL)
+        async with site.bot_events.follow(call.account, call.key) as follower:
+            while True:
+                try:
+                    batch = await asyncio.wait_for(follower.batches.get(), KEEP_ALIVE)
+                except TimeoutError:
+                    yield "\n"
+                    continue
+                if batch is None:
+                    yield _REVOKED
+                    return
+                for event in batch:
+                    yield json.dumps(event) + "\n"
     return _streamed(site, call, lines())
 
 
@@ -294,4 +282,4 @@ async def leave_queue(call: BotCallOf, site: SiteOf) -> dict[str, Any]:
     return {"left": True}
 
 
-__all__ = ["BOT_ERROR_STATUS", "KEEP_ALIVE", "POLL", "router"]
+__all__ = ["BOT_ERROR_STATUS", "KEEP_ALIVE", "router"]

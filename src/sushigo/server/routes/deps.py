@@ -11,6 +11,7 @@ from fastapi import Depends
 from starlette.requests import HTTPConnection
 
 from sushigo.server.accounts import Accounts, Bots
+from sushigo.server.bot_events import BotEvents
 from sushigo.server.matchmaking import Challenges, PlayNow
 from sushigo.server.push import Push
 from sushigo.server.replays import Charge, ReplayService
@@ -100,6 +101,8 @@ class Site:
     """The bot API's token buckets, per API token (its hash)."""
     bot_streams: defaultdict[bytes, int] = field(init=False)
     """Open bot API streams, per API token (its hash)."""
+    bot_events: BotEvents = field(init=False)
+    """The bot API's event streams of this process (one look at the database a second for all)."""
 
     def __post_init__(self) -> None:
         limits = self.limits
@@ -113,6 +116,7 @@ class Site:
         self.places = PerHour(limits.places_per_hour)
         self.bot_calls = {}
         self.bot_streams = defaultdict(int)
+        self.bot_events = BotEvents(self.challenges, self.bots, self.play)
 
     def charge(self, address: str) -> Charge:
         """Counts a replay document computed for ``address`` (one kept from before is not)."""

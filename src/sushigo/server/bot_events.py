@@ -1,0 +1,103 @@
+"""The bot API's event streams of one server process (docs/bot-api.md, "The event
+stream"), fed by one look at the database a second for all of them.
+
+A stream :meth:`BotEvents.follow` s its bot account; while any stream is open, one
+task looks about once a second (and at once when a stream opens): which of their
+tokens still open their accounts (:meth:`~sushigo.server.accounts.Bots.opening`),
+and what the challenges and tables of all those accounts are
+(:meth:`~sushigo.server.matchmaking.Challenges.look`), each stream then taking its
+own news from it (:func:`~sushigo.server.matchmaking.challenges.news`).  Every
+:data:`KEEP` seconds it keeps the followed bots' places in play now.  The cost of
+an idle bot is a share of those few queries, not queries of its own
+(``benchmarks/bot_streams.py``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import time
+from collections.abc import AsyncIterator
+from dataclasses import dataclass, field
+from typing import Any, Final
+
+from sushigo.server.accounts import Account, Bots
+from sushigo.server.matchmaking import Challenges, PlayNow
+from sushigo.server.matchmaking.challenges import news
+from sushigo.server.store import one_line
+from sushigo.server.tables.model import log
+
+POLL: Final = 1.0
+"""Seconds between two looks at the database (challenges and tables of every process)."""
+KEEP: Final = 10.0
+"""Seconds between two keepings of the followed bots' places in play now."""
+
+Batch = list[dict[str, Any]] | None
+"""What a stream is handed: events to tell, or ``None``: its token opens nothing any more."""
+
+
+@dataclass(eq=False)
+class Follower:
+    """One open event stream: its bot account, its token's hash, what it has told."""
+
+    account: Account
+    digest: bytes
+    told: dict[str, str] = field(default_factory=dict)
+    batches: asyncio.Queue[Batch] = field(default_factory=asyncio.Queue)
+
+
+class BotEvents:
+    """Every open event stream of this process (one look at the database a second for all)."""
+
+    def __init__(self, challenges: Challenges, bots: Bots, play: PlayNow, *, poll: float = POLL) -> None:
+        self.challenges = challenges
+        self.bots = bots
+        self.play = play
+        self.poll = poll
+        self.followers: set[Follower] = set()
+        self._task: asyncio.Task[None] | None = None
+        self._now = asyncio.Event()  # look at once (a stream opened)
+        self._kept = 0.0
+
+    @contextlib.asynccontextmanager
+    async def follow(self, account: Account, digest: bytes) -> AsyncIterator[Follower]:
+        """A stream of ``account``'s events while the block runs (its batches in ``batches``)."""
+        follower = Follower(account, digest)
+        self.followers.add(follower)
+        self._now.set()
+        if self._task is None or self._task.done():
+            self._task = asyncio.get_running_loop().create_task(self._looking())
+        try:
+            yield follower
+        finally:
+            self.followers.discard(follower)
+
+    async def _looking(self) -> None:
+        while self.followers:
+            self._now.clear()
+            try:
+                await self._look(list(self.followers))
+            except Exception as e:  # the database is away: say nothing this time, look again
+                log.error("bot event streams: a look at the database failed: %s", one_line(e))
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._now.wait(), self.poll)
+
+    async def _look(self, followers: list[Follower]) -> None:
+        accounts = {f.account.id for f in followers}
+        told = {k for f in followers for k in f.told}
+
+        def run() -> tuple[set[bytes], Any]:
+            if time.monotonic() - self._kept >= KEEP:  # an open event stream keeps the bot's place in play now
+                self._kept = time.monotonic()
+                self.play.still_here(accounts)
+            return self.bots.opening({f.digest for f in followers}), self.challenges.look(accounts, told)
+
+        opening, look = await asyncio.to_thread(run)
+        for f in followers:
+            if f.digest not in opening:
+                f.batches.put_nowait(None)
+            elif events := news(look, f.account, f.told):
+                f.batches.put_nowait(events)
+
+
+__all__ = ["KEEP", "POLL", "BotEvents", "Follower"]
