@@ -284,6 +284,23 @@ def test_a_token_revoked_mid_game_ends_its_streams_and_the_timer_plays_on(server
     assert record["result"]["totals"][ann_seat] >= 0  # the game finished with Ann's seat played for
 
 
+def test_event_streams_that_share_a_look_each_get_their_own_news(server: ServerProcess) -> None:
+    """The process looks once for all its event streams: each still tells only its own bot,
+    and a revoked token ends its stream alone."""
+    ann = Person(server.url, "Ann_Bot", bot=True)
+    bea, cid = Person(server.url, "Bea_Bot", bot=True), Person(server.url, "Cid_Bot", bot=True)
+    to_bea, to_cid = bea.lines("/api/bot/stream/event"), cid.lines("/api/bot/stream/event")
+    for_bea = ann.challenge("Bea_Bot", as_bot=True)
+    assert next(to_bea) == {"type": "challenge", "challenge": for_bea}
+    for_cid = ann.challenge("Cid_Bot", as_bot=True)
+    assert next(to_cid) == {"type": "challenge", "challenge": for_cid}  # not Bea's, which came first
+    (token,) = bea.http.get("/api/account/tokens").json()["tokens"]
+    assert bea.http.post("/api/account/tokens/revoke", json={"id": token["id"]}).is_success
+    assert list(to_bea) == [{"type": "closed", "reason": "the token was revoked"}]
+    again = ann.challenge("Cid_Bot", as_bot=True)
+    assert next(to_cid) == {"type": "challenge", "challenge": again}  # Cid's stream goes on
+
+
 def test_a_token_holds_eight_streams_even_when_opened_at_once(server: ServerProcess) -> None:
     bot = Person(server.url, "Many_Bot", bot=True)
     opened, done = threading.Barrier(11), threading.Event()  # ten streams and this test
