@@ -250,6 +250,8 @@ def test_the_bridge_waits_in_play_now_and_a_person_meets_its_bot(server: ServerP
         seats = httpx.get(f"{server.url}/api/tables/{table}").json()["seats"]
         assert {s.get("account"): s.get("account_bot", False) for s in seats} == {"Ana": False, "Queue_Bot": True}
         assert proc.wait(60) == 0, out.read_text()
+        r = ours.call("/api/bot/queue")  # it took no place past its one game, and holds none now
+        assert r.status_code == 404 or r.json()["state"] == "seated", r.text
     finally:
         proc.kill()
     bot = make_bot("greedy", 5)

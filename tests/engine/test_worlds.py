@@ -140,6 +140,14 @@ def test_a_search_bot_decides_as_it_would_at_the_table(edition: str) -> None:
     assert decided >= 8
 
 
+def _nested(depth: int) -> list[Any]:
+    """A list of a list of ... ``depth`` deep."""
+    out: list[Any] = []
+    for _ in range(depth - 1):
+        out = [out]
+    return out
+
+
 def _doc() -> dict[str, Any]:
     game = PartyGame(Rules.party(3, "Master Menu"), seed=4)
     random_commits(game, random.Random(4), 20)
@@ -171,6 +179,7 @@ def _state(key: str, value: Any) -> dict[str, Any]:
     (_state("_rng", {"random": [3, ["x"], None]}), "the world's _rng: a random generator's state"),
     (_state("_decision", {"decision": [1, 2, 3, 4, 5, 6]}), "the world's _decision"),
     (_state("hands", [7, 7, 7]), "the world is not a game the engine can play"),
+    (_state("deck", _nested(25)), "nests at most 20 deep"),
 ])
 def test_anything_else_is_refused_in_one_line(doc: Any, says: str) -> None:
     with pytest.raises(WorldError, match=says) as e:

@@ -7,6 +7,7 @@ The apps tick only when a test says so, at the time the test names (as in test_p
 
 from __future__ import annotations
 
+import asyncio
 import time
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
@@ -14,6 +15,10 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
+from sqlalchemy import update
+
+from sushigo.server.accounts.credentials import secret_hash
+from sushigo.server.schema import queue_t
 
 from .test_accounts import sign_up
 from .test_challenges import bots
@@ -134,18 +139,55 @@ def test_a_missed_confirmation_sends_the_bot_back_to_waiting(db_url: str) -> Non
         assert rows(web)["Deep_Bot"].misses == 0
 
 
-def test_a_bot_stays_while_its_event_stream_is_open(web: TestClient) -> None:
+def _set_seen(c: TestClient, name: str, seen: float) -> None:
+    with c.app.state.site.store.transaction() as conn:  # type: ignore[attr-defined]
+        conn.execute(update(queue_t).where(queue_t.c.name == name).values(seen=seen))
+
+
+def test_an_open_event_stream_keeps_the_bots_place_and_a_closed_one_lets_it_go(web: TestClient) -> None:
     (deep,) = bots(web, "Deep_Bot")
     queue_bot(web, deep, edition="base")
     site = web.app.state.site  # type: ignore[attr-defined]
-    later = time.time() + site.play.stale + 1
-    site.play.still_here([rows(web)["Deep_Bot"].account_id])  # what the open event streams do every 10 s
+    long_ago = time.time() - 1000
+    _set_seen(web, "Deep_Bot", long_ago)
+
+    async def follow_until_kept() -> bool:
+        """Hold an event stream (the process's shared look) until it has kept the place."""
+        digest = secret_hash(deep["Authorization"].split()[1])
+        async with site.bot_events.follow(_account(web, "Deep_Bot"), digest):
+            for _ in range(200):
+                if rows(web)["Deep_Bot"].seen > long_ago:
+                    return True
+                await asyncio.sleep(0.05)
+        return False
+
+    assert web.portal.call(follow_until_kept)
     tick(web, time.time() + 1)
     assert rows(web)["Deep_Bot"].state == "waiting"
-    tick(web, later)  # nothing kept it since
-    r = web.get("/api/bot/queue", headers=deep)
-    assert r.status_code == 404
+    _set_seen(web, "Deep_Bot", long_ago)  # and no stream since
+    tick(web, time.time() + 1)
+    assert web.get("/api/bot/queue", headers=deep).status_code == 404
     assert rows(web)["Deep_Bot"].reason == "the bot's event stream closed"
+
+
+def test_leaving_a_match_with_a_bot_either_way(web: TestClient) -> None:
+    (deep,) = bots(web, "Deep_Bot")
+    queue_bot(web, deep, edition="base", sizes=[2])
+    ann = guest(web, "Ann", sizes=[2])
+    tick(web, time.time() + 6)
+    assert web.post("/api/bot/queue/leave", json={}, headers=deep).json() == {"left": True}
+    assert status(web, ann["ticket"])["state"] == "waiting"  # back to waiting, her place kept
+    (match,) = tick(web, time.time() + 6)
+    assert match.bot_accounts == ()  # house bots now
+    queue_bot(web, deep, edition="base", sizes=[2])
+    assert web.post("/api/play/leave", json={"ticket": ann["ticket"]}).status_code == 200
+    bob = guest(web, "Bob", sizes=[2])
+    (match,) = tick(web, time.time() + 6)
+    assert match.bot_accounts == (rows(web)["Deep_Bot"].id,)
+    seated = confirm(web, bob["ticket"])
+    assert seated["state"] == "seated" and bot_place(web, deep)["state"] == "seated"
+    r = web.post("/api/bot/queue/leave", json={}, headers=deep)
+    assert r.status_code == 409 and r.json()["error"] == "this place is seated: too late to leave it"
 
 
 def test_joining_leaving_and_what_is_refused(web: TestClient) -> None:

@@ -19,6 +19,7 @@ A revoked or wrong token stops it with :class:`BridgeError`.
 
 from __future__ import annotations
 
+import contextlib
 import http.client
 import json
 import threading
@@ -80,8 +81,11 @@ class BuiltinAnswers:
         if "world" not in message:
             raise WorldError("the pick message carries no world (a server older than the bot API's ?world=true)")
         view = world_view(message["world"], world=self.bot.wants_world)
-        action = self.bot.choose(view)
-        entry = legal_entries(view)[view.legal_actions.index(action)]
+        try:
+            action = self.bot.choose(view)
+            entry = legal_entries(view)[view.legal_actions.index(action)]
+        except Exception as e:  # a world the engine took but the bot cannot play from
+            raise WorldError(f"the bot cannot play from this world: {type(e).__name__}: {e}") from None
         if entry not in message.get("legal", [entry]):
             raise WorldError(f"the world's view offers {entry}, which the pick message does not list")
         return entry
@@ -116,6 +120,8 @@ class Bridge:
         self.playing: dict[str, threading.Thread] = {}
         self._asking = threading.Lock()  # one program answers every table in turn
         self._placed = False  # asked for a place in play now since its last table started
+        self._maybe_placed = False  # may hold a place in play now (asked for one, not left since)
+        self._accepted: set[str] = set()  # tables of challenges it accepted, until their gameStart
         self._stop = threading.Event()
 
     # ------------------------------------------------------------------ the event stream
@@ -123,34 +129,52 @@ class Bridge:
     def run(self) -> int:
         """Play until ``games`` tables have ended (or forever); the number that ended."""
         wait = 1.0
-        while not self._stop.is_set():
-            try:
-                self._placed = False  # (again: a place the bridge held may have ended while it was away)
-                self._take_place()
-                for event in self._lines("/api/bot/stream/event"):
-                    wait = 1.0
-                    self._on_event(event)
-                    self._take_place()
-                    if self._stop.is_set():
-                        break
-            except _Broken as e:
-                self.say(f"the event stream broke ({e}); again in {wait:g} s")
-                self._stop.wait(wait)
-                wait = min(wait * 2, self.retry)
+        try:
+            while not self._stop.is_set():
+                try:
+                    self._placed = False  # (again: a place the bridge held may have ended while it was away)
+                    self._mind_place()
+                    for event in self._lines("/api/bot/stream/event"):
+                        wait = 1.0
+                        self._on_event(event)
+                        self._mind_place()
+                        if self._stop.is_set():
+                            break
+                except _Broken as e:
+                    self.say(f"the event stream broke ({e}); again in {wait:g} s")
+                    self._stop.wait(wait)
+                    wait = min(wait * 2, self.retry)
+        finally:
+            if self._maybe_placed:  # nobody would play a table that seated it now
+                with contextlib.suppress(BridgeError):
+                    self._leave_place()
         for thread in list(self.playing.values()):
             thread.join()
         return self.finished
 
-    def _take_place(self) -> None:
-        """A place in play now, while it plays fewer than ``tables`` tables and holds none."""
-        if self.play_now is None or self._stop.is_set() or self._placed:
+    def _busy(self) -> int:
+        """Tables it plays, or accepted and not started yet."""
+        return sum(t.is_alive() for t in self.playing.values()) + len(self._accepted)
+
+    def _mind_place(self) -> None:
+        """Hold a place in play now exactly while it wants one: it plays fewer than ``tables``
+        tables, and (with ``games``) fewer than it has left to play."""
+        if self.play_now is None:
             return
-        if sum(t.is_alive() for t in self.playing.values()) >= self.tables:
-            return
-        r = self._call("/api/bot/queue", self.play_now, quiet=(409,))  # 409: it holds one already
-        self._placed = True
-        if r is not None:
-            self.say(f"waiting in play now ({r.get('edition')}) for a table that offers bots")
+        busy = self._busy()
+        wanted = not self._stop.is_set() and busy < self.tables and (
+            self.games is None or self.finished + busy < self.games)
+        if wanted and not self._placed:
+            r = self._call("/api/bot/queue", self.play_now, quiet=(409,))  # 409: it holds one already
+            self._placed = self._maybe_placed = True
+            if r is not None:
+                self.say(f"waiting in play now ({r.get('edition')}) for a table that offers bots")
+        elif not wanted and self._maybe_placed:
+            self._leave_place()
+
+    def _leave_place(self) -> None:
+        self._call("/api/bot/queue/leave", {}, quiet=(404, 409))  # none held, or one already seated
+        self._placed = self._maybe_placed = False
 
     def stop(self) -> None:
         """Stop following new events (the tables being played end on their own)."""
@@ -161,15 +185,17 @@ class Bridge:
         if kind == "challenge":
             c = event["challenge"]
             what = f"{c['edition']}, {c['players']} players{', rated' if c.get('rated') else ''}"
-            busy = sum(t.is_alive() for t in self.playing.values())
+            busy = self._busy()
             if busy >= self.tables:
                 self._call(f"/api/bot/challenge/{c['id']}/decline", {"reason": f"busy: playing {busy} tables"})
                 self.say(f"declined {c['challenger']['name']}'s challenge ({what}): busy")
-            elif self._call(f"/api/bot/challenge/{c['id']}/accept", {}) is not None:
+            elif (answer := self._call(f"/api/bot/challenge/{c['id']}/accept", {})) is not None:
+                self._accepted.add(answer["challenge"]["table"])
                 self.say(f"accepted {c['challenger']['name']}'s challenge ({what})")
         elif kind == "gameStart":
             self._placed = False  # its place (if the table came from play now) is used: another one
             table = event["game"]["id"]
+            self._accepted.discard(table)
             if table not in self.playing:
                 thread = threading.Thread(target=self._play, args=(table,), name=f"table-{table}", daemon=True)
                 self.playing[table] = thread

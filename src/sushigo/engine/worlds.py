@@ -49,6 +49,10 @@ FORMAT: Final = "sushigo-world/1"
 """The ``format`` of a world document."""
 
 
+MAX_DEPTH: Final = 20
+"""How deep a world's state may nest (a game's nests about 10 deep)."""
+
+
 class WorldError(ValueError):
     """A world document that cannot be read; the message says what is wrong in one line."""
 
@@ -124,6 +128,8 @@ def world_from_document(doc: Any) -> AnyGame:
     state = doc.get("state")
     if not isinstance(state, Mapping) or set(state) != names:
         raise WorldError(f"a {edition} world's state has exactly the keys {sorted(names)}")
+    if _depth(state) > MAX_DEPTH:
+        raise WorldError(f"a world's state nests at most {MAX_DEPTH} deep")
     game = cls(rules, _shell=True)
     for name in sorted(names):
         try:
@@ -166,6 +172,20 @@ def _encode(value: Any) -> Any:
         version, internal, gauss = value.getstate()
         return {"random": [version, list(internal), gauss]}
     raise TypeError(f"a world holds no {type(value).__name__}")
+
+
+def _depth(value: Any) -> int:
+    """How deep lists and objects nest in ``value`` (read without recursion)."""
+    deepest, stack = 0, [(value, 1)]
+    while stack:
+        v, d = stack.pop()
+        if isinstance(v, Mapping):
+            v = list(v.values())
+        if isinstance(v, list):
+            deepest = max(deepest, d)
+            if d <= MAX_DEPTH:
+                stack.extend((x, d + 1) for x in v)
+    return deepest
 
 
 def _items(value: Any) -> list[Any]:

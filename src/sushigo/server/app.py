@@ -121,13 +121,14 @@ def create_app(
     service.on_turn = lambda table, seat: _turn_notice(push, table, seat)
 
     @contextlib.asynccontextmanager
-    async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         await service.start()
         await push.start()
         await playnow.start()
         try:
             yield
         finally:
+            await app.state.site.bot_events.stop()
             await playnow.stop()
             await push.stop()
             await service.stop()

@@ -32,8 +32,13 @@ POLL: Final = 1.0
 KEEP: Final = 10.0
 """Seconds between two keepings of the followed bots' places in play now."""
 
-Batch = list[dict[str, Any]] | None
-"""What a stream is handed: events to tell, or ``None``: its token opens nothing any more."""
+OUTBOX: Final = 64
+"""Batches a stream holds for a client that does not read; past it the stream ends (it may reconnect)."""
+
+Batch = list[dict[str, Any]] | str
+"""What a stream is handed: events to tell, or why it ends (its last line, ``closed``)."""
+REVOKED: Final = "the token was revoked"
+UNREAD: Final = "the stream was not read"
 
 
 @dataclass(eq=False)
@@ -43,7 +48,18 @@ class Follower:
     account: Account
     digest: bytes
     told: dict[str, str] = field(default_factory=dict)
-    batches: asyncio.Queue[Batch] = field(default_factory=asyncio.Queue)
+    batches: asyncio.Queue[Batch] = field(default_factory=lambda: asyncio.Queue(OUTBOX))
+
+    def hand(self, batch: Batch) -> bool:
+        """Give the stream ``batch``; whether it goes on (not if it ends, or its client does not read)."""
+        try:
+            self.batches.put_nowait(batch)
+        except asyncio.QueueFull:
+            while not self.batches.empty():
+                self.batches.get_nowait()
+            self.batches.put_nowait(UNREAD)
+            return False
+        return not isinstance(batch, str)
 
 
 class BotEvents:
@@ -72,15 +88,24 @@ class BotEvents:
         finally:
             self.followers.discard(follower)
 
+    async def stop(self) -> None:
+        """Stop looking (the server stops; its streams end with it)."""
+        if self._task is not None:
+            self._task.cancel()
+            await asyncio.gather(self._task, return_exceptions=True)
+
     async def _looking(self) -> None:
         while self.followers:
-            self._now.clear()
             try:
+                self._now.clear()
                 await self._look(list(self.followers))
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(self._now.wait(), self.poll)
+            except asyncio.CancelledError:
+                raise
             except Exception as e:  # the database is away: say nothing this time, look again
                 log.error("bot event streams: a look at the database failed: %s", one_line(e))
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._now.wait(), self.poll)
+                await asyncio.sleep(self.poll)
 
     async def _look(self, followers: list[Follower]) -> None:
         accounts = {f.account.id for f in followers}
@@ -94,10 +119,19 @@ class BotEvents:
 
         opening, look = await asyncio.to_thread(run)
         for f in followers:
+            if f not in self.followers:
+                continue  # it closed meanwhile
             if f.digest not in opening:
-                f.batches.put_nowait(None)
-            elif events := news(look, f.account, f.told):
-                f.batches.put_nowait(events)
+                going = f.hand(REVOKED)
+            else:
+                try:
+                    events = news(look, f.account, f.told)
+                except Exception:  # a row it cannot read: this stream says nothing this time, the others do
+                    log.exception("bot event streams: the news of %s could not be read", f.account.name)
+                    continue
+                going = f.hand(events) if events else True
+            if not going:
+                self.followers.discard(f)  # it ends: nothing more is looked up for it
 
 
-__all__ = ["KEEP", "POLL", "BotEvents", "Follower"]
+__all__ = ["KEEP", "OUTBOX", "POLL", "REVOKED", "UNREAD", "BotEvents", "Follower"]

@@ -23,6 +23,7 @@ from sushigo.engine.base.actions import Action
 from sushigo.engine.worlds import world_document
 from sushigo.server.protocol import UPDATES
 from sushigo.server.tables import PLAYING, LiveTable, TableError
+from sushigo.server.tables.model import log
 
 OUTBOX: Final = 256
 """Lines a stream holds for a client that does not read; past it the stream ends (it may reconnect)."""
@@ -72,7 +73,10 @@ class BotStream:
                 if seat in table.deadlines:
                     message["deadline"] = round(table.deadlines[seat][1], 3)
                 if self.world:
-                    message["world"] = world_document(game, seat)
+                    try:
+                        message["world"] = world_document(game, seat)
+                    except Exception:  # never in the tests' games; the table's other watchers must not suffer
+                        log.exception("table %s: seat %s's world could not be written", table.id, seat)
                 self._put(json.dumps(message))
         elif table.status != "waiting":
             self._ended = True

@@ -294,12 +294,17 @@ class PlayNow(Seating):
         conn.execute(update(queue_t).where(queue_t.c.match_id == r.match_id).values(state="starting", changed=now))
         return members
 
-    async def leave(self, ticket: str | None, *, account: str | None = None) -> None:
-        """Leave the queue (a match the place was in goes back to waiting, everyone keeping their place)."""
-        await self._locked(self._leave_ticket, ticket, account)
+    async def leave(self, ticket: str | None, *, account: str | None = None, strict: bool = False) -> None:
+        """Leave the queue (a match the place was in goes back to waiting, everyone keeping their place).
+        ``strict``: refuse (409) a place whose table is being made or made, which it is too late to leave."""
+        await self._locked(self._leave_ticket, ticket, account, strict)
 
-    def _leave_ticket(self, conn: Connection, now: float, ticket: str | None, account: str | None) -> None:
-        self._leave(conn, now, self._place(conn, now, ticket, account), "you left the queue")
+    def _leave_ticket(self, conn: Connection, now: float, ticket: str | None, account: str | None,
+                      strict: bool) -> None:
+        r = self._place(conn, now, ticket, account)
+        if strict and r.state not in QUEUED:
+            raise QueueError(409, f"this place is {r.state}: too late to leave it")
+        self._leave(conn, now, r, "you left the queue")
 
     def _leave(self, conn: Connection, now: float, r: Any, reason: str) -> None:
         q = queue_t

@@ -23,6 +23,7 @@ from fastapi import APIRouter, Depends, Request
 from fastapi.responses import StreamingResponse
 
 from sushigo.server.accounts import Account
+from sushigo.server.bot_events import REVOKED
 from sushigo.server.bot_stream import BotStream, action_of
 from sushigo.server.matchmaking import Joining
 from sushigo.server.routes.accounts import COOKIE, JsonOnly
@@ -52,7 +53,7 @@ BOT_ERROR_STATUS: Final[dict[str, int]] = {
 """The HTTP status of each refusal of a game call (its ``code`` goes with the line)."""
 
 
-_REVOKED: Final = json.dumps({"type": "closed", "reason": "the token was revoked"}) + "\n"
+_REVOKED: Final = json.dumps({"type": "closed", "reason": REVOKED}) + "\n"
 """A stream's last line once its token opens nothing any more."""
 
 
@@ -111,8 +112,8 @@ async def event_stream(call: BotCallOf, site: SiteOf) -> StreamingResponse:
                 except TimeoutError:
                     yield "\n"
                     continue
-                if batch is None:
-                    yield _REVOKED
+                if isinstance(batch, str):  # the token was revoked, or the client did not read
+                    yield json.dumps({"type": "closed", "reason": batch}) + "\n"
                     return
                 for event in batch:
                     yield json.dumps(event) + "\n"
@@ -277,8 +278,9 @@ async def queue_status(call: BotCallOf, site: SiteOf) -> dict[str, Any]:
 
 @router.post("/api/bot/queue/leave", response_model=None, dependencies=[JsonOnly])
 async def leave_queue(call: BotCallOf, site: SiteOf) -> dict[str, Any]:
-    """Leave play now's queue (a match the bot was in goes back to waiting and is seated again without it)."""
-    await site.play.leave(None, account=call.account.id)
+    """Leave play now's queue (a match the bot was in goes back to waiting and is seated again without it);
+    409 once its table is being made or made."""
+    await site.play.leave(None, account=call.account.id, strict=True)
     return {"left": True}
 
 
