@@ -35,6 +35,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+from sushigo.engine.messages import Message, Seat, Words, msg, render
+
 _SEAT: re.Pattern[str] = re.compile(r"\{(\d+)\}")
 
 
@@ -56,6 +58,15 @@ class Line:
     """The cards it shows being played, in play order (record names)."""
     private: str | None = None
     """The text as ``seat`` itself may read it, when it knows more than the others."""
+    message: Message | None = None
+    """The sentence as a message id with parameters (:mod:`sushigo.engine.messages`), which
+    ``text`` is in English: what a front end renders in another language."""
+
+    @classmethod
+    def told(cls, kind: str, round: int, turn: int | None, message: Message, seat: int | None = None,
+             cards: tuple[str, ...] = ()) -> Line:
+        """The line that says ``message`` (its ``text``: the message in English, seats as ``{n}``)."""
+        return cls(kind, round, turn, render(message), seat, cards, message=message)
 
     def text_for(self, seat: int | None) -> str:
         """The sentence as ``seat`` (``None``: a spectator) may read it: the private
@@ -114,13 +125,14 @@ def scores_line(round_number: int, points: Sequence[int]) -> Line:
     >>> scores_line(2, [12, 8]).text
     'Round 2 scored: {0} 12, {1} 8.'
     """
-    return Line("round", round_number, None,
-                f"Round {round_number} scored: {', '.join(f'{{{s}}} {p}' for s, p in enumerate(points))}.")
+    each = Words(tuple(msg("{seat} {points}", seat=Seat(s), points=p) for s, p in enumerate(points)), listing=True)
+    return Line.told("round", round_number, None, msg("Round {round} scored: {scores}.", round=round_number,
+                                                      scores=each))
 
 
 def winners_line(round_number: int, totals: Sequence[int], winners: Sequence[int], tiebreak: str) -> Line:
-    """Who won and, when the points tied, what decided it (``tiebreak``: the
-    plural of what breaks ties, ``puddings`` or ``dessert cards``).
+    """Who won and, when the points tied, what decided it (``tiebreak``: ``puddings``
+    or ``dessert cards``, what breaks ties).
 
     >>> winners_line(3, [40, 40, 12], [1], "puddings").text
     '{0} and {1} tied on 40 points; the tie goes to the most puddings: {1} wins.'
@@ -129,10 +141,20 @@ def winners_line(round_number: int, totals: Sequence[int], winners: Sequence[int
     """
     best = max(totals)
     tied = [s for s, t in enumerate(totals) if t == best]
+    pudding = tiebreak == "puddings"
     if len(winners) > 1:
-        text = f"{seats_words(winners)} share the win with {best} points (tied on {tiebreak} too)."
+        said = msg("{seats} share the win with {points} points (tied on puddings too)." if pudding else
+                   "{seats} share the win with {points} points (tied on dessert cards too).",
+                   seats=seats_said(winners), points=best)
     elif len(tied) > 1:
-        text = f"{seats_words(tied)} tied on {best} points; the tie goes to the most {tiebreak}: {{{winners[0]}}} wins."
+        said = msg("{seats} tied on {points} points; the tie goes to the most puddings: {winner} wins." if pudding
+                   else "{seats} tied on {points} points; the tie goes to the most dessert cards: {winner} wins.",
+                   seats=seats_said(tied), points=best, winner=Seat(winners[0]))
     else:
-        text = f"{{{winners[0]}}} wins with {best} points."
-    return Line("game", round_number, None, text)
+        said = msg("{seat} wins with {points} points.", seat=Seat(winners[0]), points=best)
+    return Line.told("game", round_number, None, said)
+
+
+def seats_said(seats: Sequence[int]) -> Words:
+    """Seats joined in words, as a message parameter (:func:`seats_words` in English)."""
+    return Words(tuple(Seat(s) for s in seats))

@@ -21,11 +21,13 @@ from sushigo.engine.base.cards import CARD_LABELS, CARD_NAMES
 from sushigo.engine.base.explain import explain_puddings, explain_round
 from sushigo.engine.base.game import Game
 from sushigo.engine.base.scoring import wasabi_pairs
-from sushigo.engine.narration import Line, join_words, scores_line, winners_line
+from sushigo.engine.messages import Param, Seat, Words, label, msg
+from sushigo.engine.narration import Line, scores_line, winners_line
 
 
-def _labels(cards: list[int], start: int, on_wasabi: dict[int, int]) -> list[str]:
-    return [CARD_LABELS[c] + (" on a wasabi" if start + i in on_wasabi else "") for i, c in enumerate(cards)]
+def _labels(cards: list[int], start: int, on_wasabi: dict[int, int]) -> list[Param]:
+    return [msg("{card} on a wasabi", card=label(CARD_LABELS[c])) if start + i in on_wasabi else label(CARD_LABELS[c])
+            for i, c in enumerate(cards)]
 
 
 def action_words(action: int) -> str:
@@ -51,11 +53,11 @@ def turn_lines(game: Game, round_number: int, turn: int) -> list[Line]:
         labels = _labels(cards, len(collection) - len(cards), wasabi_pairs(collection))
         names = tuple(CARD_NAMES[c] for c in cards)
         if len(cards) == 2:
-            text = (f"{{{seat}}} used chopsticks to play {labels[0]}, then {labels[1]}; "
-                    "the chopsticks go back into the hand.")
+            said = msg("{seat} used chopsticks to play {first}, then {second}; the chopsticks go back into the hand.",
+                       seat=Seat(seat), first=labels[0], second=labels[1])
         else:
-            text = f"{{{seat}}} played {join_words(labels)}."
-        lines.append(Line("pick", round_number, turn, text, seat=seat, cards=names))
+            said = msg("{seat} played {cards}.", seat=Seat(seat), cards=Words(tuple(labels)))
+        lines.append(Line.told("pick", round_number, turn, said, seat=seat, cards=names))
     return lines
 
 
