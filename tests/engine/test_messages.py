@@ -50,12 +50,21 @@ def test_a_plural_names_what_it_counts() -> None:
         render(Message("{n} egg", (("n", "two"),), "{n} eggs", "n"))
 
 
-@pytest.mark.parametrize("rules", TABLES[:5], ids=lambda r: f"{r.edition}-{r.players}")
+WITHOUT_MESSAGES = {"round", "game"}
+"""The kinds of line some of whose sentences are still the explanations' English (their
+races, puddings and desserts): issue 43 turns sushigo.engine.*.explain into messages next."""
+
+
+@pytest.mark.parametrize("rules", TABLES, ids=lambda r: f"{r.edition}-{r.players}-{'-'.join(r.menu[:1])}")
 def test_every_line_with_a_message_says_its_text(rules: object) -> None:
-    for seed in range(3):
+    for seed in range(2):
         _, lines = _play(rules, seed)  # type: ignore[arg-type]
-        told = [line for line in lines if line.message is not None]
-        assert told, "the narrators give messages"
-        for line in told:
-            assert render(line.message) == line.text
+        for line in lines:
+            if line.message is None:
+                assert line.kind in WITHOUT_MESSAGES, line
+                continue
             assert isinstance(line.message, Message) and not isinstance(line.message, Label)
+            assert render(line.message) == line.text
+            if line.private is not None:
+                assert line.private_message is not None and render(line.private_message) == line.private
+            assert "[" in render(line.message, Marked())  # translated, piece by piece

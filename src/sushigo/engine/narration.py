@@ -62,11 +62,16 @@ class Line:
     """The sentence as a message id with parameters (:mod:`sushigo.engine.messages`), which
     ``text`` is in English: what a front end renders in another language."""
 
+    private_message: Message | None = None
+    """``private`` as a message."""
+
     @classmethod
     def told(cls, kind: str, round: int, turn: int | None, message: Message, seat: int | None = None,
-             cards: tuple[str, ...] = ()) -> Line:
-        """The line that says ``message`` (its ``text``: the message in English, seats as ``{n}``)."""
-        return cls(kind, round, turn, render(message), seat, cards, message=message)
+             cards: tuple[str, ...] = (), private: Message | None = None) -> Line:
+        """The line that says ``message`` (its ``text``: the message in English, seats as ``{n}``;
+        ``private``: what its own seat reads instead)."""
+        return cls(kind, round, turn, render(message), seat, cards, None if private is None else render(private),
+                   message, private)
 
     def text_for(self, seat: int | None) -> str:
         """The sentence as ``seat`` (``None``: a spectator) may read it: the private

@@ -21,7 +21,8 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from sushigo.engine.narration import Line, join_words, scores_line, seats_words, winners_line
+from sushigo.engine.messages import Param, Seat, Words, label, msg, render
+from sushigo.engine.narration import Line, scores_line, seats_said, winners_line
 from sushigo.engine.party.actions import PASS, copy_target, flip_position, played_card
 from sushigo.engine.party.cards import (
     CHOPSTICKS_IDS,
@@ -39,15 +40,15 @@ _SO = int(PartyCard.SPECIAL_ORDER)
 _MISO = int(PartyCard.MISO_SOUP)
 
 
-def _label(card: int) -> str:
-    return "a face-down card" if card == FACE_DOWN else PARTY_LABELS[PartyCard(card)]
+def _label(card: int) -> Param:
+    return label("a face-down card") if card == FACE_DOWN else label(PARTY_LABELS[PartyCard(card)])
 
 
-def _placed(action: int) -> tuple[int, int, str]:
+def _placed(action: int) -> tuple[int, int, Param]:
     """(physical card, what it counts as, its words) of a card an action plays."""
     target = copy_target(action)
     if target is not None:
-        return _SO, target[0], f"Special order as {_label(target[0])}"
+        return _SO, target[0], msg("Special order as {card}", card=_label(target[0]))
     return action, action, _label(action)
 
 
@@ -58,11 +59,11 @@ def action_words(action: int) -> str:
     ('Special order as Salmon nigiri', 'to pass', 'to flip card 3 face down')
     """
     if action == PASS:
-        return "to pass"
+        return render(msg("to pass"))
     pos = flip_position(action)
     if pos is not None:
-        return f"to flip card {pos + 1} face down"
-    return _placed(action)[2]
+        return render(msg("to flip card {position} face down", position=pos + 1))
+    return render(_placed(action)[2])
 
 
 class _Placements:
@@ -117,19 +118,20 @@ class PartyNarrator:
         miso: list[int] = []
         miso_kept: list[int] = []
 
-        def place(seat: int, action: int) -> str:
+        def place(seat: int, action: int) -> Param:
             card, kind, words = _placed(action)
             p = placements[seat].take(card)
             if kind == _MISO:
                 miso.append(seat)
                 if p is not None:
                     miso_kept.append(seat)
-            return words + (" on a wasabi" if p is not None and p.on >= 0 else "")
+            return msg("{card} on a wasabi", card=words) if p is not None and p.on >= 0 else words
 
         for m in moves:
             if m.via == -1:
-                lines.append(Line("pick", number, turn, f"{{{m.seat}}} played {place(m.seat, m.action)}.",
-                                  seat=m.seat, cards=(_name(m.action),)))
+                lines.append(Line.told("pick", number, turn, msg("{seat} played {cards}.", seat=Seat(m.seat),
+                                                                 cards=place(m.seat, m.action)),
+                                       seat=m.seat, cards=(_name(m.action),)))
         flips: dict[tuple[int, int], int] = {}
         for m in moves:
             if m.via == -1:
@@ -141,27 +143,28 @@ class PartyNarrator:
             lines.append(self._takeout(seat, via, count, cols[seat], number, turn))
         lost = sorted(set(miso) - set(miso_kept))
         if lost:
-            lines.append(Line("miso_soup", number, turn,
-                              f"Miso soup: more than one was played this turn ({seats_words(sorted(set(miso)))}): "
-                              "all of them are discarded."))
+            lines.append(Line.told("miso_soup", number, turn, msg(
+                "Miso soup: more than one was played this turn ({seats}): all of them are discarded.",
+                seats=seats_said(sorted(set(miso))))))
         if not scored:
             for s in range(game.players):
                 gained = game.uramaki_points[s] - self.uramaki[s]
                 if gained > 0:
-                    lines.append(Line("uramaki", number, turn,
-                                      f"{{{s}}} reached 10 uramaki icons: +{gained}; those uramaki are discarded.",
-                                      seat=s))
+                    lines.append(Line.told("uramaki", number, turn, msg(
+                        "{seat} reached 10 uramaki icons: +{points}; those uramaki are discarded.",
+                        seat=Seat(s), points=gained), seat=s))
         return lines
 
-    def _special(self, m: Move, number: int, turn: int, place: Callable[[int, int], str],
+    def _special(self, m: Move, number: int, turn: int, place: Callable[[int, int], Param],
                  flips: dict[tuple[int, int], int]) -> Line | None:
-        label = PARTY_LABELS[PartyCard(m.via)]
-        who = f"{{{m.seat}}}"
+        special = label(PARTY_LABELS[PartyCard(m.via)])
+        who = Seat(m.seat)
         if m.via in CHOPSTICKS_IDS:
             if m.action == PASS:
                 return None
-            return Line("chopsticks", number, turn, f"{who} used {label} to play {place(m.seat, m.action)}; "
-                        "the chopsticks go back into the hand.", seat=m.seat, cards=(_name(m.action),))
+            return Line.told("chopsticks", number, turn, msg(
+                "{seat} used {special} to play {card}; the chopsticks go back into the hand.",
+                seat=who, special=special, card=place(m.seat, m.action)), seat=m.seat, cards=(_name(m.action),))
         if m.via in SPOON_IDS:
             if m.action == PASS:
                 return None
@@ -170,32 +173,42 @@ class PartyNarrator:
             asked = _label(target[0] if target else card) if card is not None else "?"
             if m.giver >= 0:
                 played = place(m.seat, m.action)
-                how = f" ({played})" if played != asked else ""
-                return Line("spoon", number, turn, f"{who} used {label} and asked for {asked}: "
-                            f"{{{m.giver}}} gave it{how} and took the spoon.",
-                            seat=m.seat, cards=(_name(m.action),))
-            return Line("spoon", number, turn, f"{who} used {label} and asked for {asked}: "
-                        "nobody had one; the spoon is discarded.", seat=m.seat)
+                if render(played) != render(asked):
+                    said = msg("{seat} used {special} and asked for {asked}: {giver} gave it ({played}) and took "
+                               "the spoon.", seat=who, special=special, asked=asked, giver=Seat(m.giver),
+                               played=played)
+                else:
+                    said = msg("{seat} used {special} and asked for {asked}: {giver} gave it and took the spoon.",
+                               seat=who, special=special, asked=asked, giver=Seat(m.giver))
+                return Line.told("spoon", number, turn, said, seat=m.seat, cards=(_name(m.action),))
+            return Line.told("spoon", number, turn, msg(
+                "{seat} used {special} and asked for {asked}: nobody had one; the spoon is discarded.",
+                seat=who, special=special, asked=asked), seat=m.seat)
         if m.via in MENU_IDS:
             played = place(m.seat, m.action)
-            drawn = join_words([_label(c) for c in m.drawn])
-            return Line("menu", number, turn,
-                        f"{who} used {label}: drew {len(m.drawn)} cards and played {played}.",
-                        seat=m.seat, cards=(_name(m.action),),
-                        private=f"{who} used {label}: drew {drawn} and played {played}.")
+            return Line.told("menu", number, turn, msg(
+                "{seat} used {special}: drew {n} card and played {played}.",
+                "{seat} used {special}: drew {n} cards and played {played}.", count="n",
+                seat=who, special=special, played=played, n=len(m.drawn)),
+                seat=m.seat, cards=(_name(m.action),), private=msg(
+                    "{seat} used {special}: drew {drawn} and played {played}.", seat=who, special=special,
+                    drawn=Words(tuple(_label(c) for c in m.drawn)), played=played))
         if m.via in TAKEOUT_IDS:
             key = (m.seat, m.via)
             flips[key] = flips.get(key, 0) + (flip_position(m.action) is not None)
         return None
 
     def _takeout(self, seat: int, via: int, count: int, col: Sequence[Played], number: int, turn: int) -> Line:
-        label = PARTY_LABELS[PartyCard(via)]
+        special = label(PARTY_LABELS[PartyCard(via)])
         flipped = [p for p in col if p.kind == FACE_DOWN and p.uid not in self.face_down[seat]]
         if not count:
-            return Line("takeout_box", number, turn, f"{{{seat}}} used {label} and flipped nothing.", seat=seat)
-        words = join_words([PARTY_LABELS[PartyCard(p.card)] for p in flipped]) or f"{count} cards"
-        return Line("takeout_box", number, turn,
-                    f"{{{seat}}} used {label}: flipped {words} face down (2 points each).", seat=seat)
+            return Line.told("takeout_box", number, turn, msg("{seat} used {special} and flipped nothing.",
+                                                              seat=Seat(seat), special=special), seat=seat)
+        words: Param = Words(tuple(label(PARTY_LABELS[PartyCard(p.card)]) for p in flipped)) if flipped else \
+            msg("{n} card", "{n} cards", count="n", n=count)
+        return Line.told("takeout_box", number, turn, msg(
+            "{seat} used {special}: flipped {cards} face down (2 points each).", seat=Seat(seat), special=special,
+            cards=words), seat=seat)
 
     def _round(self, number: int) -> list[Line]:
         game = self.game
@@ -206,8 +219,9 @@ class PartyNarrator:
         kept = [len(d) for d in game.desserts]
         item = game.rules.menu[-1]
         if any(kept) and number < 3:
-            lines.append(Line("round", number, None, f"{_DESSERT_WORDS[item]} kept for the end of the game: "
-                              + ", ".join(f"{{{s}}} {n}" for s, n in enumerate(kept)) + "."))
+            lines.append(Line.told("round", number, None, msg(
+                _DESSERT_WORDS[item], desserts=Words(tuple(msg("{seat} {n}", seat=Seat(s), n=n)
+                                                           for s, n in enumerate(kept)), listing=True))))
         return lines
 
     def _end(self) -> list[Line]:
@@ -219,7 +233,10 @@ class PartyNarrator:
         return lines
 
 
-_DESSERT_WORDS = {"pudding": "Puddings", "green_tea_ice_cream": "Green tea ice creams", "fruit": "Fruit cards"}
+_DESSERT_WORDS = {"pudding": "Puddings kept for the end of the game: {desserts}.",
+                  "green_tea_ice_cream": "Green tea ice creams kept for the end of the game: {desserts}.",
+                  "fruit": "Fruit cards kept for the end of the game: {desserts}."}
+"""Each dessert's line at a round's end (whole sentences: each language words them its own way)."""
 
 
 def _name(action: int) -> str:
