@@ -21,7 +21,7 @@ from sushigo.server.accounts.credentials import secret_hash
 from sushigo.server.schema import queue_t
 
 from .test_accounts import sign_up
-from .test_challenges import bots
+from .test_challenges import bot_account, bots
 from .test_play_now import app, confirm, join, rows, status, tick
 
 
@@ -72,15 +72,8 @@ def test_a_bot_account_takes_a_bot_seat_and_its_event_stream_says_so(web: TestCl
     assert bot_place(web, deep)["state"] == "seated"
     site = web.app.state.site  # type: ignore[attr-defined]
     told: dict[str, str] = {}
-    (start_event,) = [e for e in site.challenges.events(_account(web, "Deep_Bot"), told) if e["type"] == "gameStart"]
+    (start_event,) = [e for e in site.challenges.events(bot_account(web, "Deep_Bot"), told) if e["type"] == "gameStart"]
     assert start_event["game"]["id"] == seated["table"] and start_event["game"]["players"] == 3
-
-
-def _account(c: TestClient, name: str) -> Any:
-    from sushigo.server.accounts import Account
-
-    row = rows(c)[name]
-    return Account(id=row.account_id, name=name, created=0.0, bot=True)
 
 
 def test_a_bot_account_never_makes_a_table_of_its_own(web: TestClient) -> None:
@@ -154,7 +147,7 @@ def test_an_open_event_stream_keeps_the_bots_place_and_a_closed_one_lets_it_go(w
     async def follow_until_kept() -> bool:
         """Hold an event stream (the process's shared look) until it has kept the place."""
         digest = secret_hash(deep["Authorization"].split()[1])
-        async with site.bot_events.follow(_account(web, "Deep_Bot"), digest):
+        async with site.bot_events.follow(bot_account(web, "Deep_Bot"), digest):
             for _ in range(200):
                 if rows(web)["Deep_Bot"].seen > long_ago:
                     return True

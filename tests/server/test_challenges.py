@@ -123,15 +123,16 @@ def test_a_challenge_whose_table_was_never_made_expires(web: TestClient) -> None
     assert seen["state"] == "expired" and "stopped while making the table" in seen["reason"]
     assert web.get(f"/api/challenge/{made['id']}", headers=bea).json()["challenge"]["state"] == "expired"
     assert web.post(f"/api/bot/challenge/{made['id']}/accept", json={}, headers=bea).status_code == 409
-    bea_account = Account(id=_account_id(web, "Bea_Bot"), name="Bea_Bot", created=0.0, bot=True)
-    assert site.challenges.events(bea_account, told) == [
+    assert site.challenges.events(bot_account(web, "Bea_Bot"), told) == [
         {"type": "challengeCanceled", "challenge": {"id": made["id"], "state": "expired"}}]
     assert told == {}
 
 
-def _account_id(c: TestClient, name: str) -> str:
+def bot_account(c: TestClient, name: str) -> Account:
+    """The bot account called ``name``, as the server's calls see it."""
     with c.app.state.site.store.reading() as conn:  # type: ignore[attr-defined]
-        return str(conn.execute(select(accounts_t.c.id).where(accounts_t.c.name == name)).scalar_one())
+        account_id = str(conn.execute(select(accounts_t.c.id).where(accounts_t.c.name == name)).scalar_one())
+    return Account(id=account_id, name=name, created=0.0, bot=True)
 
 
 def test_what_a_challenge_may_ask_for(web: TestClient) -> None:

@@ -111,6 +111,8 @@ class Bridge:
         self.bot = bot
         self.games = games
         self.tables = tables
+        self._world = bool(getattr(bot, "wants_world", False))
+        """Whether its game streams carry the seat's ``world`` (which its bot reads)."""
         self.play_now = play_now
         """The body of its place in play now (``POST /api/bot/queue``), taken while it plays fewer than
         ``tables`` tables; ``None``: it plays challenges only."""
@@ -217,7 +219,7 @@ class Bridge:
         wait = 1.0
         while True:
             try:
-                world = "?world=true" if getattr(self.bot, "wants_world", False) else ""
+                world = "?world=true" if self._world else ""
                 for message in self._lines(f"/api/bot/game/{table}/stream{world}"):
                     wait = 1.0
                     if message.get("type") == "game":
@@ -245,7 +247,7 @@ class Bridge:
         asked = {k: v for k, v in message.items() if k not in PROTOCOL_KEYS}
         try:
             with self._asking:
-                entry = self.bot.answer(message if getattr(self.bot, "wants_world", False) else asked)
+                entry = self.bot.answer(message if self._world else asked)
         except WorldError as e:
             self.say(f"table {table}: {e}; the move timer decides")
             return

@@ -95,17 +95,6 @@ def lines_seen_by(lines: Sequence[Line], seat: int | None) -> list[dict[str, Any
     return [line.to_json(seat) for line in lines]
 
 
-def join_words(words: Sequence[str], last: str = "and") -> str:
-    """``a``, ``a and b``, ``a, b and c``.
-
-    >>> join_words(["Tea"]), join_words(["Eel", "Tofu", "Tea"])
-    ('Tea', 'Eel, Tofu and Tea')
-    """
-    if len(words) <= 1:
-        return "".join(words)
-    return f"{', '.join(words[:-1])} {last} {words[-1]}"
-
-
 class Narrator(Protocol):
     """Follows one game: after each decision, :meth:`update` returns the lines
     of whatever finished (a turn, a round, the game) since the last call."""
@@ -113,15 +102,6 @@ class Narrator(Protocol):
     def update(self) -> list[Line]:
         """The new lines (none while a turn is still being decided)."""
         ...
-
-
-def seats_words(seats: Sequence[int]) -> str:
-    """Seats as name marks joined in words: ``{0}``, ``{0} and {2}``.
-
-    >>> seats_words([0, 2, 3])
-    '{0}, {2} and {3}'
-    """
-    return join_words([f"{{{s}}}" for s in seats])
 
 
 def scores_line(round_number: int, points: Sequence[int]) -> Line:
@@ -161,5 +141,5 @@ def winners_line(round_number: int, totals: Sequence[int], winners: Sequence[int
 
 
 def seats_said(seats: Sequence[int]) -> Words:
-    """Seats joined in words, as a message parameter (:func:`seats_words` in English)."""
+    """Seats joined in words, as a message parameter (``{0}, {2} and {3}`` in English)."""
     return Words(tuple(Seat(s) for s in seats))

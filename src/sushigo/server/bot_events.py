@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from typing import Any, Final
 
 from sushigo.server.accounts import Account, Bots
+from sushigo.server.bot_stream import put_or_end
 from sushigo.server.matchmaking import Challenges, PlayNow
 from sushigo.server.matchmaking.challenges import news
 from sushigo.server.store import one_line
@@ -52,14 +53,7 @@ class Follower:
 
     def hand(self, batch: Batch) -> bool:
         """Give the stream ``batch``; whether it goes on (not if it ends, or its client does not read)."""
-        try:
-            self.batches.put_nowait(batch)
-        except asyncio.QueueFull:
-            while not self.batches.empty():
-                self.batches.get_nowait()
-            self.batches.put_nowait(UNREAD)
-            return False
-        return not isinstance(batch, str)
+        return put_or_end(self.batches, batch, UNREAD) and not isinstance(batch, str)
 
 
 class BotEvents:

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import json
-from typing import Any, Final
+from typing import Any, Final, TypeVar
 
 from sushigo.bots.base import legal_actions_of, view_for
 from sushigo.bots.external import legal_entries, pick_message
@@ -28,6 +28,7 @@ from sushigo.server.tables.model import log
 OUTBOX: Final = 256
 """Lines a stream holds for a client that does not read; past it the stream ends (it may reconnect)."""
 _CHAT: Final = '{"type":"chat"'
+T = TypeVar("T")
 
 
 class BotStream:
@@ -87,13 +88,21 @@ class BotStream:
             self._put(None)
 
     def _put(self, line: str | None) -> None:
-        try:
-            self.lines.put_nowait(line)
-        except asyncio.QueueFull:  # a client that does not read: the stream ends, it may reconnect
+        if not put_or_end(self.lines, line, None):  # a client that does not read: the stream ends, it may reconnect
             self._ended = True
-            while not self.lines.empty():
-                self.lines.get_nowait()
-            self.lines.put_nowait(None)
+
+
+def put_or_end(queue: asyncio.Queue[T], item: T, last: T) -> bool:
+    """Put ``item`` in a stream's bounded ``queue``; when its client has not read and it is full,
+    empty it and leave ``last`` alone in it instead (the stream ends); whether ``item`` went in."""
+    try:
+        queue.put_nowait(item)
+    except asyncio.QueueFull:
+        while not queue.empty():
+            queue.get_nowait()
+        queue.put_nowait(last)
+        return False
+    return True
 
 
 def action_of(table: LiveTable, seat: int, entry: object) -> Action:
@@ -109,4 +118,4 @@ def action_of(table: LiveTable, seat: int, entry: object) -> Action:
     return action
 
 
-__all__ = ["OUTBOX", "BotStream", "action_of"]
+__all__ = ["OUTBOX", "BotStream", "action_of", "put_or_end"]
