@@ -111,7 +111,7 @@ def test_hand_worked_base_sheet() -> None:
     assert [f["text"] for f in story["rounds"][0]["figures"][0]] == [
         "squid on wasabi 9, egg 1: 10", "5 maki icons: the most, 6"]
     assert [f["text"] for f in story["rounds"][0]["figures"][1]] == [
-        "2 tempura: one pair, 5", "3 maki icons: second, 3"]
+        "2 tempura: 1 pair, 5", "3 maki icons: second, 3"]
     assert story["rounds"][0]["entries"][0] == {"wasabi squid": 1, "egg": 1, "maki3": 1, "maki2": 1}
     assert story["result"]["totals"] == [16 + 6 + 3, 8 + 0 + 3, 10 + 6 - 6]
     assert story["end"]["lines"] == ["puddings 2, 1, 0: +6, 0, -6"]

@@ -29,6 +29,7 @@ httpx = pytest.importorskip("httpx")
 from playwright.sync_api import Browser, BrowserContext, Locator, Page  # noqa: E402
 
 from sushigo.engine.editions import explain, replay  # noqa: E402
+from sushigo.engine.messages import render  # noqa: E402
 from sushigo.engine.rules import RULE_OPTIONS  # noqa: E402
 
 from .conftest import play_out, tokens  # noqa: E402
@@ -228,7 +229,7 @@ def check_finished_page(page: Page, base: str, table_id: str) -> dict[str, Any]:
             for figure in figures:
                 assert figure.text in shown, (r, figure.text)
         for race in story.races:
-            assert race[1:] in shown
+            assert render(race)[1:] in shown
     assert page.locator('[data-testid="breakdown"][data-round="3"]').evaluate("d => d.open")
     # the end of the game explained (each seat's desserts per fruit, or the puddings) and the winner
     from sushigo.engine.editions import story_of

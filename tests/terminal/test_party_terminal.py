@@ -17,6 +17,7 @@ from rich.console import Console
 
 from piped import piped_env
 from sushigo.engine.editions import replay
+from sushigo.engine.messages import render
 from sushigo.engine.party.explain import explain_party_round
 from sushigo.engine.party.game import DECISION_ASKS, PartyGame
 from sushigo.engine.party.record import replay_party
@@ -183,7 +184,7 @@ def test_each_round_is_explained_in_the_engines_words(tmp_path: Path) -> None:
         for figures in story.figures:
             for figure in figures:
                 assert "".join(figure.text.split()) in flat, figure.text
-        assert "".join(story.races[0].split())[1:] in flat
+        assert "".join(render(story.races[0]).split())[1:] in flat
 
 
 def test_bots_only_on_every_table_size_fits_80_columns() -> None:

@@ -22,6 +22,7 @@ from sushigo.bots import Bot, make_bot
 from sushigo.engine.base.explain import explain_round
 from sushigo.engine.base.view import SeatView
 from sushigo.engine.editions import replay
+from sushigo.engine.messages import render
 from sushigo.engine.records import RecordError, load_json
 from sushigo.terminal.base import (
     EXIT_FINISHED,
@@ -464,8 +465,8 @@ def test_round_end_explains_each_figure_in_the_engines_words() -> None:
     cols = [[C.SASHIMI] * 3 + [C.MAKI3, C.MAKI2], [C.MAKI3, C.WASABI, C.SQUID], [C.MAKI2, C.MAKI1]]
     out.print(ui.scoring_table(explain_round(cols)))
     text = out.file.getvalue()
-    for sentence in ("3 sashimi: one set of three, 10", "5 maki icons: the most, 6",
-                     "squid on wasabi 9: 9", "3 maki icons: tied for second with one other, 1",
+    for sentence in ("3 sashimi: 1 set of three, 10", "5 maki icons: the most, 6",
+                     "squid on wasabi 9: 9", "3 maki icons: tied for second with 1 other, 1",
                      "Maki icons 5, 3, 3: 6, 1, 1."):
         assert shown(sentence, text), sentence
     out = console()
@@ -485,7 +486,7 @@ def test_every_round_of_a_game_is_explained(tmp_path: Path) -> None:
         for figures in story.figures:
             for figure in figures:
                 assert shown(figure.text, text), figure.text
-        assert shown(story.races[0][1:], text)
+        assert shown(render(story.races[0])[1:], text)
 
 
 # ---------------------------------------------------------- real process

@@ -60,6 +60,7 @@ from sushigo.engine.base.view import SeatView, determinize, on_wasabi, round_han
 from sushigo.engine.base.view import seat_view as base_seat_view
 from sushigo.engine.base.view import spectator_view as base_spectator_view
 from sushigo.engine.menus import menu_name
+from sushigo.engine.messages import N_
 from sushigo.engine.narration import Line, Narrator
 from sushigo.engine.party.actions import PARTY_NUM_ACTIONS, party_action_name
 from sushigo.engine.party.cards import PartyCard
@@ -345,8 +346,8 @@ _PARTY_WORDS: Final = _remembered(party_action_words, PARTY_NUM_ACTIONS)
 
 class _BaseEdition(Edition):
     name = "base"
-    title = "Sushi Go!"
-    tiebreak_name = "Puddings"
+    title = N_("Sushi Go!")
+    tiebreak_name = N_("Puddings")
     tiebreak_key = "puddings"
     num_actions = NUM_ACTIONS
 
@@ -446,8 +447,8 @@ class _BaseEdition(Edition):
 
 class _PartyEdition(Edition):
     name = "party"
-    title = "Sushi Go Party!"
-    tiebreak_name = "Desserts"
+    title = N_("Sushi Go Party!")
+    tiebreak_name = N_("Desserts")
     tiebreak_key = "dessert_cards"
     num_actions = PARTY_NUM_ACTIONS
 

@@ -7,9 +7,11 @@ id, which a translation catalog maps to another language's sentence with the
 same fields.  A parameter is a number, a :class:`Seat` (each front end puts in
 its own names), a :class:`Label` (a card's or a word's English name, itself
 translated), :class:`Words` (a list joined as the language joins one: "a, b
-and c"), another :class:`Message`, or a string shown as it is.  A message with
-a ``plural`` id picks its form by the number in its ``count`` parameter
-(gettext's ``ngettext``), so each language gets its own plural rules.
+and c"), another :class:`Message`, a :class:`Sentence` (a message written as
+a sentence: capital first, the language's full stop), or a string shown as it
+is.  A message made by :func:`nmsg` has a plural id and picks its form by its
+number ``n`` (gettext's ``ngettext``), so each language gets its own plural
+rules.
 
 :func:`render` writes a message with a :class:`Catalog` (``gettext`` and
 ``ngettext``; :data:`ENGLISH` by default, whose text is the id itself).  With
@@ -18,26 +20,38 @@ fill with names (:class:`~sushigo.engine.narration.Line`).
 
 The engine depends on no translation library: a catalog is anything with
 those two methods (Python's :class:`gettext.GNUTranslations` is one).  Source
-strings are marked for extraction by being the first argument of ``msg``
-(and ``label`` for names), which Babel's extractor is told.
+strings are marked for extraction by being the first argument of ``msg``, the
+first two of ``nmsg``, and the argument of ``label`` and ``N_`` (a name kept
+as a plain string), which Babel's extractor is told (``babel.cfg``).  A
+message travels as JSON (:meth:`Message.to_json`) to front ends that render it
+themselves, in the same way (the browser's ``i18n.js``).
 
 >>> m = msg("{seat} wins with {points} points.", seat=Seat(1), points=52)
 >>> render(m), render(m, names=["Ana", "Ben"])
 ('{1} wins with 52 points.', 'Ben wins with 52 points.')
 >>> render(msg("{seat} played {cards}.", seat=Seat(0), cards=Words((label("Tempura"), label("Squid nigiri")))))
 '{0} played Tempura and Squid nigiri.'
->>> [render(msg("{n} dumpling", "{n} dumplings", count="n", n=k)) for k in (1, 3)]
+>>> [render(nmsg("{n} dumpling", "{n} dumplings", k)) for k in (1, 3)]
 ['1 dumpling', '3 dumplings']
+>>> render(Sentence(msg("puddings {counts}", counts=Words((3, 1), listing=True))))
+'Puddings 3, 1.'
+
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Protocol, Union
+from typing import Any, Protocol, Union
 
-Param = Union[int, str, "Seat", "Label", "Words", "Message"]
+Param = Union[int, str, "Seat", "Label", "Words", "Message", "Sentence"]
 """What a message's field may hold."""
+
+
+def N_(text: str) -> str:
+    """``text`` itself, marked for the extractor: a name kept as a plain string (a
+    card's label in a table) that front ends translate when they show it."""
+    return text
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,29 +79,109 @@ class Words:
 
 @dataclass(frozen=True, slots=True)
 class Message:
-    """A sentence: its id (English, with ``{field}`` s), its parameters and, when it has a
-    plural form, the plural id and the parameter whose number chooses the form."""
+    """A sentence or a piece of one: its id (English, with ``{field}`` s), its parameters
+    and, when it has a plural form, the plural id (the form is chosen by parameter ``n``)."""
 
     id: str
     params: tuple[tuple[str, Param], ...] = ()
     plural: str | None = None
-    count: str | None = None
 
     def param(self, name: str) -> Param:
         """The parameter called ``name``."""
         return dict(self.params)[name]
 
+    def to_json(self) -> dict[str, Any]:
+        """The message as JSON: ``{"id", "params"}`` (and ``"plural"``), each parameter a
+        number, a string, ``{"seat": n}``, ``{"label": id}``, ``{"words": [...]}`` (with
+        ``"listing": true`` for a plain list), ``{"sentence": message}`` or a message.
 
-def msg(id: str, plural: str | None = None, *, count: str | None = None, **params: Param) -> Message:
-    """A :class:`Message` (the extractor reads ``id`` and ``plural`` from here)."""
-    if (plural is None) != (count is None):
-        raise ValueError("a plural message names the parameter that counts (count=...)")
-    return Message(id, tuple(params.items()), plural, count)
+        >>> nmsg("{n} card", "{n} cards", 2).to_json()
+        {'id': '{n} card', 'params': {'n': 2}, 'plural': '{n} cards'}
+        """
+        out: dict[str, Any] = {"id": self.id, "params": {k: as_json(v) for k, v in self.params}}
+        if self.plural is not None:
+            out["plural"] = self.plural
+        return out
+
+
+@dataclass(frozen=True, slots=True)
+class Sentence:
+    """A message written as a sentence: its first letter a capital, then the language's
+    full stop (``"{sentence}."``)."""
+
+    message: Message
+
+
+Said = Union[Message, "Sentence"]
+"""What a line of the game's story says: a message, or one written as a sentence."""
+
+SENTENCE = N_("{sentence}.")
+"""How a sentence ends (``"{sentence}."``; ``"{sentence}。"`` in Japanese)."""
+
+
+def msg(id: str, **params: Param) -> Message:
+    """A :class:`Message` (the extractor reads ``id`` from here)."""
+    return Message(id, tuple(params.items()))
+
+
+def nmsg(singular: str, plural: str, n: int, **params: Param) -> Message:
+    """A :class:`Message` with a plural form chosen by ``n``, also its field ``{n}``
+    (the extractor reads ``singular`` and ``plural`` from here)."""
+    return Message(singular, (("n", n), *params.items()), plural)
 
 
 def label(id: str) -> Label:
     """A :class:`Label` (the extractor reads ``id`` from here)."""
     return Label(id)
+
+
+def as_json(p: Param) -> Any:
+    """``p`` as JSON (:meth:`Message.to_json` says how each kind of parameter is written)."""
+    if isinstance(p, Message):
+        return p.to_json()
+    if isinstance(p, Seat):
+        return {"seat": p.n}
+    if isinstance(p, Label):
+        return {"label": p.id}
+    if isinstance(p, Words):
+        out: dict[str, Any] = {"words": [as_json(x) for x in p.items]}
+        if p.listing:
+            out["listing"] = True
+        return out
+    if isinstance(p, Sentence):
+        return {"sentence": p.message.to_json()}
+    return p
+
+
+def from_json(data: Any) -> Param:
+    """A parameter (or message) back from :meth:`Message.to_json`'s JSON; ``ValueError``
+    when it is not one.
+
+    >>> m = msg("{seat} played {cards}.", seat=Seat(0), cards=Words((label("Eel"), 2)))
+    >>> from_json(m.to_json()) == m
+    True
+    """
+    if isinstance(data, bool) or not isinstance(data, int | str | dict):
+        raise ValueError(f"not a message parameter: {data!r}")
+    if not isinstance(data, dict):
+        return data
+    if "id" in data:
+        params = data.get("params", {})
+        plural = data.get("plural")
+        if not isinstance(data["id"], str) or not isinstance(params, dict) or not isinstance(plural, str | None):
+            raise ValueError("a message has a string id and a map of params")
+        return Message(data["id"], tuple((str(k), from_json(v)) for k, v in params.items()), plural)
+    if isinstance(data.get("seat"), int):
+        return Seat(data["seat"])
+    if isinstance(data.get("label"), str):
+        return Label(data["label"])
+    if isinstance(data.get("words"), list):
+        return Words(tuple(from_json(x) for x in data["words"]), bool(data.get("listing", False)))
+    if isinstance(data.get("sentence"), dict):
+        inner = from_json(data["sentence"])
+        if isinstance(inner, Message):
+            return Sentence(inner)
+    raise ValueError(f"not a message parameter: {data!r}")
 
 
 class Catalog(Protocol):
@@ -111,9 +205,9 @@ class _English:
 ENGLISH: Catalog = _English()
 """The catalog of the ids: English."""
 
-AND = "{first} and {last}"
+AND = N_("{first} and {last}")
 """How two words are joined (``"{first} and {last}"``; the last two of a longer list too)."""
-COMMA = "{first}, {rest}"
+COMMA = N_("{first}, {rest}")
 """How the words before the last two are joined on (``"{first}, {rest}"``)."""
 
 
@@ -125,14 +219,17 @@ def render(message: Param, catalog: Catalog = ENGLISH, names: Sequence[str] | No
     def write(p: Param) -> str:
         if isinstance(p, Message):
             fields = {k: write(v) for k, v in p.params}
-            if p.plural is not None and p.count is not None:
-                n = p.param(p.count)
+            if p.plural is not None:
+                n = p.param("n")
                 if not isinstance(n, int):
                     raise TypeError(f"the count of {p.id!r} is not a number: {n!r}")
                 text = catalog.ngettext(p.id, p.plural, n)
             else:
                 text = catalog.gettext(p.id)
             return text.format(**fields)
+        if isinstance(p, Sentence):
+            said = write(p.message)
+            return catalog.gettext(SENTENCE).format(sentence=said[:1].upper() + said[1:])
         if isinstance(p, Seat):
             return names[p.n] if names is not None and p.n < len(names) else f"{{{p.n}}}"
         if isinstance(p, Label):
@@ -158,5 +255,5 @@ def _join(words: list[str], catalog: Catalog, listing: bool) -> str:
     return out
 
 
-__all__ = ["AND", "COMMA", "ENGLISH", "Catalog", "Label", "Message", "Param", "Seat", "Words", "label", "msg",
-           "render"]
+__all__ = ["AND", "COMMA", "ENGLISH", "N_", "SENTENCE", "Catalog", "Label", "Message", "Param", "Said", "Seat",
+           "Sentence", "Words", "as_json", "from_json", "label", "msg", "nmsg", "render"]

@@ -35,7 +35,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from sushigo.engine.messages import Message, Seat, Words, msg, render
+from sushigo.engine.messages import Said, Seat, Words, as_json, msg, render
 
 _SEAT: re.Pattern[str] = re.compile(r"\{(\d+)\}")
 
@@ -58,16 +58,16 @@ class Line:
     """The cards it shows being played, in play order (record names)."""
     private: str | None = None
     """The text as ``seat`` itself may read it, when it knows more than the others."""
-    message: Message | None = None
+    message: Said | None = None
     """The sentence as a message id with parameters (:mod:`sushigo.engine.messages`), which
     ``text`` is in English: what a front end renders in another language."""
 
-    private_message: Message | None = None
+    private_message: Said | None = None
     """``private`` as a message."""
 
     @classmethod
-    def told(cls, kind: str, round: int, turn: int | None, message: Message, seat: int | None = None,
-             cards: tuple[str, ...] = (), private: Message | None = None) -> Line:
+    def told(cls, kind: str, round: int, turn: int | None, message: Said, seat: int | None = None,
+             cards: tuple[str, ...] = (), private: Said | None = None) -> Line:
         """The line that says ``message`` (its ``text``: the message in English, seats as ``{n}``;
         ``private``: what its own seat reads instead)."""
         return cls(kind, round, turn, render(message), seat, cards, None if private is None else render(private),
@@ -78,6 +78,11 @@ class Line:
         text for the line's own seat, the public one for everyone else."""
         return self.private if self.private is not None and seat is not None and seat == self.seat else self.text
 
+    def message_for(self, seat: int | None) -> Said | None:
+        """The message as ``seat`` (``None``: a spectator) may read it (as :meth:`text_for`)."""
+        return (self.private_message if self.private_message is not None and seat is not None and seat == self.seat
+                else self.message)
+
     def render(self, names: Sequence[str], seat: int | None = None) -> str:
         """The sentence with names put in, as ``seat`` (``None``: anyone) may read it."""
         return _SEAT.sub(lambda m: names[int(m.group(1))] if int(m.group(1)) < len(names) else m.group(0),
@@ -85,9 +90,15 @@ class Line:
 
     def to_json(self, seat: int | None = None) -> dict[str, Any]:
         """The line as ``seat`` (``None``: a spectator) receives it: ``kind``,
-        ``round``, ``turn``, ``seat``, ``cards`` and ``text`` (never ``private``)."""
-        return {"kind": self.kind, "round": self.round, "turn": self.turn, "seat": self.seat,
-                "cards": list(self.cards), "text": self.text_for(seat)}
+        ``round``, ``turn``, ``seat``, ``cards``, ``text`` (never ``private``) and ``msg``,
+        the text as a message (:func:`~sushigo.engine.messages.as_json`) for front ends
+        that write it in another language."""
+        out = {"kind": self.kind, "round": self.round, "turn": self.turn, "seat": self.seat,
+               "cards": list(self.cards), "text": self.text_for(seat)}
+        said = self.message_for(seat)
+        if said is not None:
+            out["msg"] = as_json(said)
+        return out
 
 
 def lines_seen_by(lines: Sequence[Line], seat: int | None) -> list[dict[str, Any]]:
@@ -128,13 +139,15 @@ def winners_line(round_number: int, totals: Sequence[int], winners: Sequence[int
     tied = [s for s, t in enumerate(totals) if t == best]
     pudding = tiebreak == "puddings"
     if len(winners) > 1:
-        said = msg("{seats} share the win with {points} points (tied on puddings too)." if pudding else
-                   "{seats} share the win with {points} points (tied on dessert cards too).",
-                   seats=seats_said(winners), points=best)
+        said = (msg("{seats} share the win with {points} points (tied on puddings too).",
+                    seats=seats_said(winners), points=best) if pudding else
+                msg("{seats} share the win with {points} points (tied on dessert cards too).",
+                    seats=seats_said(winners), points=best))
     elif len(tied) > 1:
-        said = msg("{seats} tied on {points} points; the tie goes to the most puddings: {winner} wins." if pudding
-                   else "{seats} tied on {points} points; the tie goes to the most dessert cards: {winner} wins.",
-                   seats=seats_said(tied), points=best, winner=Seat(winners[0]))
+        said = (msg("{seats} tied on {points} points; the tie goes to the most puddings: {winner} wins.",
+                    seats=seats_said(tied), points=best, winner=Seat(winners[0])) if pudding else
+                msg("{seats} tied on {points} points; the tie goes to the most dessert cards: {winner} wins.",
+                    seats=seats_said(tied), points=best, winner=Seat(winners[0])))
     else:
         said = msg("{seat} wins with {points} points.", seat=Seat(winners[0]), points=best)
     return Line.told("game", round_number, None, said)

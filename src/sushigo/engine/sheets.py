@@ -35,8 +35,9 @@ from sushigo.engine.base.cards import Card
 from sushigo.engine.base.explain import explain_puddings, explain_round
 from sushigo.engine.base.record import base_sheet_collections, base_sheet_rules, score_collections
 from sushigo.engine.base.scoring import wasabi_pairs
-from sushigo.engine.guide import card_words, demonstrations, dishes, how_to_play
-from sushigo.engine.narration import winners_line
+from sushigo.engine.guide import card_words, demonstrations, dishes, how_to_play, how_to_play_said
+from sushigo.engine.messages import as_json, render
+from sushigo.engine.narration import Line, winners_line
 from sushigo.engine.party.cards import cards_of_item
 from sushigo.engine.party.explain import dessert_figures, explain_party_collections
 from sushigo.engine.party.record import party_sheet_rules, read_party_sheet
@@ -202,7 +203,8 @@ def setup(data: Any) -> dict[str, Any]:
             "menu": list(rules.menu) if rules.is_party else None,
             "race": rules.is_party and "uramaki" in rules.menu,
             "entries": [e.to_json() for e in palette(rules)],
-            "how_to_play": how_to_play(rules), "dishes": [d.to_json() for d in dishes(rules)],
+            "how_to_play": how_to_play(rules), "how_to_play_msg": [m.to_json() for m in how_to_play_said(rules)],
+            "dishes": [d.to_json() for d in dishes(rules)],
             "demonstrations": [d.to_json() for d in demonstrations(rules)]}
 
 
@@ -238,8 +240,11 @@ def explain_sheet(data: Any) -> dict[str, Any]:
 
 
 def _round(story: RoundStory, entries: list[dict[str, int]]) -> dict[str, Any]:
-    return {"figures": [[f.to_json() for f in seat] for seat in story.figures], "races": list(story.races),
-            "entries": entries}
+    return {**story.to_json(), "entries": entries}
+
+
+def _winners(line: Line) -> dict[str, Any]:
+    return {"winners": line.text, "winners_msg": None if line.message is None else as_json(line.message)}
 
 
 def _explain_party(data: dict[str, Any]) -> dict[str, Any]:
@@ -255,7 +260,7 @@ def _explain_party(data: dict[str, Any]) -> dict[str, Any]:
     if len(sheet.rounds) == NUM_ROUNDS:
         figures = dessert_figures(sheet.desserts, rules.menu[-1], rules.two_player_pudding_penalty)
         end = {"figures": [f.to_json() for f in figures], "lines": [],
-               "winners": winners_line(3, result.totals, result.winners, "dessert cards").text}
+               **_winners(winners_line(3, result.totals, result.winners, "dessert cards"))}
     return {"result": result.to_json(), "rounds": rounds, "end": end, "dessert": rules.menu[-1],
             "kept": list(result.dessert_cards)}
 
@@ -267,8 +272,9 @@ def _explain_base(data: dict[str, Any]) -> dict[str, Any]:
                                            for col in cols]) for cols in collections]
     end = None
     if len(collections) == NUM_ROUNDS:
-        end = {"figures": None, "lines": [explain_puddings(result.puddings)],
-               "winners": winners_line(3, result.totals, result.winners, "puddings").text}
+        puddings = explain_puddings(result.puddings)
+        end = {"figures": None, "lines": [render(puddings)], "lines_msg": [puddings.to_json()],
+               **_winners(winners_line(3, result.totals, result.winners, "puddings"))}
     return {"result": result.to_json(), "rounds": rounds, "end": end, "dessert": "pudding",
             "kept": list(result.puddings)}
 

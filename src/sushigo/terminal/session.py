@@ -27,6 +27,7 @@ from rich.text import Text
 from sushigo.bots import Bot, make_bot
 from sushigo.engine.base.game import Game
 from sushigo.engine.editions import save_record
+from sushigo.engine.messages import Sentence, render
 from sushigo.engine.narration import Line
 from sushigo.engine.party.game import PartyGame
 from sushigo.engine.points import RoundStory
@@ -233,7 +234,7 @@ class TableSession(Generic[GameT]):
         """How each seat's round scored, in the engine's words (the figures of
         :mod:`sushigo.engine.base.explain` or :mod:`sushigo.engine.party.explain`), and the races."""
         table = Table(box=box.SIMPLE_HEAD, pad_edge=False, title="How it scored",
-                      caption=" ".join(r[0].upper() + r[1:] + "." for r in story.races), caption_justify="left")
+                      caption=" ".join(render(Sentence(r)) for r in story.races), caption_justify="left")
         table.add_column("Player", no_wrap=True, max_width=MAX_NAME, overflow="ellipsis")
         table.add_column("Figures", ratio=1)
         for s, figures in enumerate(story.figures):

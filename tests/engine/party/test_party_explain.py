@@ -7,6 +7,7 @@ import random
 import pytest
 
 from sushigo.engine.menus import OFFICIAL_MENUS, MenuError, check_menu, parse_menu
+from sushigo.engine.messages import render
 from sushigo.engine.party.explain import explain_party_round
 from sushigo.engine.party.game import PartyGame
 from sushigo.engine.rules import Rules
@@ -49,10 +50,10 @@ def test_sentences_of_a_known_game() -> None:
     game.random_playout(random.Random(5))
     story = explain_party_round(game, 2)
     texts = [[f.text for f in seat] for seat in story.figures]
-    assert texts[1] == ["salmon 2: 2", "3 temaki: neither the most nor the fewest, 0", "2 eel: 7", "1 tofu: 2",
+    assert texts[1] == ["salmon 2: 2", "3 temaki: neither the most nor the fewest, 0", "2 eels: 7", "1 tofu: 2",
                         "2 miso soups kept: 6"]
     assert "3 soy sauce, 6 colours (the most): 12" in texts[2]
-    assert story.races == ("temaki cards 4, 3, 0, 2: 4, 0, -4, 0",)
+    assert [render(r) for r in story.races] == ["temaki cards 4, 3, 0, 2: 4, 0, -4, 0"]
     with pytest.raises(ValueError, match="has not been scored"):
         explain_party_round(PartyGame(Rules.party(3, "Master Menu"), seed=1), 1)
 

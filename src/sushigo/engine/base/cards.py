@@ -20,6 +20,7 @@ from collections.abc import Iterable
 from typing import Final
 
 from sushigo.engine.errors import UnknownCardError
+from sushigo.engine.messages import N_
 from sushigo.engine.names import did_you_mean
 
 
@@ -69,9 +70,9 @@ CARD_NAMES: Final[tuple[str, ...]] = (
 """Record names, indexed by card id."""
 
 CARD_LABELS: Final[tuple[str, ...]] = (
-    "Tempura", "Sashimi", "Dumpling", "Maki (1)", "Maki (2)", "Maki (3)",
-    "Egg nigiri", "Salmon nigiri", "Squid nigiri", "Wasabi", "Chopsticks",
-    "Pudding",
+    N_("Tempura"), N_("Sashimi"), N_("Dumpling"), N_("Maki (1)"), N_("Maki (2)"), N_("Maki (3)"),
+    N_("Egg nigiri"), N_("Salmon nigiri"), N_("Squid nigiri"), N_("Wasabi"), N_("Chopsticks"),
+    N_("Pudding"),
 )
 
 _BY_NAME: Final[dict[str, Card]] = {name: Card(i) for i, name in enumerate(CARD_NAMES)}

@@ -9,12 +9,13 @@ sentence; the points are those of
 for game.
 
 >>> from sushigo import Card as C
+>>> from sushigo.engine.messages import render
 >>> story = explain_round([[C.SASHIMI] * 3 + [C.MAKI3, C.MAKI2], [C.MAKI3], [C.MAKI2, C.MAKI1], [C.MAKI2]])
 >>> [f.text for f in story.figures[0]]
-['3 sashimi: one set of three, 10', '5 maki icons: the most, 6']
->>> story.races
-('maki icons 5, 3, 3, 2: 6, 1, 1, 0',)
->>> explain_puddings([3, 1, 1])
+['3 sashimi: 1 set of three, 10', '5 maki icons: the most, 6']
+>>> [render(r) for r in story.races]
+['maki icons 5, 3, 3, 2: 6, 1, 1, 0']
+>>> render(explain_puddings([3, 1, 1]))
 'puddings 3, 1, 1: +6, -3, -3'
 """
 
@@ -24,16 +25,19 @@ from collections.abc import Sequence
 
 from sushigo.engine.base.cards import NIGIRI_POINTS, Card
 from sushigo.engine.base.scoring import maki_awards, maki_icons, pudding_awards, wasabi_pairs
+from sushigo.engine.messages import Message, msg, nmsg
 from sushigo.engine.points import (
     SASHIMI_SET_POINTS,
     TEMPURA_PAIR_POINTS,
     Figure,
     RoundStory,
     dumpling_figure,
+    listed,
+    maki_said,
     nigiri_figure,
-    number_word,
     race_sentence,
     sets_figure,
+    signed,
 )
 
 
@@ -43,24 +47,20 @@ def _nigiri(cards: Sequence[int]) -> Figure | None:
     return nigiri_figure(nigiri, cards.count(Card.WASABI) - len(pairs))
 
 
-def _maki_text(icons: int, award: int, rank: str) -> str:
-    return f"{icons} maki icon{'s' if icons > 1 else ''}: {rank}, {award}"
-
-
 def explain_collection(cards: Sequence[int]) -> list[Figure]:
     """The figures of one collection without the maki race (whose award needs the other seats).
 
     >>> from sushigo import Card as C
     >>> [f.text for f in explain_collection([C.TEMPURA, C.WASABI, C.SQUID, C.EGG, C.DUMPLING, C.TEMPURA])]
-    ['2 tempura: one pair, 5', '1 dumpling: 1', 'squid on wasabi 9, egg 1: 10']
+    ['2 tempura: 1 pair, 5', '1 dumpling: 1', 'squid on wasabi 9, egg 1: 10']
     """
     figures = []
     tempura = cards.count(Card.TEMPURA)
     if tempura:
-        figures.append(sets_figure("tempura", tempura, 2, "pair", "pairs", TEMPURA_PAIR_POINTS))
+        figures.append(sets_figure("tempura", tempura, TEMPURA_PAIR_POINTS))
     sashimi = cards.count(Card.SASHIMI)
     if sashimi:
-        figures.append(sets_figure("sashimi", sashimi, 3, "set of three", "sets of three", SASHIMI_SET_POINTS))
+        figures.append(sets_figure("sashimi", sashimi, SASHIMI_SET_POINTS))
     dumplings = cards.count(Card.DUMPLING)
     if dumplings:
         figures.append(dumpling_figure(dumplings))
@@ -70,7 +70,7 @@ def explain_collection(cards: Sequence[int]) -> list[Figure]:
     return figures
 
 
-def _ranks(icons: Sequence[int], awards: Sequence[int]) -> list[str]:
+def _ranks(icons: Sequence[int], awards: Sequence[int]) -> list[Message]:
     top = max(icons, default=0)
     firsts = sum(1 for n in icons if n == top)
     second = max((n for n in icons if 0 < n < top), default=0)
@@ -78,13 +78,13 @@ def _ranks(icons: Sequence[int], awards: Sequence[int]) -> list[str]:
     out = []
     for n, _award in zip(icons, awards):
         if n == top:
-            out.append("the most" if firsts == 1 else f"tied for the most with {number_word(firsts - 1)} other"
-                       + ("s" if firsts > 2 else ""))
+            out.append(msg("the most") if firsts == 1 else
+                       nmsg("tied for the most with {n} other", "tied for the most with {n} others", firsts - 1))
         elif n == second and firsts == 1:
-            out.append("second" if seconds == 1 else f"tied for second with {number_word(seconds - 1)} other"
-                       + ("s" if seconds > 2 else ""))
+            out.append(msg("second") if seconds == 1 else
+                       nmsg("tied for second with {n} other", "tied for second with {n} others", seconds - 1))
         else:
-            out.append("no award")
+            out.append(msg("no award"))
     return out
 
 
@@ -97,19 +97,19 @@ def explain_round(collections: Sequence[Sequence[int]]) -> RoundStory:
     for cards, n, award, rank in zip(collections, icons, awards, ranks):
         seat = explain_collection(list(cards))
         if n:
-            seat.append(Figure("maki", n, award, _maki_text(n, award, rank)))
+            seat.append(Figure("maki", n, award, maki_said(n, rank, award)))
         figures.append(tuple(seat))
     return RoundStory(tuple(figures), (race_sentence("maki icons", icons, awards),))
 
 
-def explain_puddings(puddings: Sequence[int]) -> str:
-    """The end-of-game pudding award in one sentence (docs/rules.md §1.8).
+def explain_puddings(puddings: Sequence[int]) -> Message:
+    """The end-of-game pudding award in one phrase (docs/rules.md §1.8).
 
-    >>> explain_puddings([2, 2]), explain_puddings([0, 4])
+    >>> from sushigo.engine.messages import render
+    >>> render(explain_puddings([2, 2])), render(explain_puddings([0, 4]))
     ('puddings 2, 2: everyone has the same, no pudding points', 'puddings 0, 4: 0, +6')
     """
     awards = pudding_awards(puddings)
-    counts = ", ".join(map(str, puddings))
     if not any(awards):
-        return f"puddings {counts}: everyone has the same, no pudding points"
-    return f"puddings {counts}: {', '.join(f'{a:+d}' if a else '0' for a in awards)}"
+        return msg("puddings {counts}: everyone has the same, no pudding points", counts=listed(puddings))
+    return msg("puddings {counts}: {awards}", counts=listed(puddings), awards=listed([signed(a) for a in awards]))

@@ -21,7 +21,7 @@ from sushigo.engine.base.cards import CARD_LABELS, CARD_NAMES
 from sushigo.engine.base.explain import explain_puddings, explain_round
 from sushigo.engine.base.game import Game
 from sushigo.engine.base.scoring import wasabi_pairs
-from sushigo.engine.messages import Param, Seat, Words, label, msg
+from sushigo.engine.messages import Param, Seat, Sentence, Words, label, msg
 from sushigo.engine.narration import Line, scores_line, winners_line
 
 
@@ -66,15 +66,14 @@ def round_lines(game: Game, round_number: int) -> list[Line]:
     story = explain_round(game.round_collections(round_number))
     points = [sum(b.values()) for b in game.round_breakdowns[round_number - 1]]
     lines = [scores_line(round_number, points)]
-    lines += [Line("round", round_number, None, race[0].upper() + race[1:] + ".") for race in story.races]
+    lines += [Line.told("round", round_number, None, Sentence(race)) for race in story.races]
     return lines
 
 
 def game_lines(game: Game) -> list[Line]:
     """The end of a finished game: the puddings and the winners."""
     result = game.result()
-    puddings = explain_puddings(result.puddings)
-    return [Line("game", 3, None, puddings[0].upper() + puddings[1:] + "."),
+    return [Line.told("game", 3, None, Sentence(explain_puddings(result.puddings))),
             winners_line(3, result.totals, result.winners, "puddings")]
 
 

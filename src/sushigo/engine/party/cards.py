@@ -30,6 +30,7 @@ from typing import Final
 
 from sushigo.engine.errors import UnknownCardError
 from sushigo.engine.menus import DESSERTS, MENU_ITEMS
+from sushigo.engine.messages import N_
 from sushigo.engine.names import did_you_mean
 from sushigo.engine.rules import URAMAKI_SPLITS
 
@@ -188,27 +189,27 @@ FRUIT_ICONS: Final[dict[int, tuple[int, int, int]]] = {
 }
 
 PARTY_LABELS: Final[dict[PartyCard, str]] = {
-    C.TEMPURA: "Tempura", C.SASHIMI: "Sashimi", C.DUMPLING: "Dumpling",
-    C.MAKI1: "Maki (1)", C.MAKI2: "Maki (2)", C.MAKI3: "Maki (3)",
-    C.EGG: "Egg nigiri", C.SALMON: "Salmon nigiri", C.SQUID: "Squid nigiri",
-    C.WASABI: "Wasabi", C.PUDDING: "Pudding", C.TEMAKI: "Temaki",
-    C.URAMAKI3: "Uramaki (3)", C.URAMAKI4: "Uramaki (4)", C.URAMAKI5: "Uramaki (5)",
-    C.EEL: "Eel", C.TOFU: "Tofu",
-    C.ONIGIRI_CIRCLE: "Onigiri (circle)", C.ONIGIRI_TRIANGLE: "Onigiri (triangle)",
-    C.ONIGIRI_SQUARE: "Onigiri (square)", C.ONIGIRI_RECTANGLE: "Onigiri (rectangle)",
-    C.EDAMAME: "Edamame", C.MISO_SOUP: "Miso soup",
-    C.CHOPSTICKS1: "Chopsticks 1", C.CHOPSTICKS2: "Chopsticks 2", C.CHOPSTICKS3: "Chopsticks 3",
-    C.SPOON4: "Spoon 4", C.SPOON5: "Spoon 5", C.SPOON6: "Spoon 6",
-    C.MENU7: "Menu 7", C.MENU8: "Menu 8", C.MENU9: "Menu 9",
-    C.TAKEOUT_BOX10: "Takeout box 10", C.TAKEOUT_BOX11: "Takeout box 11",
-    C.TAKEOUT_BOX12: "Takeout box 12",
-    C.SOY_SAUCE: "Soy sauce", C.TEA: "Tea", C.SPECIAL_ORDER: "Special order",
-    C.GREEN_TEA_ICE_CREAM: "Green tea ice cream",
-    C.FRUIT_WATERMELON2: "Fruit (2 watermelon)", C.FRUIT_PINEAPPLE2: "Fruit (2 pineapple)",
-    C.FRUIT_ORANGE2: "Fruit (2 orange)",
-    C.FRUIT_WATERMELON_PINEAPPLE: "Fruit (watermelon, pineapple)",
-    C.FRUIT_WATERMELON_ORANGE: "Fruit (watermelon, orange)",
-    C.FRUIT_PINEAPPLE_ORANGE: "Fruit (pineapple, orange)",
+    C.TEMPURA: N_("Tempura"), C.SASHIMI: N_("Sashimi"), C.DUMPLING: N_("Dumpling"),
+    C.MAKI1: N_("Maki (1)"), C.MAKI2: N_("Maki (2)"), C.MAKI3: N_("Maki (3)"),
+    C.EGG: N_("Egg nigiri"), C.SALMON: N_("Salmon nigiri"), C.SQUID: N_("Squid nigiri"),
+    C.WASABI: N_("Wasabi"), C.PUDDING: N_("Pudding"), C.TEMAKI: N_("Temaki"),
+    C.URAMAKI3: N_("Uramaki (3)"), C.URAMAKI4: N_("Uramaki (4)"), C.URAMAKI5: N_("Uramaki (5)"),
+    C.EEL: N_("Eel"), C.TOFU: N_("Tofu"),
+    C.ONIGIRI_CIRCLE: N_("Onigiri (circle)"), C.ONIGIRI_TRIANGLE: N_("Onigiri (triangle)"),
+    C.ONIGIRI_SQUARE: N_("Onigiri (square)"), C.ONIGIRI_RECTANGLE: N_("Onigiri (rectangle)"),
+    C.EDAMAME: N_("Edamame"), C.MISO_SOUP: N_("Miso soup"),
+    C.CHOPSTICKS1: N_("Chopsticks 1"), C.CHOPSTICKS2: N_("Chopsticks 2"), C.CHOPSTICKS3: N_("Chopsticks 3"),
+    C.SPOON4: N_("Spoon 4"), C.SPOON5: N_("Spoon 5"), C.SPOON6: N_("Spoon 6"),
+    C.MENU7: N_("Menu 7"), C.MENU8: N_("Menu 8"), C.MENU9: N_("Menu 9"),
+    C.TAKEOUT_BOX10: N_("Takeout box 10"), C.TAKEOUT_BOX11: N_("Takeout box 11"),
+    C.TAKEOUT_BOX12: N_("Takeout box 12"),
+    C.SOY_SAUCE: N_("Soy sauce"), C.TEA: N_("Tea"), C.SPECIAL_ORDER: N_("Special order"),
+    C.GREEN_TEA_ICE_CREAM: N_("Green tea ice cream"),
+    C.FRUIT_WATERMELON2: N_("Fruit (2 watermelon)"), C.FRUIT_PINEAPPLE2: N_("Fruit (2 pineapple)"),
+    C.FRUIT_ORANGE2: N_("Fruit (2 orange)"),
+    C.FRUIT_WATERMELON_PINEAPPLE: N_("Fruit (watermelon, pineapple)"),
+    C.FRUIT_WATERMELON_ORANGE: N_("Fruit (watermelon, orange)"),
+    C.FRUIT_PINEAPPLE_ORANGE: N_("Fruit (pineapple, orange)"),
 }
 
 _BY_NAME: Final[dict[str, PartyCard]] = {c.name.lower(): c for c in PartyCard}

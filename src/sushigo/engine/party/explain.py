@@ -9,14 +9,15 @@ game's breakdown).  The uramaki race is scored while the round is played,
 so its figure reports the points the game recorded.
 
 >>> import random
+>>> from sushigo.engine.messages import render
 >>> from sushigo.engine.rules import Rules
 >>> game = PartyGame(Rules.party(3, "Master Menu"), seed=5)
 >>> game.random_playout(random.Random(5))
 >>> story = explain_party_round(game, 1)
 >>> [f.text for f in story.figures[0]][:2]
 ['egg 1, squid 3, salmon 2: 6', '2 temaki: the most, 4']
->>> [f.text for f in story.figures[2]][-1], story.races
-('5 face-down cards: 10', ('temaki cards 2, 0, 1: 4, -4, 0',))
+>>> [f.text for f in story.figures[2]][-1], [render(r) for r in story.races]
+('5 face-down cards: 10', ['temaki cards 2, 0, 1: 4, -4, 0'])
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Mapping, Sequence
 
+from sushigo.engine.messages import Message, label, msg, nmsg
 from sushigo.engine.party.cards import FACE_DOWN, MAKI_ICONS, ONIGIRI_IDS, URAMAKI_ICONS, PartyCard
 from sushigo.engine.party.game import PartyGame, Played, on_face_up_wasabi
 from sushigo.engine.party.scoring import (
@@ -48,17 +50,15 @@ from sushigo.engine.points import (
     Figure,
     RoundStory,
     dumpling_figure,
+    listed,
+    maki_said,
     nigiri_figure,
     race_sentence,
     sets_figure,
+    signed,
 )
 
 C = PartyCard
-_PLACES = ("first", "second", "third")
-
-
-def _plural(n: int, one: str, many: str | None = None) -> str:
-    return f"{n} {one if n == 1 else (many or one + 's')}"
 
 
 def _nigiri(col: Sequence[Played]) -> Figure | None:
@@ -69,30 +69,33 @@ def _nigiri(col: Sequence[Played]) -> Figure | None:
     return nigiri_figure(nigiri, sum(1 for p in col if p.kind == C.WASABI and p.uid not in filled))
 
 
-def _place(value: int, values: Sequence[int], award: int) -> str:
+def _place(value: int, values: Sequence[int], award: int) -> Message:
     if value <= 0 or award == 0:
-        return "no award"
-    ranked = sorted({v for v in values if v > 0}, reverse=True)
-    tied = sum(1 for v in values if v == value) > 1
-    return f"{'tied ' if tied else ''}{_PLACES[ranked.index(value)]}"
+        return msg("no award")
+    place = sorted({v for v in values if v > 0}, reverse=True).index(value)
+    if sum(1 for v in values if v == value) > 1:
+        return (msg("tied first"), msg("tied second"), msg("tied third"))[place]
+    return (msg("first"), msg("second"), msg("third"))[place]
 
 
 def _appetizer(item: str, kinds: Counter[int], edamame: int) -> Figure | None:
     if item == "tempura":
         n = kinds[C.TEMPURA]
-        return sets_figure(item, n, 2, "pair", "pairs", TEMPURA_PAIR_POINTS) if n else None
+        return sets_figure(item, n, TEMPURA_PAIR_POINTS) if n else None
     if item == "sashimi":
         n = kinds[C.SASHIMI]
-        return sets_figure(item, n, 3, "set of three", "sets of three", SASHIMI_SET_POINTS) if n else None
+        return sets_figure(item, n, SASHIMI_SET_POINTS) if n else None
     if item == "dumpling":
         n = kinds[C.DUMPLING]
         return dumpling_figure(n) if n else None
     if item == "eel":
         n = kinds[C.EEL]
-        return Figure(item, n, eel_points(n), f"{n} eel: {eel_points(n)}") if n else None
+        return Figure(item, n, eel_points(n), nmsg("{n} eel: {points}", "{n} eels: {points}", n,
+                                                   points=eel_points(n))) if n else None
     if item == "tofu":
         n = kinds[C.TOFU]
-        return Figure(item, n, tofu_points(n), f"{n} tofu: {tofu_points(n)}") if n else None
+        return Figure(item, n, tofu_points(n), msg("{count} tofu: {points}", count=n, points=tofu_points(n))) \
+            if n else None
     if item == "onigiri":
         shapes = [kinds[c] for c in ONIGIRI_IDS]
         n = sum(shapes)
@@ -103,15 +106,17 @@ def _appetizer(item: str, kinds: Counter[int], edamame: int) -> Figure | None:
             groups.append(sum(1 for k in shapes if k))
             shapes = [k - 1 if k else 0 for k in shapes]
         points = onigiri_points(kinds.elements())
-        sizes = ", ".join(_plural(k, "shape") for k in groups)
-        return Figure(item, n, points, f"{n} onigiri in {_plural(len(groups), 'set')} ({sizes}): {points}")
+        sizes = listed([nmsg("{n} shape", "{n} shapes", k) for k in groups])
+        return Figure(item, n, points, msg("{count} onigiri in {sets} ({sizes}): {points}", count=n,
+                                           sets=nmsg("{n} set", "{n} sets", len(groups)), sizes=sizes, points=points))
     if item == "edamame":
         n = kinds[C.EDAMAME]
-        return Figure(item, n, edamame, f"{n} edamame, {_plural(edamame // n if n else 0, 'point')} each: "
-                      f"{edamame}") if n else None
+        return Figure(item, n, edamame, msg("{count} edamame, {each} each: {points}", count=n, points=edamame,
+                                            each=nmsg("{n} point", "{n} points", edamame // n))) if n else None
     if item == "miso_soup":
         n = kinds[C.MISO_SOUP]
-        return Figure(item, n, 3 * n, f"{_plural(n, 'miso soup', 'miso soups')} kept: {3 * n}") if n else None
+        return Figure(item, n, 3 * n, nmsg("{n} miso soup kept: {points}", "{n} miso soups kept: {points}", n,
+                                           points=3 * n)) if n else None
     raise ValueError(f"not an appetizer: {item!r}")
 
 
@@ -148,33 +153,40 @@ def explain_party_collections(
             if key == "nigiri":
                 figure = _nigiri(col)
             elif key == "maki":
-                figure = Figure(key, maki[s], maki_awards[s], f"{_plural(maki[s], 'maki icon')}: "
-                                f"{_place(maki[s], maki, maki_awards[s])}, {maki_awards[s]}") if maki[s] else None
+                figure = Figure(key, maki[s], maki_awards[s], maki_said(
+                    maki[s], _place(maki[s], maki, maki_awards[s]), maki_awards[s])) if maki[s] else None
             elif key == "temaki":
-                word = ("the most" if temaki_points[s] > 0 else "the fewest" if temaki_points[s] < 0
-                        else "everyone has the same" if min(temaki) == max(temaki)
-                        else "the fewest, no penalty with two players" if len(cols) == 2 and temaki[s] == min(temaki)
-                        else "neither the most nor the fewest")
-                figure = Figure(key, temaki[s], temaki_points[s],
-                                f"{temaki[s]} temaki: {word}, {temaki_points[s]}")
+                word = (msg("the most") if temaki_points[s] > 0 else msg("the fewest") if temaki_points[s] < 0
+                        else msg("everyone has the same") if min(temaki) == max(temaki)
+                        else msg("the fewest, no penalty with two players")
+                        if len(cols) == 2 and temaki[s] == min(temaki)
+                        else msg("neither the most nor the fewest"))
+                figure = Figure(key, temaki[s], temaki_points[s], msg("{count} temaki: {place}, {points}",
+                                                                      count=temaki[s], place=word,
+                                                                      points=temaki_points[s]))
             elif key == "uramaki":
                 icons = sum(URAMAKI_ICONS.get(c, 0) for c in kinds[s])
                 points = lines[s][key]
-                figure = Figure(key, icons, points, f"uramaki race: {points}" + (
-                    f" ({_plural(icons, 'icon')} left at the end)" if icons else "")) if points or icons else None
+                said = (msg("uramaki race: {points} ({icons} left at the end)", points=points,
+                            icons=nmsg("{n} icon", "{n} icons", icons)) if icons else
+                        msg("uramaki race: {points}", points=points))
+                figure = Figure(key, icons, points, said) if points or icons else None
             elif key == "takeout_box":
                 n = counts[s][FACE_DOWN]
-                figure = Figure(key, n, 2 * n, f"{_plural(n, 'face-down card')}: {2 * n}") if n else None
+                figure = Figure(key, n, 2 * n, nmsg("{n} face-down card: {points}", "{n} face-down cards: {points}",
+                                                    n, points=2 * n)) if n else None
             elif key == "tea":
                 n = counts[s][C.TEA]
                 group = max(colour_counts(kinds[s], colour).values(), default=0)
                 points = tea_points(kinds[s], colour)
-                figure = Figure(key, n, points, f"{n} tea, largest colour group {group}: {points}") if n else None
+                figure = Figure(key, n, points, msg("{count} tea, largest colour group {group}: {points}", count=n,
+                                                    group=group, points=points)) if n else None
             elif key == "soy_sauce":
                 n = counts[s][C.SOY_SAUCE]
-                most = "the most" if colours[s] == max(colours) else "not the most"
-                figure = Figure(key, n, soy[s], f"{n} soy sauce, {_plural(colours[s], 'colour')} "
-                                f"({most}): {soy[s]}") if n else None
+                most = msg("the most") if colours[s] == max(colours) else msg("not the most")
+                figure = Figure(key, n, soy[s], msg("{count} soy sauce, {colours} ({most}): {points}", count=n,
+                                                    colours=nmsg("{n} colour", "{n} colours", colours[s]), most=most,
+                                                    points=soy[s])) if n else None
             else:
                 figure = _appetizer(key, counts[s], edamame[s])
             if figure is not None:
@@ -186,11 +198,13 @@ def explain_party_collections(
     if "temaki" in menu:
         races.append(race_sentence("temaki cards", temaki, temaki_points))
     if "uramaki" in menu:
-        races.append(f"uramaki points {', '.join(str(line.get('uramaki', 0)) for line in lines)}")
+        races.append(msg("uramaki points {points}", points=listed([line.get("uramaki", 0) for line in lines])))
     return RoundStory(tuple(figures), tuple(races))
 
 
 FRUITS: tuple[str, ...] = ("watermelon", "pineapple", "orange")
+FRUIT_WORDS = (label("watermelon"), label("pineapple"), label("orange"))
+"""Each fruit's name in a figure (translated on its own)."""
 
 
 def explain_desserts(game: PartyGame) -> list[Figure]:
@@ -203,7 +217,7 @@ def explain_desserts(game: PartyGame) -> list[Figure]:
     >>> game.random_playout(random.Random(2))
     >>> for f in explain_desserts(game):
     ...     print(f.text)
-    4 green tea ice cream: one set of four, 12
+    4 green tea ice cream: 1 set of four, 12
     3 green tea ice cream: no set of four, 0
     1 green tea ice cream: no set of four, 0
     """
@@ -216,28 +230,29 @@ def dessert_figures(desserts: Sequence[Sequence[int]], item: str, two_player_pen
     """The figures of :func:`explain_desserts` from each seat's kept desserts.
 
     >>> [f.text for f in dessert_figures([[int(C.GREEN_TEA_ICE_CREAM)] * 8, []], "green_tea_ice_cream")]
-    ['8 green tea ice cream: two sets of four, 24', '0 green tea ice cream: no set of four, 0']
+    ['8 green tea ice cream: 2 sets of four, 24', '0 green tea ice cream: no set of four, 0']
     """
     figures = []
     if item == "pudding":
         counts = [list(d).count(int(C.PUDDING)) for d in desserts]
         awards = party_pudding_awards(counts, two_player_penalty)
         for n, award in zip(counts, awards):
-            word = ("everyone has the same" if min(counts) == max(counts)
-                    else "the most" if n == max(counts)
-                    else ("the fewest" if award else "the fewest, no penalty with two players") if n == min(counts)
-                    else "neither the most nor the fewest")
-            figures.append(Figure(item, n, award, f"{_plural(n, 'pudding')}: {word}, {award}"))
+            word = (msg("everyone has the same") if min(counts) == max(counts)
+                    else msg("the most") if n == max(counts)
+                    else (msg("the fewest") if award else msg("the fewest, no penalty with two players"))
+                    if n == min(counts) else msg("neither the most nor the fewest"))
+            figures.append(Figure(item, n, award, nmsg("{n} pudding: {place}, {points}",
+                                                       "{n} puddings: {place}, {points}", n, place=word, points=award)))
     elif item == "green_tea_ice_cream":
         for d in desserts:
             n = list(d).count(int(C.GREEN_TEA_ICE_CREAM))
-            f = sets_figure("green tea ice cream", n, 4, "set of four", "sets of four", green_tea_points(4))
-            figures.append(Figure(item, n, f.points, f.text))
+            figures.append(sets_figure(item, n, green_tea_points(4)))
     else:
         for d in desserts:
             icons, points = fruit_icons(d), fruit_type_points(d)
-            parts = ", ".join(f"{fruit} {n} ({p:+d})" if p else f"{fruit} {n} (0)"
-                              for fruit, n, p in zip(FRUITS, icons, points))
-            figures.append(Figure(item, len(d), sum(points),
-                                  f"{_plural(len(d), 'fruit card')}: {parts}, {sum(points)}"))
+            parts = listed([msg("{fruit} {n} ({points})", fruit=word, n=n, points=signed(p))
+                            for word, n, p in zip(FRUIT_WORDS, icons, points)])
+            figures.append(Figure(item, len(d), sum(points), nmsg(
+                "{n} fruit card: {fruits}, {points}", "{n} fruit cards: {fruits}, {points}", len(d), fruits=parts,
+                points=sum(points))))
     return figures

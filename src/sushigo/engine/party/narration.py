@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from sushigo.engine.messages import Param, Seat, Words, label, msg, render
+from sushigo.engine.messages import N_, Param, Seat, Sentence, Words, label, msg, nmsg, render
 from sushigo.engine.narration import Line, scores_line, seats_said, winners_line
 from sushigo.engine.party.actions import PASS, copy_target, flip_position, played_card
 from sushigo.engine.party.cards import (
@@ -186,10 +186,10 @@ class PartyNarrator:
                 seat=who, special=special, asked=asked), seat=m.seat)
         if m.via in MENU_IDS:
             played = place(m.seat, m.action)
-            return Line.told("menu", number, turn, msg(
+            return Line.told("menu", number, turn, nmsg(
                 "{seat} used {special}: drew {n} card and played {played}.",
-                "{seat} used {special}: drew {n} cards and played {played}.", count="n",
-                seat=who, special=special, played=played, n=len(m.drawn)),
+                "{seat} used {special}: drew {n} cards and played {played}.", len(m.drawn),
+                seat=who, special=special, played=played),
                 seat=m.seat, cards=(_name(m.action),), private=msg(
                     "{seat} used {special}: drew {drawn} and played {played}.", seat=who, special=special,
                     drawn=Words(tuple(_label(c) for c in m.drawn)), played=played))
@@ -205,7 +205,7 @@ class PartyNarrator:
             return Line.told("takeout_box", number, turn, msg("{seat} used {special} and flipped nothing.",
                                                               seat=Seat(seat), special=special), seat=seat)
         words: Param = Words(tuple(label(PARTY_LABELS[PartyCard(p.card)]) for p in flipped)) if flipped else \
-            msg("{n} card", "{n} cards", count="n", n=count)
+            nmsg("{n} card", "{n} cards", count)
         return Line.told("takeout_box", number, turn, msg(
             "{seat} used {special}: flipped {cards} face down (2 points each).", seat=Seat(seat), special=special,
             cards=words), seat=seat)
@@ -215,27 +215,27 @@ class PartyNarrator:
         story = explain_party_round(game, number)
         points = [sum(b.values()) for b in game.round_breakdowns[number - 1]]
         lines = [scores_line(number, points)]
-        lines += [Line("round", number, None, race[0].upper() + race[1:] + ".") for race in story.races]
+        lines += [Line.told("round", number, None, Sentence(race)) for race in story.races]
         kept = [len(d) for d in game.desserts]
         item = game.rules.menu[-1]
         if any(kept) and number < 3:
-            lines.append(Line.told("round", number, None, msg(
-                _DESSERT_WORDS[item], desserts=Words(tuple(msg("{seat} {n}", seat=Seat(s), n=n)
-                                                           for s, n in enumerate(kept)), listing=True))))
+            each = Words(tuple(msg("{seat} {n}", seat=Seat(s), n=n) for s, n in enumerate(kept)), listing=True)
+            lines.append(Line.told("round", number, None, msg(_DESSERT_WORDS[item], desserts=each)))
         return lines
 
     def _end(self) -> list[Line]:
         game = self.game
         result = game.result()
         figures = explain_desserts(game)
-        lines = [Line("game", 3, None, f"{{{s}}}: {f.text}.", seat=s) for s, f in enumerate(figures)]
+        lines = [Line.told("game", 3, None, msg("{seat}: {figure}.", seat=Seat(s), figure=f.message), seat=s)
+                 for s, f in enumerate(figures)]
         lines.append(winners_line(3, result.totals, result.winners, "dessert cards"))
         return lines
 
 
-_DESSERT_WORDS = {"pudding": "Puddings kept for the end of the game: {desserts}.",
-                  "green_tea_ice_cream": "Green tea ice creams kept for the end of the game: {desserts}.",
-                  "fruit": "Fruit cards kept for the end of the game: {desserts}."}
+_DESSERT_WORDS = {"pudding": N_("Puddings kept for the end of the game: {desserts}."),
+                  "green_tea_ice_cream": N_("Green tea ice creams kept for the end of the game: {desserts}."),
+                  "fruit": N_("Fruit cards kept for the end of the game: {desserts}.")}
 """Each dessert's line at a round's end (whole sentences: each language words them its own way)."""
 
 

@@ -8,7 +8,7 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Depends, Request
 from fastapi.responses import Response
 
-from sushigo.engine.guide import demonstrations, dishes, how_to_play
+from sushigo.engine.guide import demonstrations, dishes, how_to_play, how_to_play_said
 from sushigo.server.protocol import CreateTable, ProtocolError, parse_create
 from sushigo.server.routes.bodies import CancelBody, InviteBody, documented, read_limited
 from sushigo.server.routes.deps import AddressOf, SiteOf
@@ -86,6 +86,7 @@ async def get_rules(table_id: str, site: SiteOf) -> dict[str, Any]:
     if rules is None:
         raise Refused(404, f"no table {table_id[:64]!r}")
     return {"edition": rules.edition, "how_to_play": how_to_play(rules),
+            "how_to_play_msg": [m.to_json() for m in how_to_play_said(rules)],
             "dishes": [d.to_json() for d in dishes(rules)],
             "demonstrations": [d.to_json() for d in demonstrations(rules)]}
 

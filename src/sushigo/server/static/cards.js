@@ -18,6 +18,7 @@
  * (words.js: sushigo.engine.guide.card_words).
  */
 import { WORDS } from "./words.js";
+import { say, t, tn } from "./i18n.js";
 
 var NS = "http://www.w3.org/2000/svg";
 
@@ -193,17 +194,25 @@ function numberOf(name) {
 
 function has(obj, key) { return Object.prototype.hasOwnProperty.call(obj, key); }
 
+// An item's scoring line in the page's language (the engine's message; its English without one).
+function hintOf(item) {
+  var said = WORDS.hints_msg || { base: {}, party: {} };
+  var m = (said[edition] || {})[item] || (said.party || {})[item];
+  if (m) return say(m);
+  return (WORDS.hints[edition] || {})[item] || (WORDS.hints.party || {})[item] || "";
+}
+
 export function info(name) {
   name = String(name);
   var item = itemOf(name);
   return {
     name: name,
     item: item,
-    label: has(LABELS, name) ? LABELS[name] : name,
+    label: has(LABELS, name) ? t(LABELS[name]) : name,
     colour: COLOURS[item] || COLOURS.unknown,
     number: numberOf(name),
-    hint: name === "face_down" ? WORDS.face_down_points + " points"
-      : (WORDS.hints[edition] || {})[item] || (WORDS.hints.party || {})[item] || ""
+    hint: name === "face_down" ? tn("{n} point", "{n} points", WORDS.face_down_points)
+      : hintOf(item)
   };
 }
 

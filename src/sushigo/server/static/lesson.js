@@ -11,7 +11,7 @@
  */
 
 import { el } from "./dom.js";
-import { dishRow } from "./rules.js";
+import { dishRow, dishWords, howToPlay } from "./rules.js";
 
 /**
  * A lesson for table `tableId`; `changed` redraws the page.  Returns {active(), holds(),
@@ -76,7 +76,7 @@ export function makeLesson(tableId, changed) {
       if (step === "intro") {
         if (!rules || !rules.dishes) { box.appendChild(el("p", null, "Loading the dishes of this table…")); return; }
         var how = el("ul", "how-to-play");
-        rules.how_to_play.forEach(function (line) { how.appendChild(el("li", null, line)); });
+        howToPlay(rules).forEach(function (line) { how.appendChild(el("li", null, line)); });
         box.appendChild(how);
         box.appendChild(el("h3", null, "The dishes at this table"));
         var list = el("ul", "dishes");
@@ -108,7 +108,8 @@ export function makeLesson(tableId, changed) {
           rules.dishes.forEach(function (x) { if (x.item === d.kind) dish = x; });
         }
         if (dish) {
-          box.appendChild(el("p", null, "Your " + dish.name.toLowerCase() + ": " + dish.rule));
+          var words = dishWords(dish);
+          box.appendChild(el("p", null, "Your " + words.name.toLowerCase() + ": " + words.rule));
         } else if (game.status === "finished") {
           box.appendChild(el("p", null, "That was a whole game. Each round's score is explained below, and the " +
             "record can be downloaded. Start another from the lobby, against bots or with friends."));

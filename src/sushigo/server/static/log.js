@@ -5,18 +5,29 @@
  * {kind, round, turn, seat, cards, text}, where "{n}" in text stands for
  * seat n's name.  This module keeps the list and draws it; it never writes a
  * sentence of its own beyond the turn headings, and it puts every text into
- * the page with textContent.
+ * the page with textContent.  A line's `msg` (the sentence as the engine's message) is what
+ * it shows, in the page's language (i18n.js).
  *
  * Test hooks (data-testid): log (the scrolling role="log" region around an
  * <ol>), log-line (one per line: data-kind, data-round, data-turn,
  * data-seat), log-turn (a heading).
  */
 
+import { say } from "./i18n.js";
+
 /** The log after one `log` frame: cut to `from` lines, then the new ones. */
 export function applyLog(lines, msg) {
   var from = typeof msg.from === "number" && msg.from >= 0 ? msg.from : 0;
   var fresh = Array.isArray(msg.lines) ? msg.lines : [];
   return lines.slice(0, Math.min(from, lines.length)).concat(fresh);
+}
+
+/**
+ * A line's sentence in the page's language, "{n}" for seat n's name: its message (`msg`, the
+ * engine's, rendered by i18n.js) or, from a server that sends none, its English `text`.
+ */
+export function lineText(line) {
+  return line.msg ? say(line.msg) : line.text;
 }
 
 /** A line's sentence as nodes: names in <strong>, the rest as text. */
@@ -83,7 +94,7 @@ export function renderLog(box, lines, names) {
     li.setAttribute("data-round", String(line.round));
     li.setAttribute("data-turn", line.turn === null || line.turn === undefined ? "" : String(line.turn));
     li.setAttribute("data-seat", line.seat === null || line.seat === undefined ? "" : String(line.seat));
-    li.appendChild(sentence(line.text, nameOf));
+    li.appendChild(sentence(lineText(line), nameOf));
     list.appendChild(li);
   }
   list.__drawn = lines.slice();

@@ -41,7 +41,7 @@
 import { $, $as, el, getJson } from "./dom.js";
 import { groupElement as drawGroup, groups } from "./collections.js";
 import { renderScores, roundEndSeats } from "./scores.js";
-import { latestTurn, plain, renderLog } from "./log.js";
+import { latestTurn, lineText, plain, renderLog } from "./log.js";
 import { drawJob, graph, jobWatcher, MARKS } from "./analysis.js";
 import * as C from "./cards.js";
 
@@ -283,7 +283,7 @@ function render() {
   renderScores({ view: view, finished: s.kind === "end", party: edition() === "party", id: R.id,
     seatName: seatName, winnersText: function () { return winnersText(s.view.result); },
     record: apiBase() + "/record",
-    ending: lines.filter(function (l) { return l.kind === "game"; }).map(function (l) { return plain(l.text, seatName); }) });
+    ending: lines.filter(function (l) { return l.kind === "game"; }).map(function (l) { return plain(lineText(l), seatName); }) });
 }
 
 function renderTop(doc) {

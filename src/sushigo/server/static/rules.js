@@ -10,6 +10,7 @@
 
 import { $as, as, el } from "./dom.js";
 import * as Cards from "./cards.js";
+import { say } from "./i18n.js";
 
 var MEMORY_KEY = "sushigo.memory";
 
@@ -22,6 +23,17 @@ export function memoryOn() {
  * One dish as a list item: its cards, name,
  * scoring line and example (`lead` before the example, "Example: " by default).
  */
+/** A dish's name, rule and example in the page's language (the engine's messages, `d.msg`). */
+export function dishWords(d) {
+  if (!d.msg) return { name: d.name, rule: d.rule, example: d.example };
+  return { name: say(d.msg.name), rule: say(d.msg.rule), example: say(d.msg.example) };
+}
+
+/** The how-to-play lines of a rules answer in the page's language. */
+export function howToPlay(data) {
+  return data.how_to_play_msg ? data.how_to_play_msg.map(function (m) { return say(m); }) : (data.how_to_play || []);
+}
+
 export function dishRow(d, testid, lead, all) {
   var li = el("li", "dish");
   li.setAttribute("data-testid", testid);
@@ -31,9 +43,10 @@ export function dishRow(d, testid, lead, all) {
   (d.cards || []).slice(0, all ? undefined : 1).forEach(function (c) { art.appendChild(Cards.element(c, { mini: true })); });
   li.appendChild(art);
   var text = el("div", "dish-text");
-  text.appendChild(el("strong", "dish-name", d.name));
-  text.appendChild(el("span", "dish-rule", " " + d.rule));
-  text.appendChild(el("span", "dish-example", (lead || "Example: ") + d.example));
+  var said = dishWords(d);
+  text.appendChild(el("strong", "dish-name", said.name));
+  text.appendChild(el("span", "dish-rule", " " + said.rule));
+  text.appendChild(el("span", "dish-example", (lead || "Example: ") + said.example));
   li.appendChild(text);
   return li;
 }
@@ -63,7 +76,7 @@ export function setupRules(tableId, changed) {
   function draw(data) {
     body.textContent = "";
     var how = el("ul", "how-to-play");
-    (data.how_to_play || []).forEach(function (line) { how.appendChild(el("li", null, line)); });
+    howToPlay(data).forEach(function (line) { how.appendChild(el("li", null, line)); });
     body.appendChild(how);
     var list = el("ul", "dishes");
     (data.dishes || []).forEach(function (d) { list.appendChild(dishRow(d, "dish")); });

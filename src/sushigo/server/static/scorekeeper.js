@@ -40,6 +40,8 @@ import { dishRow } from "./rules.js";
 import * as Cards from "./cards.js";
 import { sheets as HELD } from "./held.js";  // the edit tokens of the sheets this browser keeps
 import { WORDS } from "./words.js";
+import { say } from "./i18n.js";
+import { figureText, raceSentences } from "./scores.js";
 
 var LOCAL = "sushigo.sheet.";   // + id: {doc, dirty}
 var ROLL_CATEGORIES = ["maki", "temaki", "uramaki"];  // awards that need every collection of the round
@@ -615,7 +617,7 @@ function figures(r, s) {
     li.setAttribute("data-category", f.category);
     li.setAttribute("data-points", pending ? "" : String(f.points));
     li.textContent = pending ? f.count + " " + f.category + ": awarded once every collection of the round is in"
-      : f.text;
+      : figureText(f);
     list.appendChild(li);
   });
   if (!story.figures[s].length) list.appendChild(el("li", "muted", "Nothing that scores yet."));
@@ -633,8 +635,8 @@ function roundSummary(r) {
   } else if (S.error) {
     box.appendChild(el("p", "muted", "No scores while an entry is impossible."));
   } else if (story) {
-    story.races.forEach(function (line) {
-      var p = el("p", "sk-race-line", line.charAt(0).toUpperCase() + line.slice(1) + ".");
+    raceSentences(story).forEach(function (line) {
+      var p = el("p", "sk-race-line", line);
       p.setAttribute("data-testid", "race-line");
       box.appendChild(p);
     });
@@ -675,9 +677,13 @@ function renderTotals() {
   end.textContent = "";
   if (res && res.explain.end && allIn(ROUNDS - 1)) {
     end.appendChild(el("h3", null, "End of the game"));
-    (res.explain.end.lines || []).forEach(function (line) { end.appendChild(el("p", null, named(line.charAt(0).toUpperCase() + line.slice(1) + "."))); });
-    (res.explain.end.figures || []).forEach(function (f, s) { end.appendChild(el("p", null, names()[s] + ": " + f.text)); });
-    var w = el("p", "winners", named(res.explain.end.winners));
+    var said = res.explain.end.lines_msg;
+    (res.explain.end.lines || []).forEach(function (line, i) {
+      end.appendChild(el("p", null, named(said && said[i] ? say({ sentence: said[i] }) : line.charAt(0).toUpperCase() + line.slice(1) + ".")));
+    });
+    (res.explain.end.figures || []).forEach(function (f, s) { end.appendChild(el("p", null, names()[s] + ": " + figureText(f))); });
+    var winners = res.explain.end.winners_msg ? say(res.explain.end.winners_msg) : res.explain.end.winners;
+    var w = el("p", "winners", named(winners));
     w.setAttribute("data-testid", "winners");
     end.appendChild(w);
   }
@@ -719,7 +725,10 @@ function drawImage() {
   S.doc.meta.entries.forEach(function (x, r) { line("Round " + (r + 1), res && res.rounds[r] || []); });
   if (res && S.doc.meta.entries.length === ROUNDS) line(Cards.editionWords(S.doc.edition).tiebreak, res.pudding);
   line("Total", res ? res.totals : [], true);
-  if (res && res.explain.end) { g.font = "16px sans-serif"; g.fillText(named(res.explain.end.winners), 24, y); }
+  if (res && res.explain.end) {
+    g.font = "16px sans-serif";
+    g.fillText(named(res.explain.end.winners_msg ? say(res.explain.end.winners_msg) : res.explain.end.winners), 24, y);
+  }
   c.toBlob(function (blob) { download("sushigo-score-sheet.png", blob); });
 }
 

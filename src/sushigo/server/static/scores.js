@@ -8,6 +8,7 @@
 
 import { $, $as, as, el } from "./dom.js";
 import { groupElement as drawGroup, groups } from "./collections.js";
+import { say } from "./i18n.js";
 
 function plural(n, word) { return n + " " + word + (n === 1 ? "" : "s"); }
 
@@ -24,7 +25,7 @@ export function explanation(story, seatName) {
   story.figures.forEach(function (figures, s) {
     var p = el("p", "explained-seat");
     p.appendChild(el("strong", null, seatName(s) + ": "));
-    var texts = figures.map(function (f) { return f.text; });
+    var texts = figures.map(figureText);
     p.appendChild(document.createTextNode(texts.length ? texts.join("; ") : "nothing that scores"));
     box.appendChild(p);
   });
@@ -32,11 +33,22 @@ export function explanation(story, seatName) {
   return box;
 }
 
+/** A figure of a round's score in the page's language (its `msg`; its English `text` without one). */
+export function figureText(f) {
+  return f.msg ? say(f.msg) : f.text;
+}
+
+/** A round's races (maki, temaki, uramaki) as sentences in the page's language. */
+export function raceSentences(story) {
+  return story.races.map(function (race, i) {
+    var m = story.races_msg && story.races_msg[i];
+    return m ? say({ sentence: m }) : race.charAt(0).toUpperCase() + race.slice(1) + ".";
+  });
+}
+
 /** A round's races (maki, temaki, uramaki), a sentence each, added to `box`. */
 export function addRaces(box, story) {
-  story.races.forEach(function (race) {
-    box.appendChild(el("p", "explained-race", race.charAt(0).toUpperCase() + race.slice(1) + "."));
-  });
+  raceSentences(story).forEach(function (race) { box.appendChild(el("p", "explained-race", race)); });
 }
 
 /**
@@ -60,7 +72,7 @@ export function roundEndSeats(box, last, story, points, seatName) {
     sec.appendChild(cbox);
     if (story && story.figures[i]) {
       var ul = el("ul", "figures");
-      story.figures[i].forEach(function (f) { ul.appendChild(el("li", null, f.text)); });
+      story.figures[i].forEach(function (f) { ul.appendChild(el("li", null, figureText(f))); });
       if (!story.figures[i].length) ul.appendChild(el("li", null, "nothing that scores"));
       sec.appendChild(ul);
     }

@@ -88,7 +88,7 @@ import { $, $as, as, el } from "./dom.js";
 import { makeConnection } from "./connection.js";
 import { groupElement as drawGroup, groups } from "./collections.js";
 import { renderScores as drawScores, roundEndSeats } from "./scores.js";
-import { applyLog, latestTurn, plain, renderLog } from "./log.js";
+import { applyLog, latestTurn, lineText, plain, renderLog } from "./log.js";
 import { memoryOn, setupRules } from "./rules.js";
 import { setupNotify } from "./notify.js";
 import { makeLesson } from "./lesson.js";
@@ -371,7 +371,7 @@ function onLog(msg) {
   for (var i = Math.min(before, msg.from || 0); i < S.log.length; i++) {
     var line = S.log[i];
     if (line.kind === "timer" && line.seat === S.seat && S.seat !== null && i >= before) {
-      showNotice(plain(line.text, seatName));
+      showNotice(plain(lineText(line), seatName));
     }
   }
   render();
@@ -699,7 +699,7 @@ function render() {
   renderSeats();
   drawScores({ view: S.view, finished: S.status === "finished", party: edition() === "party", id: S.id, seat: S.seat,
     seatName: seatName, winnersText: winnersText,
-    ending: S.log.filter(function (l) { return l.kind === "game"; }).map(function (l) { return plain(l.text, seatName); }) });
+    ending: S.log.filter(function (l) { return l.kind === "game"; }).map(function (l) { return plain(lineText(l), seatName); }) });
   renderLog($("log"), S.log, Array.from({ length: seatCount() }, function (_, i) { return seatName(i); }));
   $("withdraw").hidden = !(changing(S.view) && S.status === "playing");
   renderChat({ messages: S.chat, muted: S.muted, seat: S.seat, table: S.table, seatName: seatName, send: send });
@@ -1167,7 +1167,7 @@ function renderSeats() {
       }
       var told = newest.filter(function (l) { return l.seat === i && l.round === v.round; });
       if (told.length && S.status === "playing") {
-        var rv = el("p", "revealed", "Just now: " + told.map(function (l) { return plain(l.text, seatName); }).join(" "));
+        var rv = el("p", "revealed", "Just now: " + told.map(function (l) { return plain(lineText(l), seatName); }).join(" "));
         rv.setAttribute("data-testid", "revealed");
         sec.appendChild(rv);
       }

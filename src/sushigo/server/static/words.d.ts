@@ -9,6 +9,8 @@ export const WORDS: {
   items: Record<string, string>;
   /** Each item's scoring line, per edition. */
   hints: { base: Record<string, string>; party: Record<string, string> };
+  /** The scoring lines as the engine's messages (i18n.js says them in the page's language). */
+  hints_msg: { base: Record<string, object>; party: Record<string, object> };
   /** Rounds in a game. */
   rounds: number;
   /** What a card a takeout box flipped face down scores. */
