@@ -7,7 +7,7 @@
 
 What is extracted (Babel's extractors; the keywords are the project's markers): the
 Python sources (``msg``, ``nmsg`` (plural), ``label``, ``N_`` of :mod:`sushigo.engine.messages`;
-``_`` and ``_n`` (plural) of :mod:`sushigo.i18n`), the pages' JavaScript (``t("...")``,
+``_``, ``_l`` and ``_n``, ``_ln`` (plural) of :mod:`sushigo.i18n`), the pages' JavaScript (``t("...")``,
 ``tn("one", "many", n)``) and the pages' HTML (every text and every ``title``,
 ``placeholder``, ``alt``, ``aria-label`` attribute: :func:`sushigo.i18n.pages.extract_html`).
 A new language: CONTRIBUTING.md, "Adding a language".
@@ -35,7 +35,7 @@ from sushigo.i18n import DEFAULT, LANGUAGES, LOCALES, babel_locale, po_path  # n
 SOURCES = ROOT / "src" / "sushigo"
 ENGINE = {"msg": None, "nmsg": (1, 2), "label": None, "N_": None}
 """The engine's markers (sushigo.engine.messages)."""
-ADAPTERS = {"_": None, "_n": (1, 2), "N_": None}
+ADAPTERS = {"_": None, "_n": (1, 2), "_l": None, "_ln": (1, 2), "N_": None, "msg": None, "nmsg": (1, 2)}
 """The terminal's, the command line's and the server's (sushigo.i18n)."""
 PAGES = {"t": None, "tn": (1, 2)}
 """The pages' scripts' (static/i18n.js)."""

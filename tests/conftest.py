@@ -23,6 +23,11 @@ settings.register_profile("ci", derandomize=True)
 settings.register_profile("dev")
 settings.load_profile(os.environ.get("SUSHIGO_HYPOTHESIS_PROFILE", "dev"))
 
+# The tests read English whatever the developer's locale (the terminal game follows LANGUAGE,
+# then LC_ALL, LC_MESSAGES, LANG: sushigo.i18n.from_environment); a test of another language
+# says so itself.
+os.environ["LANGUAGE"] = "en"
+
 
 def _extensions() -> list[Path]:
     """The engine modules compiled in place (scripts/compile_engine.py)."""

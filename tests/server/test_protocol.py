@@ -1261,7 +1261,7 @@ def test_every_http_error_has_the_one_shape(sqlite_url: str) -> None:
 def test_the_page_s_card_words_and_rules_are_the_engine_s(lite_client: TestClient) -> None:
     from importlib import resources
 
-    from sushigo.engine.guide import card_words, demonstrations, dishes, how_to_play
+    from sushigo.engine.guide import card_words, demonstrations, dishes, how_to_play, how_to_play_said
 
     r = lite_client.get("/static/words.js")
     assert r.status_code == 200 and r.headers["content-type"].startswith("text/javascript")
@@ -1282,6 +1282,7 @@ def test_the_page_s_card_words_and_rules_are_the_engine_s(lite_client: TestClien
     got = lite_client.get(f"/api/tables/{created['id']}/rules").json()
     rules = Rules.party(4, "Master Menu")
     assert got == {"edition": "party", "how_to_play": how_to_play(rules),
+                   "how_to_play_msg": [m.to_json() for m in how_to_play_said(rules)],
                    "dishes": [d.to_json() for d in dishes(rules)],
                    "demonstrations": [d.to_json() for d in demonstrations(rules)]}
     missing = lite_client.get("/api/tables/nope/rules")

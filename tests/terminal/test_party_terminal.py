@@ -145,7 +145,7 @@ def test_one_human_plays_every_special(tmp_path: Path, menu: str, seed: int, dec
         assert script.count(prompt) > 0, (prompt, sorted(set(script.prompts)))
         kind = DECISION_OF_PROMPT[prompt]
         if kind is not None:  # the engine's words for the decision, as the page shows them too
-            assert DECISION_ASKS[kind] + "." in flat, kind
+            assert render(DECISION_ASKS[kind]) + "." in flat, kind
     assert f"Menu: {menu} - Nigiri" in text
     assert "Final score sheet" in text and re.search(r"(Winner|Shared win): ", text)
     assert "End of round 3: scoring" in text and "Desserts (" in text

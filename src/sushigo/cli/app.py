@@ -7,11 +7,13 @@ standard error and a non-zero exit status, never a traceback.
 from __future__ import annotations
 
 import contextlib
+import contextvars
 import json
 import os
 import re
 import statistics
 import sys
+from collections.abc import Callable
 from enum import Enum
 from typing import Annotated, Any, Final
 
@@ -27,6 +29,7 @@ from sushigo.engine.base.scoring import Result
 from sushigo.engine.editions import by_result, edition_for, replay, score_sheet
 from sushigo.engine.party.game import PartyResult
 from sushigo.engine.records import RecordError, load_json, seat_names
+from sushigo.i18n import LANGUAGES, from_environment, use
 from sushigo.terminal.render import party_score_sheet_table, score_sheet_table, winners_line
 
 app = typer.Typer(
@@ -93,6 +96,9 @@ FormatOpt = Annotated[
 ]
 
 FORMAT_DOC: Final = "docs/spec/game-record.md in the sushigo sources"
+
+_LANG_CHOICES: Final = ", ".join(LANGUAGES)
+"""The languages of ``sushigo play --lang``, for its help and its error."""
 
 
 @app.command("replay", epilog=f"The record format: {FORMAT_DOC}.")
@@ -339,10 +345,21 @@ def play_command(
     time_limit: Annotated[
         float | None, typer.Option("--time-limit", help="Seconds per decision for cmd: bots (default 10).")
     ] = None,
+    lang: Annotated[
+        str | None, typer.Option("--lang", "-l", metavar="LANG", help=f"The game's language: {_LANG_CHOICES}.  "
+                                 "Default: the terminal's (LANGUAGE, LC_ALL, LC_MESSAGES or LANG), else English.")
+    ] = None,
 ) -> None:
-    """Play a full game in the terminal against bots, or pass-and-play."""
+    """Play a full game in the terminal against bots, or pass-and-play.
+
+    The game speaks the language of --lang, else the terminal's; a card is
+    typed by its number, or by its English name as the records write it
+    (squid, wasabi), in every language.
+    """
     from sushigo.bots import EXTERNAL_PREFIX, parse_bot_spec
     from sushigo.engine.flags import FlagError, rules_from_flags
+
+    language = _play_language(lang) if lang is not None else from_environment()
 
     try:
         rules = rules_from_flags(
@@ -383,7 +400,20 @@ def play_command(
 
         return run_play(**table, pass_both_ways=pass_both_ways, reshuffle=reshuffle)
 
-    raise typer.Exit(edition_for(rules).select(base, party)())
+    def in_language(game: Callable[[], int]) -> int:
+        use(language)  # in a copy of the context: the language ends with the game
+        return game()
+
+    game = edition_for(rules).select(base, party)
+    raise typer.Exit(contextvars.copy_context().run(in_language, game))
+
+
+def _play_language(value: str) -> str:
+    """``--lang``'s value (any case), or a one-line usage error naming the languages."""
+    lang = value.strip().lower()
+    if lang not in LANGUAGES:
+        _fail(f"unknown language {value!r} for --lang (choose from: {_LANG_CHOICES})", EXIT_USAGE)
+    return lang
 
 
 @app.command("tournament")

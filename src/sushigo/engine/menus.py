@@ -25,6 +25,7 @@ import re
 from collections.abc import Sequence
 from typing import Final
 
+from sushigo.engine.messages import N_
 from sushigo.engine.names import did_you_mean
 
 MENU_ITEMS: Final[tuple[str, ...]] = (
@@ -50,14 +51,14 @@ class MenuError(ValueError):
 
 
 OFFICIAL_MENUS: Final[dict[str, tuple[str, ...]]] = {
-    "My First Meal": ("maki", "tempura", "sashimi", "miso_soup", "wasabi", "tea", "green_tea_ice_cream"),
-    "Sushi Go!": ("maki", "tempura", "sashimi", "dumpling", "chopsticks", "wasabi", "pudding"),
-    "Party Sampler": ("temaki", "tempura", "dumpling", "tofu", "wasabi", "menu", "green_tea_ice_cream"),
-    "Master Menu": ("temaki", "onigiri", "tofu", "sashimi", "spoon", "takeout_box", "fruit"),
-    "Points Platter": ("uramaki", "onigiri", "dumpling", "edamame", "special_order", "tea", "green_tea_ice_cream"),
-    "Cutthroat Combo": ("temaki", "eel", "tofu", "miso_soup", "spoon", "soy_sauce", "pudding"),
-    "Big Banquet": ("maki", "tempura", "dumpling", "eel", "spoon", "chopsticks", "green_tea_ice_cream"),
-    "Dinner for Two": ("uramaki", "onigiri", "tofu", "miso_soup", "menu", "special_order", "fruit"),
+    N_("My First Meal"): ("maki", "tempura", "sashimi", "miso_soup", "wasabi", "tea", "green_tea_ice_cream"),
+    N_("Sushi Go!"): ("maki", "tempura", "sashimi", "dumpling", "chopsticks", "wasabi", "pudding"),
+    N_("Party Sampler"): ("temaki", "tempura", "dumpling", "tofu", "wasabi", "menu", "green_tea_ice_cream"),
+    N_("Master Menu"): ("temaki", "onigiri", "tofu", "sashimi", "spoon", "takeout_box", "fruit"),
+    N_("Points Platter"): ("uramaki", "onigiri", "dumpling", "edamame", "special_order", "tea", "green_tea_ice_cream"),
+    N_("Cutthroat Combo"): ("temaki", "eel", "tofu", "miso_soup", "spoon", "soy_sauce", "pudding"),
+    N_("Big Banquet"): ("maki", "tempura", "dumpling", "eel", "spoon", "chopsticks", "green_tea_ice_cream"),
+    N_("Dinner for Two"): ("uramaki", "onigiri", "tofu", "miso_soup", "menu", "special_order", "fruit"),
 }
 """The official suggested menus (docs/rules.md §2.2), nigiri left implicit."""
 

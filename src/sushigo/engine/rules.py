@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from typing import Any, Final
 
 from sushigo.engine.menus import MenuError, check_menu, normalize_menu, parse_menu
+from sushigo.engine.messages import N_
 
 MIN_PLAYERS: Final = 2
 MAX_PLAYERS: Final = 5
@@ -93,14 +94,14 @@ class RuleOption:
 
 
 RULE_OPTIONS: Final[tuple[RuleOption, ...]] = (
-    RuleOption("pass_both_ways", "base", False, "Pass both ways (round 2 passes right)"),
-    RuleOption("reshuffle", "base", False, "Reshuffle every round (house rule)"),
-    RuleOption("uramaki_split", "party", "4-4-4", "Uramaki split",
-               tuple((k, k + " (default)" if k == "4-4-4" else k) for k in URAMAKI_SPLITS)),
-    RuleOption("menu_card_draw", "party", 4, "Menu card draws", low=1, high=8),
-    RuleOption("two_player_pudding_penalty", "party", False, "Pudding penalty with 2 players"),
-    RuleOption("wasabi_colour", "party", "nigiri", "Wasabi's colour (tea, soy sauce)",
-               (("nigiri", "The nigiri's (default)"), ("own", "Its own"))),
+    RuleOption("pass_both_ways", "base", False, N_("Pass both ways (round 2 passes right)")),
+    RuleOption("reshuffle", "base", False, N_("Reshuffle every round (house rule)")),
+    RuleOption("uramaki_split", "party", "4-4-4", N_("Uramaki split"),
+               tuple((k, N_("4-4-4 (default)") if k == "4-4-4" else k) for k in URAMAKI_SPLITS)),
+    RuleOption("menu_card_draw", "party", 4, N_("Menu card draws"), low=1, high=8),
+    RuleOption("two_player_pudding_penalty", "party", False, N_("Pudding penalty with 2 players")),
+    RuleOption("wasabi_colour", "party", "nigiri", N_("Wasabi's colour (tea, soy sauce)"),
+               (("nigiri", N_("The nigiri's (default)")), ("own", N_("Its own")))),
 )
 """Every named rule option, each a field of :class:`Rules` of the same name (docs/rules.md §3)."""
 

@@ -16,7 +16,7 @@ same the game table shows).  The scoring itself is
 >>> sheet = {"players": 2, "rounds": [[["wasabi", "squid", "tempura", "tempura"], ["maki3", "pudding"]]]}
 >>> story = explain_sheet(sheet)
 >>> story["result"]["rounds"], [f["text"] for f in story["rounds"][0]["figures"][0]]
-([[14, 6]], ['2 tempura: one pair, 5', 'squid on wasabi 9: 9'])
+([[14, 6]], ['2 tempura: 1 pair, 5', 'squid on wasabi 9: 9'])
 >>> story["rounds"][0]["entries"][0]
 {'wasabi squid': 1, 'tempura': 2}
 >>> [e.key for e in palette(sheet_rules(sheet))][:4]

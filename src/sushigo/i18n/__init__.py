@@ -147,7 +147,15 @@ class Speaker:
         ``names`` (``None``: ``{n}``)."""
         return render(message, self.catalog, names, self.number)
 
+    def phrase(self, text: Phrase) -> str:
+        """A :class:`Phrase` in this language (its fields too, when they are phrases)."""
+        if text.plural is not None and text.n is not None:
+            return self.n(text.id, text.plural, text.n, **text.fields)
+        return self(text.id, **text.fields) if text.fields else self.gettext(text.id)
+
     def _field(self, value: Any) -> Any:
+        if isinstance(value, Phrase):
+            return self.phrase(value)
         return self.number(value) if isinstance(value, int) and not isinstance(value, bool) else value
 
 
@@ -193,6 +201,55 @@ def _n(singular: str, plural: str, n: int, **fields: Any) -> str:
     return current().n(singular, plural, n, **fields)
 
 
+class Phrase(str):
+    """English text that keeps its message id and fields, so that the boundary where it
+    leaves for a reader (an error answer, a frame) says it in the reader's language
+    (:func:`localized`): the server raises errors as these, wherever the code that
+    raises runs.
+
+    >>> p = _l("no table {id}", id="abc"); p, p.id, localized(p)
+    ('no table abc', 'no table {id}', 'no table abc')
+    """
+
+    id: str
+    plural: str | None
+    n: int | None
+    fields: dict[str, Any]
+
+    def __new__(cls, id: str, fields: dict[str, Any], plural: str | None = None, n: int | None = None) -> Phrase:
+        english = speaker(DEFAULT)
+        text = english.n(id, plural, n, **fields) if plural is not None and n is not None else \
+            english(id, **fields) if fields else id
+        self = super().__new__(cls, text)
+        self.id, self.fields, self.plural, self.n = id, dict(fields), plural, n
+        return self
+
+    def __reduce__(self) -> Any:
+        return (Phrase, (self.id, self.fields, self.plural, self.n))
+
+
+def _l(message: str, **fields: Any) -> Phrase:
+    """``message`` with its fields, said in the reader's language where it leaves (:class:`Phrase`)."""
+    return Phrase(message, fields)
+
+
+def _ln(singular: str, plural: str, n: int, **fields: Any) -> Phrase:
+    """A :class:`Phrase` with a plural form, chosen for ``n`` (also its field ``{n}``)."""
+    return Phrase(singular, fields, plural, n)
+
+
+def localized(text: str) -> str:
+    """``text`` in this context's language when it is a :class:`Phrase`; as it is otherwise."""
+    return current().phrase(text) if isinstance(text, Phrase) else text
+
+
+def message_of(error: BaseException) -> str:
+    """An exception's one-line message, a :class:`Phrase` when it was raised with one
+    (``str(error)`` would make it plain English)."""
+    first = error.args[0] if error.args else None
+    return first if isinstance(first, Phrase) else str(error)
+
+
 def say(message: Param, names: Sequence[str] | None = None) -> str:
     """An engine message in this context's language (:meth:`Speaker.say`)."""
     return current().say(message, names)
@@ -208,6 +265,8 @@ def language_of(tag: str | None) -> str | None:
     if not tag:
         return None
     base = tag.split(".")[0].split("@")[0].replace("-", "_")
+    if base.upper() in ("C", "POSIX"):  # no language (Babel's reading of these varies)
+        return None
     try:
         lang = Locale.parse(base).language
     except (ValueError, UnknownLocaleError):
@@ -265,5 +324,6 @@ def from_environment(environ: Mapping[str, str] = os.environ) -> str:
     return DEFAULT
 
 
-__all__ = ["DEFAULT", "LANGUAGES", "LOCALES", "Speaker", "_", "_n", "babel_locale", "current", "from_accept_language",
-           "from_environment", "language_of", "page_catalog", "po_path", "say", "speaker", "translations", "use"]
+__all__ = ["DEFAULT", "LANGUAGES", "LOCALES", "Phrase", "Speaker", "_", "_l", "_ln", "_n", "babel_locale", "current",
+           "from_accept_language", "from_environment", "language_of", "localized", "message_of", "page_catalog",
+           "po_path", "say", "speaker", "translations", "use"]

@@ -23,8 +23,10 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from sushigo.analysis.evaluate import DEFAULT_SAMPLES
 from sushigo.engine.editions import edition_for
+from sushigo.i18n import _l
 from sushigo.server.accounts import AccountLimits, Accounts, Bots
 from sushigo.server.guard import Guard
+from sushigo.server.languages import Language
 from sushigo.server.matchmaking import CONFIRM_SECONDS, Challenges, Match, PlayNow
 from sushigo.server.push import Notice, Push
 from sushigo.server.replies import Refusal
@@ -67,11 +69,11 @@ def normalize_origin(text: str) -> str:
     try:
         port = parts.port
     except ValueError:
-        raise ValueError(f"bad port in origin {text!r}") from None
+        raise ValueError(_l("bad port in origin {origin}", origin=repr(text))) from None
     if parts.scheme.lower() not in ("http", "https") or not parts.hostname:
-        raise ValueError(f"an origin is http(s)://host[:port], not {text!r}")
+        raise ValueError(_l("an origin is http(s)://host[:port], not {origin}", origin=repr(text)))
     if parts.path not in ("", "/") or parts.query or parts.fragment or parts.username or parts.password:
-        raise ValueError(f"an origin has no path, query or user: {text!r}")
+        raise ValueError(_l("an origin has no path, query or user: {origin}", origin=repr(text)))
     scheme, host = parts.scheme.lower(), parts.hostname.lower()
     if ":" in host:
         host = f"[{host}]"
@@ -142,6 +144,8 @@ def create_app(
     app.state.service = service
     # cross-site state changes refused, security headers on every answer (server/guard.py)
     app.add_middleware(Guard, allowed=allowed, docs=app.docs_url)
+    # the reader's language for every answer: the switch's cookie, else Accept-Language (server/languages.py)
+    app.add_middleware(Language)
     # every error answer is {"error": "one line"} (routes/errors.py)
     app.exception_handler(Refused)(errors.refused)
     app.exception_handler(TableError)(errors.table_error)

@@ -21,6 +21,7 @@ from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from typing import Any, Final
 
+from sushigo.i18n import _l
 from sushigo.server.accounts import Account, Bots
 from sushigo.server.bot_stream import put_or_end
 from sushigo.server.matchmaking import Challenges, PlayNow
@@ -38,8 +39,8 @@ OUTBOX: Final = 64
 
 Batch = list[dict[str, Any]] | str
 """What a stream is handed: events to tell, or why it ends (its last line, ``closed``)."""
-REVOKED: Final = "the token was revoked"
-UNREAD: Final = "the stream was not read"
+REVOKED: Final = _l("the token was revoked")
+UNREAD: Final = _l("the stream was not read")
 
 
 @dataclass(eq=False)

@@ -21,6 +21,7 @@ from sushigo.bots.base import legal_actions_of, view_for
 from sushigo.bots.external import legal_entries, pick_message
 from sushigo.engine.base.actions import Action
 from sushigo.engine.worlds import world_document
+from sushigo.i18n import _l
 from sushigo.server.protocol import UPDATES
 from sushigo.server.tables import PLAYING, LiveTable, TableError
 from sushigo.server.tables.model import log
@@ -109,12 +110,12 @@ def action_of(table: LiveTable, seat: int, entry: object) -> Action:
     """The action of a ``pick`` answer's entry (one of the ``legal`` entries the seat's
     ``pick`` message listed, in any case); :class:`TableError` otherwise."""
     if not isinstance(entry, list) or not entry or not all(isinstance(p, str) and len(p) < 100 for p in entry):
-        raise TableError("bad_message", "pick: one of the legal entries of the pick message, a list of strings")
+        raise TableError("bad_message", _l("pick: one of the legal entries of the pick message, a list of strings"))
     view = view_for(table.game, seat, None)
     legal = {tuple(p.lower() for p in e): a for e, a in zip(legal_entries(view), legal_actions_of(view))}
     action = legal.get(tuple(p.lower() for p in entry))
     if action is None:
-        raise TableError("illegal", f"{json.dumps(entry)[:80]} is not among the legal entries now")
+        raise TableError("illegal", _l("{entry} is not among the legal entries now", entry=json.dumps(entry)[:80]))
     return action
 
 

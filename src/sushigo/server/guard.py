@@ -27,6 +27,8 @@ from starlette.datastructures import Headers, MutableHeaders
 from starlette.responses import JSONResponse, Response
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from sushigo.i18n import _l, localized
+
 UNSAFE_METHODS: Final = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 """The methods that may change something: each must come from no browser page, or one of ours."""
 
@@ -118,16 +120,17 @@ def cross_site(headers: Headers, allowed: frozenset[str]) -> str | None:
     if origin is not None:
         if origin_allowed(origin, host, allowed):
             return None
-        return (f"cross-site request refused: a page of {origin[:100]!r} may not change anything here "
-                "(the server's own pages and its --allow-origin origins may)")
+        return _l("cross-site request refused: a page of {page} may not change anything here "
+                  "(the server's own pages and its --allow-origin origins may)", page=repr(origin[:100]))
     site = headers.get("sec-fetch-site")
     if site in ("cross-site", "same-site"):
-        return f"cross-site request refused: it comes from another site's page (Sec-Fetch-Site: {site})"
+        return _l("cross-site request refused: it comes from another site's page (Sec-Fetch-Site: {site})",
+                  site=site)
     referer = headers.get("referer")
     page = _origin_of(referer) if referer is not None else None
     if page is not None and not origin_allowed(page, host, allowed):
-        return (f"cross-site request refused: a page of {page[:100]!r} may not change anything here "
-                "(the server's own pages and its --allow-origin origins may)")
+        return _l("cross-site request refused: a page of {page} may not change anything here "
+                  "(the server's own pages and its --allow-origin origins may)", page=repr(page[:100]))
     return None
 
 
@@ -175,7 +178,7 @@ class Guard:
         if scope["method"] in UNSAFE_METHODS:
             why = cross_site(headers, self.allowed)
             if why is not None:
-                refusal = JSONResponse({"error": why}, status_code=403,
+                refusal = JSONResponse({"error": localized(why)}, status_code=403,
                                        headers={"Content-Security-Policy": csp, **HEADERS})
                 await refusal(scope, receive, send)
                 return

@@ -23,6 +23,7 @@ from typing import Annotated, Any, Final, Literal
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
 from sushigo.engine.records import RecordError, parse_json
+from sushigo.i18n import Phrase, _l, localized
 
 VERSION: Final = 3
 """The ``v`` of every server message (3: what an event tells a socket comes in one ``update``)."""
@@ -152,38 +153,41 @@ _CLIENT: TypeAdapter[AnyClientMessage] = TypeAdapter(ClientMessage)
 _TYPES: Final = ("hello", "pick", "name", "ping", "withdraw", "chat", "react", "mute", "hand_over", "rematch")
 
 
-def _first_error(e: ValidationError, prefix: str) -> str:
+def _first_error(e: ValidationError, prefix: str) -> Phrase:
     err = e.errors()[0]
     parts = err["loc"][1:] if prefix else err["loc"]
     loc = ".".join(str(p) for p in parts) or "message"
-    msg = err["msg"]
+    where = f"{prefix}.{loc}" if prefix else loc
     if err["type"] == "extra_forbidden":
-        msg = "unknown key"
-    elif err["type"] == "missing":
-        msg = "missing"
-    return f"{prefix}.{loc}: {msg}" if prefix else f"{loc}: {msg}"
+        return _l("{where}: unknown key", where=where)
+    if err["type"] == "missing":
+        return _l("{where}: missing", where=where)
+    return _l("{where}: {why}", where=where, why=err["msg"])  # pydantic's words
 
 
 def parse_client(text: str | bytes) -> AnyClientMessage:
     """The message in one text frame, or :class:`ProtocolError`."""
     if len(text) > MAX_MESSAGE:
-        raise ProtocolError("too_large", f"message of {len(text)} characters (at most {MAX_MESSAGE})")
+        raise ProtocolError("too_large", _l("message of {n} characters (at most {most})",
+                                            n=str(len(text)), most=str(MAX_MESSAGE)))
     try:
         data = parse_json(text, "the message")
     except RecordError as e:
-        raise ProtocolError("bad_message", "not a JSON object" if " is not JSON" in str(e) else str(e)) from None
+        raise ProtocolError("bad_message", _l("not a JSON object") if " is not JSON" in str(e) else str(e)) from None
     if not isinstance(data, dict):
-        raise ProtocolError("bad_message", "not a JSON object")
+        raise ProtocolError("bad_message", _l("not a JSON object"))
     if "v" not in data:
-        raise ProtocolError("bad_message", f"missing key 'v' (the protocol version, {VERSION})")
+        raise ProtocolError("bad_message", _l("missing key 'v' (the protocol version, {version})", version=VERSION))
     if type(data["v"]) is not int:  # strictly typed: 1.0, true and "1" are not the version 1
-        raise ProtocolError("bad_message", f"v must be the whole number {VERSION}, not {json.dumps(data['v'])}")
+        raise ProtocolError("bad_message", _l("v must be the whole number {version}, not {v}",
+                                              version=VERSION, v=json.dumps(data["v"])))
     if data["v"] not in ACCEPTED:
-        raise ProtocolError("unsupported_version",
-                            f"protocol version {data['v']!r} (this server speaks {VERSION}, 2 and 1)")
+        raise ProtocolError("unsupported_version", _l("protocol version {v} (this server speaks {version}, 2 and 1)",
+                                                      v=repr(data["v"]), version=VERSION))
     kind = data.get("type")
     if kind not in _TYPES:
-        raise ProtocolError("bad_message", f"unknown message type {kind!r} (one of {', '.join(_TYPES)})")
+        raise ProtocolError("bad_message", _l("unknown message type {type} (one of {types})",
+                                              type=repr(kind), types=", ".join(_TYPES)))
     try:
         return _CLIENT.validate_python(data)
     except ValidationError as e:
@@ -198,11 +202,12 @@ def clean_name(name: str) -> str:
     """
     name = unicodedata.normalize("NFC", name).strip()
     if not name:
-        raise ProtocolError("bad_name", "the name is empty")
+        raise ProtocolError("bad_name", _l("the name is empty"))
     if len(name) > MAX_NAME:
-        raise ProtocolError("bad_name", f"the name has {len(name)} characters (at most {MAX_NAME})")
+        raise ProtocolError("bad_name", _l("the name has {n} characters (at most {most})",
+                                           n=str(len(name)), most=str(MAX_NAME)))
     if any(unicodedata.category(ch).startswith("C") for ch in name):
-        raise ProtocolError("bad_name", "the name contains control characters")
+        raise ProtocolError("bad_name", _l("the name contains control characters"))
     return name
 
 
@@ -216,11 +221,12 @@ def clean_chat(text: str) -> str:
     """
     text = unicodedata.normalize("NFC", text).strip()
     if not text:
-        raise ProtocolError("bad_chat", "the message is empty")
+        raise ProtocolError("bad_chat", _l("the message is empty"))
     if len(text) > MAX_CHAT:
-        raise ProtocolError("bad_chat", f"the message has {len(text)} characters (at most {MAX_CHAT})")
+        raise ProtocolError("bad_chat", _l("the message has {n} characters (at most {most})",
+                                           n=str(len(text)), most=str(MAX_CHAT)))
     if any(unicodedata.category(ch) in ("Cc", "Cf", "Cs", "Co", "Cn") and ch not in "\u200d\ufe0f" for ch in text):
-        raise ProtocolError("bad_chat", "the message contains control characters")
+        raise ProtocolError("bad_chat", _l("the message contains control characters"))
     return text
 
 
@@ -284,7 +290,7 @@ def dump(message: dict[str, Any]) -> str:
 
 def error(code: str, message: str) -> str:
     """An ``error`` frame."""
-    return dump({"type": "error", "code": code, "message": message})
+    return dump({"type": "error", "code": code, "message": localized(message)})
 
 
 # ------------------------------------------------------------------ create a table
@@ -339,7 +345,7 @@ def parse_create(body: bytes) -> CreateTable:
     except RecordError as e:
         raise ProtocolError("bad_request", str(e)) from None
     if not isinstance(data, dict):
-        raise ProtocolError("bad_request", "the body is not a JSON object")
+        raise ProtocolError("bad_request", _l("the body is not a JSON object"))
     try:
         return _CREATE.validate_python(data)
     except ValidationError as e:

@@ -38,6 +38,7 @@ from urllib.parse import urlsplit
 
 from sqlalchemy import delete, func, select
 
+from sushigo.i18n import Phrase, _l
 from sushigo.server.replies import Refusal
 from sushigo.server.schema import push_subscriptions_t, site_keys_t
 from sushigo.server.store import Store, StoreError, one_line
@@ -72,22 +73,22 @@ class Notice:
         return json.dumps({"title": self.title, "body": self.body, "url": self.url, "tag": self.tag})
 
 
-def endpoint_problem(endpoint: str, extra: frozenset[str]) -> str | None:
+def endpoint_problem(endpoint: str, extra: frozenset[str]) -> Phrase | None:
     """Why the server will not post to ``endpoint`` (``None``: it will). ``extra``: the
     ``host:port`` the operator added, reached over HTTP or HTTPS."""
     try:
         parts = urlsplit(endpoint)
         host, port = (parts.hostname or "").lower(), parts.port
     except ValueError:
-        return "the endpoint is not a URL"
+        return _l("the endpoint is not a URL")
     if parts.username or parts.password or not host:
-        return "the endpoint is not a URL"
+        return _l("the endpoint is not a URL")
     named = f"{host}:{port or {'http': 80, 'https': 443}.get(parts.scheme, 0)}"
     if parts.scheme in ("http", "https") and named in extra:
         return None
     known = any(host == s or (s.startswith(".") and host.endswith(s)) for s in PUSH_SERVICES)
     if parts.scheme != "https" or port not in (None, 443) or not known:
-        return "the endpoint is not a push service this server posts to"
+        return _l("the endpoint is not a push service this server posts to")
     return None
 
 
@@ -164,14 +165,14 @@ class Push:
         endpoint = subscription.get("endpoint")
         keys = subscription.get("keys")
         if not isinstance(endpoint, str) or not isinstance(keys, dict):
-            raise PushError(400, 'the body is a push subscription: {"endpoint": URL, "keys": {"p256dh": KEY, '
-                                 '"auth": KEY}}')
+            raise PushError(400, _l('the body is a push subscription: {"endpoint": URL, "keys": {"p256dh": KEY, '
+                                    '"auth": KEY}}'))
         p256dh, auth = keys.get("p256dh"), keys.get("auth")
         if not isinstance(p256dh, str) or not isinstance(auth, str) or not 40 <= len(p256dh) <= 200 \
                 or not 10 <= len(auth) <= 100:
-            raise PushError(400, "the subscription's keys are not a browser's (p256dh and auth, base64url)")
+            raise PushError(400, _l("the subscription's keys are not a browser's (p256dh and auth, base64url)"))
         if len(endpoint) > 2000:
-            raise PushError(400, "the endpoint is longer than 2000 characters")
+            raise PushError(400, _l("the endpoint is longer than 2000 characters"))
         problem = endpoint_problem(endpoint, self.services)
         if problem is not None:
             raise PushError(400, problem)

@@ -40,6 +40,7 @@ from sushigo.engine.editions import AnyGame, action_text, action_words, edition_
 from sushigo.engine.menus import menu_label
 from sushigo.engine.narration import Line, lines_seen_by
 from sushigo.engine.records import RecordError, dumps, parse_json, seat_names
+from sushigo.i18n import _l, message_of
 from sushigo.server.store import Store
 from sushigo.server.tables import (
     FINISHED,
@@ -63,9 +64,9 @@ def replay_document(game: AnyGame, seat: int | None, names: Sequence[str]) -> di
     Raises :class:`ValueError` for a seat the game does not have or a game that is not over.
     """
     if seat is not None and not 0 <= seat < game.players:
-        raise ValueError(f"seat {seat}: the game has seats 0 to {game.players - 1}")
+        raise ValueError(_l("seat {seat}: the game has seats 0 to {last}", seat=str(seat), last=game.players - 1))
     if not game.is_over:
-        raise ValueError("a game is replayed once it is over")
+        raise ValueError(_l("a game is replayed once it is over"))
     lines: list[Line] = []
     steps: list[dict[str, Any]] = []
     edition = edition_for(game)
@@ -131,9 +132,9 @@ class ReplayService:
         """
         summary = await self.tables.summary(table_id)
         if summary is None:
-            raise TableError("no_table", f"no table {table_id!r}")
+            raise TableError("no_table", _l("no table {id}", id=repr(table_id)))
         if summary["status"] != FINISHED:
-            raise TableError("not_finished", "a game is replayed once it is finished")
+            raise TableError("not_finished", _l("a game is replayed once it is finished"))
         names = [s.get("name") or f"Seat {s['seat'] + 1}" for s in summary["seats"]]
         return await self._document(table_id, seat, lambda: self.tables.record(table_id), names, charge)
 
@@ -145,11 +146,12 @@ class ReplayService:
         try:
             data = parse_json(body, "the record")
         except RecordError as e:
-            raise TableError("bad_request", f"{e} (a game record is a JSON document)") from None
+            raise TableError("bad_request", _l("{why} (a game record is a JSON document)", why=str(e))) from None
         try:
             game = await asyncio.to_thread(replay, data)
         except RecordError as e:
-            raise TableError("bad_request", f"that is not a game record this server can replay: {e}") from None
+            raise TableError("bad_request", _l("that is not a game record this server can replay: {why}",
+                                               why=str(e))) from None
         rid = upload_id(data)
         await asyncio.to_thread(self.store.save_upload, rid, dumps(data) + "\n", time.time())
         return rid, {"id": rid, "edition": game.rules.edition, "players": game.players,
@@ -163,14 +165,14 @@ class ReplayService:
         """The replay of uploaded record ``rid`` as ``seat`` saw it, as :meth:`of_table`
         (raises ``no_table``, ``bad_request``, ``rate_limited``)."""
         return await self._document(UPLOAD_KEY + rid, seat, lambda: self.record(rid), None, charge,
-                                    missing=f"no uploaded record {rid!r}")
+                                    missing=_l("no uploaded record {id}", id=repr(rid)))
 
     async def upload_analysis(self, rid: str, seat: int, *, start: bool = False,
                               address: str = "") -> AnalysisJob | None:
         """The analysis of ``seat`` in uploaded record ``rid``, as :meth:`TableService.analysis`."""
         text = await self.record(rid)
         if text is None:
-            raise TableError("no_table", f"no uploaded record {rid!r}")
+            raise TableError("no_table", _l("no uploaded record {id}", id=repr(rid)))
         players = json.loads(text)["players"]
 
         async def read() -> str:  # read once, above
@@ -181,14 +183,14 @@ class ReplayService:
 
     async def _document(self, key: str, seat: int | None, read: Callable[[], Awaitable[str | None]],
                         names: list[str] | None, charge: Charge | None,
-                        *, missing: str = "this game has no stored record") -> dict[str, Any]:
+                        *, missing: str = _l("this game has no stored record")) -> dict[str, Any]:
         doc = self._cache.get((key, seat))
         if doc is not None:
             self._cache.move_to_end((key, seat))
             return doc
         if charge is not None and not charge():
-            raise TableError("rate_limited", "this address asked for too many replays in the last minute; "
-                                             "try again in a minute")
+            raise TableError("rate_limited", _l("this address asked for too many replays in the last minute; "
+                                                "try again in a minute"))
         text = await read()
         if text is None:
             raise TableError("no_table", missing)
@@ -196,7 +198,7 @@ class ReplayService:
         try:
             doc = await asyncio.to_thread(_document_of, data, seat, names)
         except ValueError as e:
-            raise TableError("bad_request", str(e)) from None
+            raise TableError("bad_request", message_of(e)) from None
         self._cache[(key, seat)] = doc
         while len(self._cache) > CACHED:
             self._cache.popitem(last=False)

@@ -10,6 +10,8 @@ from typing import Any
 from fastapi import Request
 from fastapi.responses import JSONResponse
 
+from sushigo.i18n import _l, localized
+
 
 class Refusal(Exception):
     """A request a service refuses, whatever route asked: an HTTP ``status``, a one-line
@@ -25,7 +27,7 @@ class Refusal(Exception):
 
 def fail(status: int, message: str, **extra: Any) -> JSONResponse:
     """The documented error answer: ``{"error": "one line"}`` (plus ``extra`` keys)."""
-    return JSONResponse({"error": message, **extra}, status_code=status)
+    return JSONResponse({"error": localized(message), **extra}, status_code=status)
 
 
 async def read_body(request: Request, limit: int) -> bytes | JSONResponse:
@@ -82,7 +84,7 @@ class PerHour:
 
 
 def _too_large(limit: int) -> JSONResponse:
-    return fail(413, f"the body is larger than {limit} bytes")
+    return fail(413, _l("the body is larger than {limit} bytes", limit=str(limit)))
 
 
 class Bucket:

@@ -14,6 +14,7 @@ import sys
 from typing import Final, TextIO
 
 from sushigo.analysis.evaluate import DEFAULT_SAMPLES
+from sushigo.i18n import _l, localized, message_of
 from sushigo.server.store import Store, StoreError
 
 
@@ -93,7 +94,7 @@ def bind(host: str, port: int) -> socket.socket:
     try:
         infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
     except socket.gaierror as e:
-        raise ServeError(f"cannot resolve host {host!r}: {e.strerror}") from None
+        raise ServeError(_l("cannot resolve host {host}: {why}", host=repr(host), why=e.strerror)) from None
     family, kind, proto, _, addr = infos[0]
     sock = socket.socket(family, kind, proto)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
@@ -101,7 +102,8 @@ def bind(host: str, port: int) -> socket.socket:
         sock.bind(addr)
     except OSError as e:
         sock.close()
-        raise ServeError(f"cannot listen on {host}:{port}: {e.strerror}") from None
+        raise ServeError(_l("cannot listen on {host}:{port}: {why}", host=host, port=str(port),
+                            why=e.strerror)) from None
     sock.listen(2048)
     sock.set_inheritable(True)
     return sock
@@ -152,7 +154,7 @@ def serve(
     try:
         extra_origins = tuple(normalize_origin(o) for o in allow_origins)
     except ValueError as e:
-        raise ServeError(f"--allow-origin: {e}") from None
+        raise ServeError(_l("--allow-origin: {why}", why=localized(message_of(e)))) from None
     try:
         store = Store(db)
         store.create_schema()

@@ -39,8 +39,9 @@ from sushigo.engine.base.explain import explain_round
 from sushigo.engine.base.game import Game
 from sushigo.engine.base.scoring import maki_icons, wasabi_pairs
 from sushigo.engine.errors import IllegalActionError, UnknownCardError
-from sushigo.engine.names import did_you_mean
+from sushigo.engine.messages import N_
 from sushigo.engine.rules import NUM_ROUNDS, Rules
+from sushigo.i18n import _, _n
 from sushigo.terminal.labels import base_label, base_style
 from sushigo.terminal.render import score_sheet_table, winners_line
 from sushigo.terminal.session import (
@@ -52,15 +53,21 @@ from sushigo.terminal.session import (
     InputFn,
     TableSession,
     default_console,
+    each_and,
+    keep,
+    listing,
+    not_a_card,
     prepare_table,
+    revealed,
+    styled,
 )
 
 CARD_SHORT: Final[dict[Card, str]] = {c: base_label(c) for c in Card}
-"""Short labels used on screen (maki with its roll icons)."""
+"""Short labels used on screen, in English (message ids: shown as ``_(CARD_SHORT[card])``)."""
 
 CARD_STYLE: Final[dict[Card, str]] = {c: base_style(c) for c in Card}
 
-HELP_TEXT: Final = """\
+HELP_TEXT: Final = N_("""\
 How to pick: type the number of a card in your hand.  With chopsticks in
 your collection (from an earlier turn) you may take two cards: type two
 numbers, e.g. 3 5 or 3+5; they are placed in that order, and the chopsticks
@@ -77,17 +84,18 @@ Scoring at the end of each round:
   Chopsticks and empty wasabi score nothing.
 At the end of the game: most puddings +6, fewest -6 (ties split; no
 penalty with 2 players; nothing if all are equal).  Ties for the win go to
-the player with more puddings, else the win is shared."""
+the player with more puddings, else the win is shared.""")
+"""The help (``?``), in English (a message id)."""
 
 
 def card_text(card: int, label: str | None = None) -> Text:
-    """A card's short label in its colour.
+    """A card's short label (in the player's language) in its colour.
 
     >>> card_text(Card.SQUID).plain
     'Squid'
     """
     c = Card(card)
-    return Text(label if label is not None else CARD_SHORT[c], style=CARD_STYLE[c])
+    return Text(label if label is not None else _(CARD_SHORT[c]), style=CARD_STYLE[c])
 
 
 def collection_text(cards: Sequence[int], times: str = "\u00d7") -> Text:
@@ -113,18 +121,18 @@ def collection_text(cards: Sequence[int], times: str = "\u00d7") -> Text:
     parts: list[tuple[float, Text]] = []  # (sort key, text): card order, filled wasabi before empty
     makis = [c for c in sorted(counts) if MAKI_ICONS[c]]
     if makis:
-        icons = "+".join(str(MAKI_ICONS[m]) for m in makis for _ in range(counts[m]))
-        parts.append((Card.MAKI1, card_text(makis[0], f"Maki({icons})")))
+        icons = "+".join(str(MAKI_ICONS[m]) for m in makis for _copy in range(counts[m]))
+        parts.append((Card.MAKI1, card_text(makis[0], _("Maki({icons})", icons=icons))))
     for c, n in counts.items():
         if not MAKI_ICONS[c]:
-            parts.append((c, card_text(c, CARD_SHORT[Card(c)] + (f"{times}{n}" if n > 1 else ""))))
+            parts.append((c, card_text(c, _(CARD_SHORT[Card(c)]) + (f"{times}{n}" if n > 1 else ""))))
     for c in sorted(topped, reverse=True):
         pair = Text.assemble(card_text(Card.WASABI), ("+", "bright_green"), card_text(c))
         parts.append((Card.WASABI - 0.5, pair))
     parts.sort(key=lambda part: part[0])
     if not parts:
         return Text("-", style="dim")
-    return Text("  ").join(text for _, text in parts)
+    return Text("  ").join(text for _sort, text in parts)
 
 
 def pick_text(cards: Sequence[int], collection: Sequence[int]) -> Text:
@@ -134,10 +142,11 @@ def pick_text(cards: Sequence[int], collection: Sequence[int]) -> Text:
     parts = []
     for i in range(start, len(collection)):
         c = collection[i]
-        parts.append(card_text(c, CARD_SHORT[Card(c)] + (" on wasabi" if i in pairs else "")))
-    text = Text(", then ").join(parts)
+        label = _(CARD_SHORT[Card(c)])
+        parts.append(card_text(c, _("{card} on wasabi", card=label) if i in pairs else label))
+    text = parts[0] if len(parts) == 1 else styled(_("{first}, then {second}"), first=parts[0], second=parts[1])
     if len(cards) == 2:
-        text.append("  (chopsticks)", style="cyan")
+        text.append("  " + _("(chopsticks)"), style="cyan")
     return text
 
 
@@ -152,27 +161,24 @@ class TerminalGame(TableSession[Game]):
     # ------------------------------------------------------------- screens
 
     def show_help(self) -> None:
-        self.say(Padding(Text(HELP_TEXT), (1, 0, 1, 0)))
+        self.say(Padding(Text(_(HELP_TEXT)), (1, 0, 1, 0)))
 
     def show_intro(self) -> None:
         game = self.game
         rules = game.rules
         options = []
         if rules.pass_both_ways:
-            options.append("pass both ways (round 2 passes right)")
+            options.append(_("pass both ways (round 2 passes right)"))
         if rules.reshuffle:
-            options.append("reshuffle between rounds (house rule)")
-        self.say(Rule(Text("Sushi Go!", style="bold red")))
-        def label(seat: int) -> str:
-            if self.bots[seat] is not None:
-                return " (bot)"
-            return " (you)" if len(self.humans) == 1 and self.names[seat] != "You" else ""
-
-        seats = Text(", ").join(Text.assemble(self.name_text(s), label(s)) for s in range(game.players))
-        self.say(Text.assemble(f"{game.players} players: ", seats))
-        self.say(f"Rules: {', '.join(options) if options else 'official'}; seed {game.seed}.")
+            options.append(_("reshuffle between rounds (house rule)"))
+        self.say(Rule(Text(_("Sushi Go!"), style="bold red")))
+        seats = listing([self.seat_text(s) for s in range(game.players)])
+        self.say(self.styled(_n("{n} player: {seats}", "{n} players: {seats}", game.players, **keep("seats")),
+                             seats=seats))
+        rules_said = listing(options).plain if options else _("official")
+        self.say(Text(_("Rules: {options}; seed {seed}.", options=rules_said, seed=str(game.seed))))
         if self.humans:
-            self.say("Type the number of a card to pick it, ? for help, q to quit.")
+            self.say(Text(_("Type the number of a card to pick it, ? for help, q to quit.")))
 
     def table(self, viewer: int | None) -> Table:
         """Every seat's collection this round, maki icons, puddings and points."""
@@ -180,11 +186,12 @@ class TerminalGame(TableSession[Game]):
         scores = game.result().totals
         puddings = game.puddings()
         table = Table(box=box.SIMPLE_HEAD, pad_edge=False, expand=True)
-        table.add_column("Player", no_wrap=True, max_width=MAX_NAME, overflow="ellipsis")
-        table.add_column("Collection this round", ratio=1, min_width=20)
-        table.add_column("Maki", justify="right", no_wrap=True)
-        table.add_column("Pud", justify="right", no_wrap=True)
-        table.add_column("Pts", justify="right", no_wrap=True)
+        table.add_column(_("Player"), no_wrap=True, max_width=MAX_NAME, overflow="ellipsis")
+        table.add_column(_("Collection this round"), ratio=1, min_width=20)
+        # TRANSLATORS: column headers, short: maki roll icons, puddings, points
+        table.add_column(_("Maki"), justify="right", no_wrap=True)
+        table.add_column(_("Pud"), justify="right", no_wrap=True)
+        table.add_column(_("Pts"), justify="right", no_wrap=True)
         for s in range(game.players):
             name = self.name_text(s)
             if s == viewer:
@@ -202,41 +209,45 @@ class TerminalGame(TableSession[Game]):
     def show_turn(self, seat: int) -> list[int]:
         """The picking screen of ``seat``; returns its hand in the order numbered."""
         game = self.game
-        heading = f"Round {game.round} of {NUM_ROUNDS} - turn {game.turn} of {game.rules.hand_size}"
+        heading = _("Round {round} of {rounds} - turn {turn} of {turns}", round=game.round, rounds=NUM_ROUNDS,
+                    turn=game.turn, turns=game.rules.hand_size)
         self.say(Rule(heading))
         self.say(self.table(seat))
-        direction = "left" if game.pass_step == 1 else "right"
-        self.say(Text.assemble(
-            "You pass this hand ", direction, " to ", self.name_text(game.passes_to(seat)),
-            " and receive ", self.name_text(game.receives_from(seat)), "'s next.",
-        ))
+        direction = _("left") if game.pass_step == 1 else _("right")
+        self.say(self.styled(_("You pass this hand {direction} to {to} and receive {giver}'s next."),
+                             direction=direction, to=self.name_text(game.passes_to(seat)),
+                             giver=self.name_text(game.receives_from(seat))))
         hand = sorted(game.hands[seat])
-        owner = "Your" if len(self.humans) == 1 else f"{self.names[seat]}'s"
-        self.say(Text(f"{owner} hand ({len(hand)} cards):", style="bold"))
+        self.say(Text(self.hand_title(seat, hand), style="bold"))
         grid = Table.grid(padding=(0, 2))
         per_row = 4
-        for _ in range(per_row):
+        for _column in range(per_row):
             grid.add_column(no_wrap=True)
         cells = [Text.assemble((f"{i:>2} ", "bold"), card_text(c)) for i, c in enumerate(hand, 1)]
         for i in range(0, len(cells), per_row):
             grid.add_row(*cells[i:i + per_row])
         self.say(Padding(grid, (0, 0, 0, 1), expand=False))
         if game.can_use_chopsticks(seat):
-            hint = "Chopsticks: you may take two cards, e.g. 1 2 (in play order)."
+            hint = _("Chopsticks: you may take two cards, e.g. 1 2 (in play order).")
             self.say(Text(hint, style="cyan"))
         return hand
 
+    def hand_title(self, seat: int, hand: Sequence[int]) -> str:
+        """``Your hand (8 cards):``, or in pass-and-play ``Ann's hand (8 cards):``."""
+        if len(self.humans) == 1:
+            return _n("Your hand ({n} card):", "Your hand ({n} cards):", len(hand))
+        return _n("{name}'s hand ({n} card):", "{name}'s hand ({n} cards):", len(hand), name=self.names[seat])
+
     def show_reveal(self, round_index: int) -> None:
         game = self.game
-        _, turns = game.history()[round_index]
+        turns = game.history()[round_index][1]
         cols = game.round_collections(round_index + 1)
         table = Table.grid(padding=(0, 2))
         table.add_column(no_wrap=True, max_width=MAX_NAME, overflow="ellipsis")
         table.add_column()
         for s, action in enumerate(turns[-1]):
             table.add_row(self.name_text(s), pick_text(card_ids(action), cols[s]))
-        last = " (the last cards, played for everyone)" if len(turns) == game.rules.hand_size else ""
-        self.say(Text(f"Revealed in round {round_index + 1}, turn {len(turns)}{last}:", style="bold"))
+        self.say(Text(revealed(round_index + 1, len(turns), len(turns) == game.rules.hand_size), style="bold"))
         self.say(Padding(table, (0, 0, 1, 1), expand=False))
 
     def show_round_end(self, round_index: int) -> None:
@@ -244,10 +255,10 @@ class TerminalGame(TableSession[Game]):
         number = round_index + 1
         cols = game.round_collections(round_index + 1)
         lines = game.round_breakdowns[round_index]
-        self.say(Rule(Text(f"End of round {number}: scoring", style="bold")))
+        self.say(Rule(Text(_("End of round {round}: scoring", round=number), style="bold")))
         collections = Table(box=box.SIMPLE_HEAD, pad_edge=False)
-        collections.add_column("Player", no_wrap=True, max_width=MAX_NAME, overflow="ellipsis")
-        collections.add_column("Collection", ratio=1)
+        collections.add_column(_("Player"), no_wrap=True, max_width=MAX_NAME, overflow="ellipsis")
+        collections.add_column(_("Collection"), ratio=1)
         for s in range(game.players):
             collections.add_row(self.name_text(s), collection_text(cols[s], self.times))
         self.say(collections)
@@ -255,12 +266,12 @@ class TerminalGame(TableSession[Game]):
         table = Table(
             box=box.SIMPLE_HEAD,
             pad_edge=False,
-            title=f"Round {number} points (cards; roll icons for maki)",
+            title=_("Round {round} points (cards; roll icons for maki)", round=number),
         )
-        table.add_column("Player", no_wrap=True, max_width=MAX_NAME, overflow="ellipsis")
-        for header in ("Tempura", "Sashimi", "Dumpling", "Nigiri", "Maki"):
-            table.add_column(header, justify="right", no_wrap=True)
-        table.add_column("Round", justify="right", no_wrap=True, style="bold")
+        table.add_column(_("Player"), no_wrap=True, max_width=MAX_NAME, overflow="ellipsis")
+        for header in (N_("Tempura"), N_("Sashimi"), N_("Dumpling"), N_("Nigiri"), N_("Maki")):
+            table.add_column(_(header), justify="right", no_wrap=True)
+        table.add_column(_("Round"), justify="right", no_wrap=True, style="bold")
         for s in range(game.players):
             col = cols[s]
             line = lines[s]
@@ -277,47 +288,47 @@ class TerminalGame(TableSession[Game]):
         self.say(table)
         self.say(self.scoring_table(explain_round(cols)))
         if number < NUM_ROUNDS:
-            self.say(Text.assemble(
-                "Puddings kept for the end of the game: ",
-                Text(", ").join(
-                    Text.assemble(self.name_text(s), f": {n}") for s, n in enumerate(game.kept_puddings)
-                ),
-                ".",
-            ))
+            kept = listing([self.styled(_("{name}: {value}"), name=self.name_text(s), value=n)
+                            for s, n in enumerate(game.kept_puddings)])
+            self.say(self.styled(_("Puddings kept for the end of the game: {counts}."), counts=kept))
             self.say(score_sheet_table(
-                game.result(), self.names, breakdown=False, title=f"Score sheet after round {number}"
+                game.result(), self.names, breakdown=False, title=_("Score sheet after round {round}", round=number)
             ))
             if self.humans:
-                self.pause(f"Press Enter to start round {number + 1} ")
+                self.pause(_("Press Enter to start round {round} ", round=number + 1))
 
     def show_end(self) -> None:
         game = self.game
         result = game.result()
-        self.say(Rule(Text("Game over", style="bold")))
+        self.say(Rule(Text(_("Game over"), style="bold")))
         counts = list(result.puddings)
         parts = []
         for s, n in enumerate(counts):
             adj = result.pudding[s]
-            note = f" ({adj:+d})" if adj else ""
-            parts.append(Text.assemble(self.name_text(s), f": {n}{note}"))
-        self.say(Text.assemble("Puddings: ", Text(", ").join(parts), "."))
+            if adj:
+                parts.append(self.styled(_("{name}: {value} ({change})"), name=self.name_text(s), value=n,
+                                         change=f"{adj:+d}"))
+            else:
+                parts.append(self.styled(_("{name}: {value}"), name=self.name_text(s), value=n))
+        self.say(self.styled(_("Puddings: {counts}."), counts=listing(parts)))
         if max(counts) == min(counts):
-            self.say("Everyone has the same number of puddings: nobody gains or loses.")
+            self.say(Text(_("Everyone has the same number of puddings: nobody gains or loses.")))
         elif game.players == 2:
-            self.say("Most puddings +6 (no penalty for fewest with 2 players).")
+            self.say(Text(_("Most puddings +6 (no penalty for fewest with 2 players).")))
         else:
-            self.say("Most puddings +6, fewest -6 (ties split the points).")
-        self.say(score_sheet_table(result, self.names, breakdown=False, title="Final score sheet"))
+            self.say(Text(_("Most puddings +6, fewest -6 (ties split the points).")))
+        self.say(score_sheet_table(result, self.names, breakdown=False, title=_("Final score sheet")))
         best = max(result.totals)
         tied = [s for s, t in enumerate(result.totals) if t == best]
         if len(tied) > 1 and len(result.winners) < len(tied):
-            self.say(Text.assemble(
-                Text(" and ").join(self.name_text(s) for s in tied),
-                f" tied on {best} points; the tie goes to most puddings.",
-            ))
+            self.say(self.styled(_n("{names} tied on {n} point; the tie goes to most puddings.",
+                                    "{names} tied on {n} points; the tie goes to most puddings.", best,
+                                    **keep("names")), names=each_and([self.name_text(s) for s in tied])))
         elif len(result.winners) > 1:
-            self.say(f"Tied on points and puddings ({best} points, "
-                     f"{result.puddings[result.winners[0]]} puddings): a shared win.")
+            puddings = result.puddings[result.winners[0]]
+            self.say(Text(_("Tied on points and puddings ({points}, {puddings}): a shared win.",
+                            points=_n("{n} point", "{n} points", best),
+                            puddings=_n("{n} pudding", "{n} puddings", puddings))))
         self.say(winners_line(result, self.names), style="bold green")
 
     # ---------------------------------------------------------------- turns
@@ -325,13 +336,12 @@ class TerminalGame(TableSession[Game]):
     def human_pick(self, seat: int) -> None:
         game = self.game
         if self.pass_and_play:
-            self.say(Text.assemble(
-                "\nPass the device to ", self.name_text(seat), ". Nobody else may look."
-            ))
-            self.pause(f"{self.names[seat]}, press Enter when ready ")
+            self.say(Text("\n") + self.styled(_("Pass the device to {name}. Nobody else may look."),
+                                              name=self.name_text(seat)))
+            self.pause(_("{name}, press Enter when ready ", name=self.names[seat]))
         hand = self.show_turn(seat)
         chopsticks = game.can_use_chopsticks(seat)
-        prompt = "Pick a card (or two)> " if chopsticks else "Pick a card> "
+        prompt = _("Pick a card (or two)> ") if chopsticks else _("Pick a card> ")
         while True:
             text = self.ask(prompt).strip().lower()
             if self.run_command(text):
@@ -353,35 +363,37 @@ class TerminalGame(TableSession[Game]):
         """
         k = len(hand)
         if not text:
-            raise ValueError(f"Type the number of a card (1-{k}), or ? for help.")
+            raise ValueError(_("Type the number of a card (1-{count}), or ? for help.", count=k))
         tokens = [t for t in re.split(r"[\s+,]+", text) if t]
         if len(tokens) > 2:
-            raise ValueError("Pick one card, or two with chopsticks.")
+            raise ValueError(_("Pick one card, or two with chopsticks."))
         if len(tokens) == 2 and not self.game.can_use_chopsticks(seat):
             if Card.CHOPSTICKS in self.game.collections[seat]:
-                raise ValueError("Chopsticks need at least two cards in your hand.")
+                raise ValueError(_("Chopsticks need at least two cards in your hand."))
             raise ValueError(
-                "Two cards need chopsticks in your collection from an earlier turn."
+                _("Two cards need chopsticks in your collection from an earlier turn.")
             )
         positions: list[int] = []
         for token in tokens:
             if token.isascii() and token.isdigit():
                 pos = int(token)
                 if not 1 <= pos <= k:
-                    raise ValueError(f"There is no card {token[:6]}: your hand is numbered 1-{k}.")
+                    raise ValueError(_("There is no card {token}: your hand is numbered 1-{count}.",
+                                       token=token[:6], count=k))
                 if pos - 1 in positions:
-                    raise ValueError("You can't take the same card twice.")
+                    raise ValueError(_("You can't take the same card twice."))
                 positions.append(pos - 1)
                 continue
             try:
                 card = parse_card(token)
             except UnknownCardError:
-                hint = did_you_mean(token, [Card(c).name_in_records for c in hand]) or did_you_mean(token, CARD_NAMES)
-                raise ValueError(f"{token[:20]!r} is not a card number or a card name{hint}.") from None
+                raise ValueError(not_a_card(token, [Card(c).name_in_records for c in hand], CARD_NAMES)) from None
             free = [i for i, c in enumerate(hand) if c == card and i not in positions]
             if not free:
-                other = "other " if positions else ""
-                raise ValueError(f"There is no {other}{CARD_SHORT[card]} in your hand.")
+                label = _(CARD_SHORT[card])
+                if positions:
+                    raise ValueError(_("There is no other {card} in your hand.", card=label))
+                raise ValueError(_("There is no {card} in your hand.", card=label))
             positions.append(free[0])
         return encode([hand[p] for p in positions])
 

@@ -12,32 +12,34 @@ from __future__ import annotations
 from typing import Final
 
 from sushigo.engine.base.cards import Card
+from sushigo.engine.messages import N_
 from sushigo.engine.party.cards import PartyCard
 
 C = PartyCard
 
 CARD_SHORT: Final[dict[PartyCard, str]] = {
-    C.TEMPURA: "Tempura", C.SASHIMI: "Sashimi", C.DUMPLING: "Dumpling",
-    C.MAKI1: "Maki 1", C.MAKI2: "Maki 2", C.MAKI3: "Maki 3",
-    C.EGG: "Egg", C.SALMON: "Salmon", C.SQUID: "Squid", C.WASABI: "Wasabi",
-    C.PUDDING: "Pudding", C.TEMAKI: "Temaki",
-    C.URAMAKI3: "Uramaki 3", C.URAMAKI4: "Uramaki 4", C.URAMAKI5: "Uramaki 5",
-    C.EEL: "Eel", C.TOFU: "Tofu",
-    C.ONIGIRI_CIRCLE: "Onigiri circle", C.ONIGIRI_TRIANGLE: "Onigiri triangle",
-    C.ONIGIRI_SQUARE: "Onigiri square", C.ONIGIRI_RECTANGLE: "Onigiri rectangle",
-    C.EDAMAME: "Edamame", C.MISO_SOUP: "Miso soup",
-    C.CHOPSTICKS1: "Chopsticks 1", C.CHOPSTICKS2: "Chopsticks 2", C.CHOPSTICKS3: "Chopsticks 3",
-    C.SPOON4: "Spoon 4", C.SPOON5: "Spoon 5", C.SPOON6: "Spoon 6",
-    C.MENU7: "Menu 7", C.MENU8: "Menu 8", C.MENU9: "Menu 9",
-    C.TAKEOUT_BOX10: "Takeout box 10", C.TAKEOUT_BOX11: "Takeout box 11",
-    C.TAKEOUT_BOX12: "Takeout box 12",
-    C.SOY_SAUCE: "Soy sauce", C.TEA: "Tea", C.SPECIAL_ORDER: "Special order",
-    C.GREEN_TEA_ICE_CREAM: "Green tea",
-    C.FRUIT_WATERMELON2: "Fruit 2 melon", C.FRUIT_PINEAPPLE2: "Fruit 2 pine",
-    C.FRUIT_ORANGE2: "Fruit 2 orange", C.FRUIT_WATERMELON_PINEAPPLE: "Fruit melon+pine",
-    C.FRUIT_WATERMELON_ORANGE: "Fruit melon+orange", C.FRUIT_PINEAPPLE_ORANGE: "Fruit pine+orange",
+    C.TEMPURA: N_("Tempura"), C.SASHIMI: N_("Sashimi"), C.DUMPLING: N_("Dumpling"),
+    C.MAKI1: N_("Maki 1"), C.MAKI2: N_("Maki 2"), C.MAKI3: N_("Maki 3"),
+    C.EGG: N_("Egg"), C.SALMON: N_("Salmon"), C.SQUID: N_("Squid"), C.WASABI: N_("Wasabi"),
+    C.PUDDING: N_("Pudding"), C.TEMAKI: N_("Temaki"),
+    C.URAMAKI3: N_("Uramaki 3"), C.URAMAKI4: N_("Uramaki 4"), C.URAMAKI5: N_("Uramaki 5"),
+    C.EEL: N_("Eel"), C.TOFU: N_("Tofu"),
+    C.ONIGIRI_CIRCLE: N_("Onigiri circle"), C.ONIGIRI_TRIANGLE: N_("Onigiri triangle"),
+    C.ONIGIRI_SQUARE: N_("Onigiri square"), C.ONIGIRI_RECTANGLE: N_("Onigiri rectangle"),
+    C.EDAMAME: N_("Edamame"), C.MISO_SOUP: N_("Miso soup"),
+    C.CHOPSTICKS1: N_("Chopsticks 1"), C.CHOPSTICKS2: N_("Chopsticks 2"), C.CHOPSTICKS3: N_("Chopsticks 3"),
+    C.SPOON4: N_("Spoon 4"), C.SPOON5: N_("Spoon 5"), C.SPOON6: N_("Spoon 6"),
+    C.MENU7: N_("Menu 7"), C.MENU8: N_("Menu 8"), C.MENU9: N_("Menu 9"),
+    C.TAKEOUT_BOX10: N_("Takeout box 10"), C.TAKEOUT_BOX11: N_("Takeout box 11"),
+    C.TAKEOUT_BOX12: N_("Takeout box 12"),
+    C.SOY_SAUCE: N_("Soy sauce"), C.TEA: N_("Tea"), C.SPECIAL_ORDER: N_("Special order"),
+    C.GREEN_TEA_ICE_CREAM: N_("Green tea"),
+    C.FRUIT_WATERMELON2: N_("Fruit 2 melon"), C.FRUIT_PINEAPPLE2: N_("Fruit 2 pine"),
+    C.FRUIT_ORANGE2: N_("Fruit 2 orange"), C.FRUIT_WATERMELON_PINEAPPLE: N_("Fruit melon+pine"),
+    C.FRUIT_WATERMELON_ORANGE: N_("Fruit melon+orange"), C.FRUIT_PINEAPPLE_ORANGE: N_("Fruit pine+orange"),
 }
-"""Short labels used on screen (at most 18 characters)."""
+"""Short labels used on screen (at most 18 characters), in English: message ids, shown as
+``_(CARD_SHORT[card])`` (:mod:`sushigo.i18n`); a player types the record names."""
 
 ITEM_STYLE: Final[dict[str, str]] = {
     "nigiri": "yellow", "maki": "red", "temaki": "red", "uramaki": "red",
@@ -60,8 +62,8 @@ def _party_twin(card: Card) -> PartyCard:
 
 
 def base_label(card: Card) -> str:
-    """The label of an original-game card (its Party twin's, less the chopsticks' number)."""
-    return "Chopsticks" if card is Card.CHOPSTICKS else CARD_SHORT[_party_twin(card)]
+    """The label of an original-game card (its Party twin's, less the chopsticks' number), in English."""
+    return N_("Chopsticks") if card is Card.CHOPSTICKS else CARD_SHORT[_party_twin(card)]
 
 
 def base_style(card: Card) -> str:

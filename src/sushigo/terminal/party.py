@@ -43,7 +43,7 @@ from sushigo.bots.base import view_for
 from sushigo.engine.errors import UnknownCardError
 from sushigo.engine.guide import dishes
 from sushigo.engine.menus import MENU_ITEMS, menu_name
-from sushigo.engine.names import did_you_mean
+from sushigo.engine.messages import N_
 from sushigo.engine.narration import Line
 from sushigo.engine.party.actions import PASS, copy_target, flip_position, played_card
 from sushigo.engine.party.cards import (
@@ -62,13 +62,22 @@ from sushigo.engine.party.narration import PartyNarrator
 from sushigo.engine.party.view import PlayedCard, party_seat_view
 from sushigo.engine.rules import NUM_ROUNDS, Rules
 from sushigo.engine.turns import Phase
+from sushigo.i18n import _, _n, current
+from sushigo.i18n import say as said
 from sushigo.terminal.labels import CARD_SHORT, ITEM_STYLE, style_of
 from sushigo.terminal.session import (
     MAX_NAME,
     InputFn,
+    Part,
     TableSession,
     default_console,
+    each_and,
+    keep,
+    listing,
+    not_a_card,
     prepare_table,
+    revealed,
+    styled,
 )
 
 C = PartyCard
@@ -76,23 +85,41 @@ DEFAULT_MENU: Final = "My First Meal"
 """The menu of ``sushigo play --edition party`` when none is given."""
 
 ITEM_LABEL: Final[dict[str, str]] = {
-    "nigiri": "Nigiri", "maki": "Maki", "temaki": "Temaki", "uramaki": "Uramaki",
-    "tempura": "Tempura", "sashimi": "Sashimi", "dumpling": "Dumpling", "eel": "Eel",
-    "tofu": "Tofu", "onigiri": "Onigiri", "edamame": "Edamame", "miso_soup": "Miso soup",
-    "chopsticks": "Chopsticks", "spoon": "Spoon", "menu": "Menu", "takeout_box": "Takeout box",
-    "soy_sauce": "Soy sauce", "tea": "Tea", "special_order": "Special order", "wasabi": "Wasabi",
-    "pudding": "Pudding", "green_tea_ice_cream": "Green tea ice cream", "fruit": "Fruit",
+    "nigiri": N_("Nigiri"), "maki": N_("Maki"), "temaki": N_("Temaki"), "uramaki": N_("Uramaki"),
+    "tempura": N_("Tempura"), "sashimi": N_("Sashimi"), "dumpling": N_("Dumpling"), "eel": N_("Eel"),
+    "tofu": N_("Tofu"), "onigiri": N_("Onigiri"), "edamame": N_("Edamame"), "miso_soup": N_("Miso soup"),
+    "chopsticks": N_("Chopsticks"), "spoon": N_("Spoon"), "menu": N_("Menu"), "takeout_box": N_("Takeout box"),
+    "soy_sauce": N_("Soy sauce"), "tea": N_("Tea"), "special_order": N_("Special order"), "wasabi": N_("Wasabi"),
+    "pudding": N_("Pudding"), "green_tea_ice_cream": N_("Green tea ice cream"), "fruit": N_("Fruit"),
 }
+"""The menu items' names, in English (message ids: shown as ``_(ITEM_LABEL[item])``)."""
 
 COLUMN_LABEL: Final[dict[str, str]] = {
-    "nigiri": "Nigiri", "maki": "Maki", "temaki": "Temaki", "uramaki": "Urmk",
-    "tempura": "Temp", "sashimi": "Sash", "dumpling": "Dump", "eel": "Eel", "tofu": "Tofu",
-    "onigiri": "Onig", "edamame": "Edam", "miso_soup": "Miso", "takeout_box": "Box",
-    "tea": "Tea", "soy_sauce": "Soy",
+    "nigiri": N_("Nigiri"), "maki": N_("Maki"), "temaki": N_("Temaki"), "uramaki": N_("Urmk"),
+    "tempura": N_("Temp"), "sashimi": N_("Sash"), "dumpling": N_("Dump"), "eel": N_("Eel"), "tofu": N_("Tofu"),
+    "onigiri": N_("Onig"), "edamame": N_("Edam"), "miso_soup": N_("Miso"), "takeout_box": N_("Box"),
+    "tea": N_("Tea"), "soy_sauce": N_("Soy"),
 }
-"""Column headers of the round breakdown (short, so 10 columns fit 80)."""
+"""Column headers of the round breakdown (short, so 10 columns fit 80), in English (message ids)."""
 
-HELP_HEAD: Final = """\
+ROLL_COLUMN: Final[dict[str, str]] = {"maki": N_("Maki"), "temaki": N_("Temk"), "uramaki": N_("Urmk")}
+"""The header of the roll count in the table of a turn (short)."""
+
+NUMBERED: Final[dict[str, str]] = {
+    "hand": N_("There is no card {token}: your hand is numbered 1-{count}."),
+    "list": N_("There is no card {token}: the list is numbered 1-{count}."),
+    "draw": N_("There is no card {token}: the draw is numbered 1-{count}."),
+}
+"""A number past the end of a numbered list of cards (your hand, the spoon's list, a menu's draw)."""
+
+ABSENT: Final[dict[str, str]] = {
+    "hand": N_("There is no {card} in your hand."),
+    "list": N_("There is no {card} in the list."),
+    "draw": N_("There is no {card} in the draw."),
+}
+"""A card named that is not in the numbered list."""
+
+HELP_HEAD: Final = N_("""\
 How to play: type the number of a card in your hand (or its name).  A
 special order then asks which earlier card it copies.  After the reveal you
 decide for your specials: chopsticks (a card number, Enter to keep them),
@@ -102,7 +129,8 @@ Enter for none).  Desserts stay until the end of the game; ties for the win
 go to the most dessert cards.  ? or h: this help.  q: quit (the game so far
 is saved if saving is on).  SO: special order.
 
-On this menu:"""
+On this menu:""")
+"""The head of the help (``?``), in English (a message id); each dish of the menu follows."""
 
 
 def _key(text: str) -> str:
@@ -128,11 +156,17 @@ def find_card(text: str) -> PartyCard:
 
 
 def card_text(card: int, label: str | None = None) -> Text:
-    """A card's short label in its menu item's colour (``'Face down'`` for a flipped card)."""
+    """A card's short label (in the player's language) in its menu item's colour
+    (``'Face down'`` for a flipped card)."""
     if card == FACE_DOWN:
-        return Text(label or "Face down", style="dim")
+        return Text(label or _("Face down"), style="dim")
     c = PartyCard(card)
-    return Text(label if label is not None else CARD_SHORT[c], style=style_of(c))
+    return Text(label if label is not None else _(CARD_SHORT[c]), style=style_of(c))
+
+
+def on_wasabi_text(card: Part) -> Text:
+    """``'Squid on wasabi'``."""
+    return styled(_("{card} on wasabi"), card=card)
 
 
 def action_text(action: int, on_wasabi: bool = False) -> Text:
@@ -140,13 +174,11 @@ def action_text(action: int, on_wasabi: bool = False) -> Text:
     target = copy_target(action)
     if target is None:
         text = card_text(action)
-        if on_wasabi:
-            text.append(" on wasabi")
-        return text
+        return on_wasabi_text(text) if on_wasabi else text
     kind, wasabi = target
-    label = "a face-down card" if kind == FACE_DOWN else CARD_SHORT[PartyCard(kind)]
-    return Text.assemble(card_text(int(C.SPECIAL_ORDER)), " as ", card_text(kind, label),
-                         " on wasabi" if wasabi else "")
+    label = _("a face-down card") if kind == FACE_DOWN else _(CARD_SHORT[PartyCard(kind)])
+    copy = styled(_("{special} as {card}"), special=card_text(int(C.SPECIAL_ORDER)), card=card_text(kind, label))
+    return on_wasabi_text(copy) if wasabi else copy
 
 
 def _order(kind: int, on_wasabi: bool = False) -> tuple[int, float]:
@@ -183,33 +215,36 @@ def collection_text(played: Sequence[Any], times: str = "\u00d7") -> Text:
     parts: list[tuple[tuple[int, float], Text]] = []
     makis = sorted(p.kind for p in played if p.kind in MAKI_ICONS)
     uramakis = sorted(p.kind for p in played if p.kind in URAMAKI_ICONS)
-    for name, kinds, icons in (("Maki", makis, MAKI_ICONS), ("Uramaki", uramakis, URAMAKI_ICONS)):
+    wasabi_label = _(CARD_SHORT[C.WASABI]).replace(" ", "-")
+    for name, kinds, icons in ((N_("Maki({icons})"), makis, MAKI_ICONS),
+                               (N_("Uramaki({icons})"), uramakis, URAMAKI_ICONS)):
         if kinds:
-            label = f"{name}({'+'.join(str(icons[k]) for k in kinds)})"
+            label = _(name).format(icons="+".join(str(icons[k]) for k in kinds))
             parts.append((_order(kinds[0]), card_text(kinds[0], label)))
     for (kind, copy, on), n in sorted(groups.items()):
         if kind in MAKI_ICONS or kind in URAMAKI_ICONS:
             continue
-        label = "Face-down" if kind == FACE_DOWN else CARD_SHORT[PartyCard(kind)].replace(" ", "-")
+        label = _("Face-down") if kind == FACE_DOWN else _(CARD_SHORT[PartyCard(kind)]).replace(" ", "-")
         if on:
-            label = "Wasabi+" + label
+            label = wasabi_label + "+" + label
         if copy:
-            label += "(SO)"
+            # TRANSLATORS: after a card a special order copied (SO: special order, said in the help)
+            label += _("(SO)")
         if n > 1:
             label += f"{times}{n}"
         parts.append((_order(kind, on), card_text(kind, label)))
     if empty:
-        label = "Wasabi" + (f"{times}{empty}" if empty > 1 else "")
+        label = wasabi_label + (f"{times}{empty}" if empty > 1 else "")
         parts.append((_order(int(C.WASABI)), card_text(int(C.WASABI), label)))
     parts.sort(key=lambda part: part[0])
     if not parts:
         return Text("-", style="dim")
-    return Text("  ").join(text for _, text in parts)
+    return Text("  ").join(text for _sort, text in parts)
 
 
 def _grid(cells: list[Text], per_row: int) -> Padding:
     grid = Table.grid(padding=(0, 2))
-    for _ in range(per_row):
+    for _column in range(per_row):
         grid.add_column(no_wrap=True)
     for i in range(0, len(cells), per_row):
         row = cells[i:i + per_row]
@@ -236,7 +271,7 @@ class PartyTerminalGame(TableSession[PartyGame]):
     ) -> None:
         super().__init__(game, names, bots, console, input_fn, save, meta)
         self.menu = game.rules.menu
-        self.menu_title = menu_name(self.menu) or "Custom menu"
+        self.menu_title = menu_name(self.menu) or _("Custom menu")
         self.round_index = 0
         """Index of the round being played (0-2)."""
         self.turn = 1
@@ -247,15 +282,16 @@ class PartyTerminalGame(TableSession[PartyGame]):
     # --------------------------------------------------------------- output
 
     def who(self, seats: Sequence[int]) -> Text:
-        return Text(" and ").join(self.name_text(s) for s in seats)
+        return each_and([self.name_text(s) for s in seats])
 
     # ---------------------------------------------------------------- input
 
-    def hand_over(self, seat: int, what: str) -> None:
-        """Pass-and-play: wait until ``seat``'s player has the device."""
+    def hand_over(self, seat: int, sentence: str, **parts: Part) -> None:
+        """Pass-and-play: wait until ``seat``'s player has the device (``sentence``: the
+        translated template that says so, with ``{name}`` and ``parts``)."""
         if self.pass_and_play:
-            self.say(Text.assemble("\nPass the device to ", self.name_text(seat), f" {what}. Nobody else may look."))
-            self.pause(f"{self.names[seat]}, press Enter when ready ")
+            self.say(Text("\n") + self.styled(sentence, name=self.name_text(seat), **parts))
+            self.pause(_("{name}, press Enter when ready ", name=self.names[seat]))
 
     def done_private(self) -> None:
         if self.pass_and_play:
@@ -264,30 +300,30 @@ class PartyTerminalGame(TableSession[PartyGame]):
     # ------------------------------------------------------------- screens
 
     def show_help(self) -> None:
-        lines = [HELP_HEAD] + [f"  {d.name}: {d.rule} For example {d.example}." for d in dishes(self.game.rules)]
+        lines = [_(HELP_HEAD)] + ["  " + _("{name}: {rule} For example {example}.", name=said(d.title),
+                                            rule=said(d.scoring), example=said(d.shown))
+                                  for d in dishes(self.game.rules)]
         self.say(Padding(Text("\n".join(lines)), (1, 0, 1, 0)))
 
     def menu_line(self) -> Text:
-        items = Text(", ").join(Text(ITEM_LABEL[i], style=ITEM_STYLE.get(i, "cyan")) for i in self.menu)
-        return Text.assemble(("Menu: ", "bold"), self.menu_title, " - ", items)
+        items = listing([Text(_(ITEM_LABEL[i]), style=ITEM_STYLE.get(i, "cyan")) for i in self.menu])
+        return self.styled(_("{menu} {title} - {items}"), menu=Text(_("Menu:"), style="bold"), title=self.menu_title,
+                           items=items)
 
     def show_intro(self) -> None:
         game = self.game
-        self.say(Rule(Text("Sushi Go Party!", style="bold red")))
-
-        def label(seat: int) -> str:
-            if self.bots[seat] is not None:
-                return " (bot)"
-            return " (you)" if len(self.humans) == 1 and self.names[seat] != "You" else ""
-
-        seats = Text(", ").join(Text.assemble(self.name_text(s), label(s)) for s in range(game.players))
-        self.say(Text.assemble(f"{game.players} players: ", seats))
+        self.say(Rule(Text(_("Sushi Go Party!"), style="bold red")))
+        seats = listing([self.seat_text(s) for s in range(game.players)])
+        self.say(self.styled(_n("{n} player: {seats}", "{n} players: {seats}", game.players, **keep("seats")),
+                             seats=seats))
         self.say(self.menu_line())
         r = game.rules
-        self.say(f"{r.hand_size} cards each per round; desserts added per round: "
-                 f"{', '.join(map(str, r.desserts_per_round))}; seed {game.seed}.")
+        desserts = listing(list(r.desserts_per_round)).plain
+        self.say(Text(_n("{n} card each per round; desserts added per round: {desserts}; seed {seed}.",
+                         "{n} cards each per round; desserts added per round: {desserts}; seed {seed}.",
+                         r.hand_size, desserts=desserts, seed=str(game.seed))))
         if self.humans:
-            self.say("Type the number of a card to pick it, ? for help (scoring), q to quit.")
+            self.say(Text(_("Type the number of a card to pick it, ? for help (scoring), q to quit.")))
 
     def roll_count(self, cards: Sequence[Any]) -> int:
         roll = self.menu[1]
@@ -303,12 +339,12 @@ class PartyTerminalGame(TableSession[PartyGame]):
         view = party_seat_view(game, None)
         scores = view.result.totals
         table = Table(box=box.SIMPLE_HEAD, pad_edge=False, expand=True)
-        table.add_column("Player", no_wrap=True, max_width=MAX_NAME, overflow="ellipsis")
-        table.add_column("Collection this round", ratio=1, min_width=20)
-        roll = {"maki": "Maki", "temaki": "Temk", "uramaki": "Urmk"}[self.menu[1]]
-        table.add_column(roll, justify="right", no_wrap=True)
-        table.add_column("Dess", justify="right", no_wrap=True)
-        table.add_column("Pts", justify="right", no_wrap=True)
+        table.add_column(_("Player"), no_wrap=True, max_width=MAX_NAME, overflow="ellipsis")
+        table.add_column(_("Collection this round"), ratio=1, min_width=20)
+        table.add_column(_(ROLL_COLUMN[self.menu[1]]), justify="right", no_wrap=True)
+        # TRANSLATORS: column headers, short: dessert cards, points
+        table.add_column(_("Dess"), justify="right", no_wrap=True)
+        table.add_column(_("Pts"), justify="right", no_wrap=True)
         for s in range(game.players):
             name = self.name_text(s)
             if s == viewer:
@@ -324,27 +360,26 @@ class PartyTerminalGame(TableSession[PartyGame]):
         self.say(_numbered([card_text(c) for c in hand]))
 
     def hand_title(self, seat: int, hand: Sequence[int]) -> str:
-        n = len(hand)
-        return f"{self.owner(seat)} hand ({n} card{'s' if n != 1 else ''}):"
-
-    def owner(self, seat: int) -> str:
-        return "Your" if len(self.humans) == 1 else f"{self.names[seat]}'s"
+        """``Your hand (8 cards):``, or in pass-and-play ``Ann's hand (8 cards):``."""
+        if len(self.humans) == 1:
+            return _n("Your hand ({n} card):", "Your hand ({n} cards):", len(hand))
+        return _n("{name}'s hand ({n} card):", "{name}'s hand ({n} cards):", len(hand), name=self.names[seat])
 
     def show_turn(self, seat: int) -> list[int]:
         """The picking screen of ``seat``; returns its hand in the order numbered."""
         game = self.game
-        self.say(Rule(f"Round {game.round} of {NUM_ROUNDS} - turn {game.turn} of {game.rules.hand_size}"))
+        self.say(Rule(_("Round {round} of {rounds} - turn {turn} of {turns}", round=game.round, rounds=NUM_ROUNDS,
+                        turn=game.turn, turns=game.rules.hand_size)))
         self.say(self.table(seat))
-        self.say(Text.assemble(
-            "You pass this hand left to ", self.name_text(game.passes_to(seat)),
-            " and receive ", self.name_text(game.receives_from(seat)), "'s next.",
-        ))
+        self.say(self.styled(_("You pass this hand {direction} to {to} and receive {giver}'s next."),
+                             direction=_("left"), to=self.name_text(game.passes_to(seat)),
+                             giver=self.name_text(game.receives_from(seat))))
         hand = sorted(game.hands[seat])
         self.show_hand(seat, hand, self.hand_title(seat, hand))
         ready = sorted({p.kind for p in game.collections[seat] if p.kind in CHOPSTICKS_IDS | SPOON_IDS})
         if ready and len(hand) > 1:
-            names = " and ".join(CARD_SHORT[PartyCard(k)] for k in ready)
-            self.say(Text(f"You have {names}: you may use them after the reveal.", style="cyan"))
+            names = each_and([_(CARD_SHORT[PartyCard(k)]) for k in ready]).plain
+            self.say(Text(_("You have {cards}: you may use them after the reveal.", cards=names), style="cyan"))
         return hand
 
     # ---------------------------------------------------------- choosing
@@ -352,7 +387,7 @@ class PartyTerminalGame(TableSession[PartyGame]):
     def choose_copy(self, seat: int, actions: Sequence[int]) -> int | None:
         """Ask which card a special order copies; ``None``: the player went back."""
         if int(C.SPECIAL_ORDER) in actions:
-            self.say("Nothing to copy yet: the special order is played as it is (it scores nothing).")
+            self.say(Text(_("Nothing to copy yet: the special order is played as it is (it scores nothing).")))
             return int(C.SPECIAL_ORDER)
         copies = sorted(a for a in actions if copy_target(a) is not None)
         if not copies:
@@ -360,40 +395,41 @@ class PartyTerminalGame(TableSession[PartyGame]):
         labels = []
         for a in copies:
             kind, wasabi = copy_target(a) or (0, False)
-            label = "Face-down card (2)" if kind == FACE_DOWN else CARD_SHORT[PartyCard(kind)]
-            labels.append(card_text(kind, label + (" on wasabi" if wasabi else "")))
-        self.say(Text("The special order copies a card you played earlier this round:", style="bold"))
+            label = _("Face-down card (2)") if kind == FACE_DOWN else _(CARD_SHORT[PartyCard(kind)])
+            labels.append(card_text(kind, _("{card} on wasabi", card=label) if wasabi else label))
+        self.say(Text(_("The special order copies a card you played earlier this round:"), style="bold"))
         self.say(_numbered(labels))
         while True:
-            text = self.ask("Copy which card? (number, Enter to go back)> ").strip().lower()
+            text = self.ask(_("Copy which card? (number, Enter to go back)> ")).strip().lower()
             if self.run_command(text):
                 continue
             if not text:
                 return None
             if text.isascii() and text.isdigit() and 1 <= int(text) <= len(copies):
                 return copies[int(text) - 1]
-            self.say(Text(f"Type a number from 1 to {len(copies)}, or Enter to go back.", style="red"))
+            self.say(Text(_("Type a number from 1 to {count}, or Enter to go back.", count=len(copies)), style="red"))
 
     def parse_card_choice(self, text: str, cards: list[int], what: str) -> int:
-        """The card ``text`` names in the numbered list ``cards`` (a number or a name)."""
+        """The card ``text`` names in the numbered list ``cards`` (a number or a name);
+        ``what``: ``"hand"``, ``"list"`` (a spoon's) or ``"draw"`` (a menu's)."""
         if text.isascii() and text.isdigit():
             pos = int(text)
             if not 1 <= pos <= len(cards):
-                raise ValueError(f"There is no card {text[:6]}: {what} is numbered 1-{len(cards)}.")
+                raise ValueError(_(NUMBERED[what]).format(token=text[:6], count=current().number(len(cards))))
             return cards[pos - 1]
         try:
             card = int(find_card(text))
         except UnknownCardError:
             names = [PartyCard(c).name_in_records for c in cards if c != FACE_DOWN]
-            hint = did_you_mean(text, names) or did_you_mean(text, [c.name_in_records for c in PartyCard])
-            raise ValueError(f"{text[:20]!r} is not a card number or a card name{hint}.") from None
+            raise ValueError(not_a_card(text, names, [c.name_in_records for c in PartyCard])) from None
         if card not in cards:
-            raise ValueError(f"There is no {CARD_SHORT[PartyCard(card)]} in {what}.")
+            raise ValueError(_(ABSENT[what]).format(card=_(CARD_SHORT[PartyCard(card)])))
         return card
 
     def pick_from(self, seat: int, cards: list[int], prompt: str, what: str, *, may_pass: bool) -> int:
         """Ask for one card of ``cards`` (numbered as shown); a special order asks
-        for its copy.  Returns the action (:data:`PASS` on Enter when allowed)."""
+        for its copy.  Returns the action (:data:`PASS` on Enter when allowed);
+        ``what`` names the list (:meth:`parse_card_choice`)."""
         while True:
             text = self.ask(prompt).strip().lower()
             if self.run_command(text):
@@ -401,7 +437,8 @@ class PartyTerminalGame(TableSession[PartyGame]):
             if not text:
                 if may_pass:
                     return PASS
-                self.say(Text(f"Type the number of a card (1-{len(cards)}), or ? for help.", style="red"))
+                self.say(Text(_("Type the number of a card (1-{count}), or ? for help.", count=len(cards)),
+                              style="red"))
                 continue
             try:
                 card = self.parse_card_choice(text, cards, what)
@@ -415,43 +452,46 @@ class PartyTerminalGame(TableSession[PartyGame]):
                     continue
                 return action
             if card not in legal:
-                self.say(Text(f"{CARD_SHORT[PartyCard(card)]} can't be chosen now.", style="red"))
+                self.say(Text(_("{card} can't be chosen now.", card=_(CARD_SHORT[PartyCard(card)])), style="red"))
                 continue
             return card
 
     def human_pick(self, seat: int) -> None:
         game = self.game
-        self.hand_over(seat, "to pick a card")
+        self.hand_over(seat, _("Pass the device to {name} to pick a card. Nobody else may look."))
         hand = self.show_turn(seat)
-        action = self.pick_from(seat, hand, "Pick a card> ", "your hand", may_pass=False)
+        action = self.pick_from(seat, hand, _("Pick a card> "), "hand", may_pass=False)
         game.commit(seat, action)
         self.done_private()
 
     def human_decision(self, decision: Decision) -> None:
         game = self.game
         seat = decision.seat
-        special = CARD_SHORT[PartyCard(decision.card)]
-        self.hand_over(seat, f"for {special}")
-        self.say(Rule(f"Round {game.round} of {NUM_ROUNDS} - turn {game.turn}: {special} after the reveal"))
+        special = _(CARD_SHORT[PartyCard(decision.card)])
+        self.hand_over(seat, _("Pass the device to {name} for {special}. Nobody else may look."), special=special)
+        self.say(Rule(_("Round {round} of {rounds} - turn {turn}: {special} after the reveal", round=game.round,
+                        rounds=NUM_ROUNDS, turn=game.turn, special=special)))
         self.say(self.table(seat))
         if decision.kind != "takeout_box":  # the takeout box says it beside the cards it may flip
-            self.say(Text(f"{special}: {decision.asks}.", style="cyan"))
+            self.say(Text(asked(special, decision), style="cyan"))
         if decision.kind == "chopsticks":
             hand = sorted(game.hands[seat])
             self.show_hand(seat, hand, self.hand_title(seat, hand))
-            prompt = f"Use {special}? Number of a card, or Enter to keep them> "
-            game.commit(seat, self.pick_from(seat, hand, prompt, "your hand", may_pass=True))
+            prompt = _("Use {special}? Number of a card, or Enter to keep them> ", special=special)
+            game.commit(seat, self.pick_from(seat, hand, prompt, "hand", may_pass=True))
         elif decision.kind == "spoon":
             hand = sorted(game.hands[seat])
             self.show_hand(seat, hand, self.hand_title(seat, hand))
             cards = sorted({c for a in game.legal_actions(seat) if (c := played_card(a)) is not None})
-            self.show_hand(seat, cards, "Cards you can ask for:")
-            prompt = f"Use {special}? Card number or name, or Enter to keep it> "
-            game.commit(seat, self.pick_from(seat, cards, prompt, "the list", may_pass=True))
+            self.show_hand(seat, cards, _("Cards you can ask for:"))
+            prompt = _("Use {special}? Card number or name, or Enter to keep it> ", special=special)
+            game.commit(seat, self.pick_from(seat, cards, prompt, "list", may_pass=True))
         elif decision.kind == "menu":
             drawn = list(decision.drawn)
-            self.show_hand(seat, drawn, f"{special} drew {len(drawn)} cards (the rest go back):")
-            game.commit(seat, self.pick_from(seat, drawn, "Play which card?> ", "the draw", may_pass=False))
+            self.show_hand(seat, drawn, _n("{special} drew {n} card (the rest go back):",
+                                           "{special} drew {n} cards (the rest go back):", len(drawn),
+                                           special=special))
+            game.commit(seat, self.pick_from(seat, drawn, _("Play which card?> "), "draw", may_pass=False))
         else:
             self.takeout(seat, decision)
         self.done_private()
@@ -466,13 +506,15 @@ class PartyTerminalGame(TableSession[PartyGame]):
         for p in positions:
             entry = col[p]
             copy = entry.card == int(C.SPECIAL_ORDER) and entry.kind != entry.card
-            label = CARD_SHORT[PartyCard(entry.kind)] + (" on wasabi" if entry.on_wasabi else "")
-            labels.append(card_text(entry.kind, label + (" (SO)" if copy else "")))
-        special = CARD_SHORT[PartyCard(decision.card)]
-        self.say(Text(f"{special}: {decision.asks}.", style="cyan"))
+            label = _(CARD_SHORT[PartyCard(entry.kind)])
+            if entry.on_wasabi:
+                label = _("{card} on wasabi", card=label)
+            labels.append(card_text(entry.kind, _("{card} (SO)", card=label) if copy else label))
+        special = _(CARD_SHORT[PartyCard(decision.card)])
+        self.say(Text(asked(special, decision), style="cyan"))
         self.say(_numbered(labels))
         while True:
-            text = self.ask("Flip which cards? (e.g. 1 3 4, Enter for none)> ").strip().lower()
+            text = self.ask(_("Flip which cards? (e.g. 1 3 4, Enter for none)> ")).strip().lower()
             if self.run_command(text):
                 continue
             tokens = [t for t in re.split(r"[\s,+]+", text) if t]
@@ -480,9 +522,9 @@ class PartyTerminalGame(TableSession[PartyGame]):
                 chosen = []
                 for t in tokens:
                     if not (t.isascii() and t.isdigit()) or not 1 <= int(t) <= len(positions):
-                        raise ValueError(f"Type numbers from 1 to {len(positions)}, or Enter for none.")
+                        raise ValueError(_("Type numbers from 1 to {count}, or Enter for none.", count=len(positions)))
                     if int(t) - 1 in chosen:
-                        raise ValueError(f"Card {t} is listed twice.")
+                        raise ValueError(_("Card {number} is listed twice.", number=t))
                     chosen.append(int(t) - 1)
             except ValueError as e:
                 self.say(Text(str(e), style="red"))
@@ -511,8 +553,7 @@ class PartyTerminalGame(TableSession[PartyGame]):
         for m in picks:
             on = topped[m.seat] and m.action in (int(C.EGG), int(C.SALMON), int(C.SQUID))
             table.add_row(self.name_text(m.seat), action_text(m.action, on))
-        last = " (the last cards, played for everyone)" if self.turn == game.rules.hand_size else ""
-        self.say(Text(f"Revealed in round {self.round_index + 1}, turn {self.turn}{last}:", style="bold"))
+        self.say(Text(revealed(self.round_index + 1, self.turn, self.turn == game.rules.hand_size), style="bold"))
         self.say(Padding(table, (0, 0, 0, 1), expand=False))
 
     def describe_specials(self, lines: Sequence[Line]) -> list[Text]:
@@ -525,47 +566,46 @@ class PartyTerminalGame(TableSession[PartyGame]):
         number = round_index + 1
         cols = game.round_collections(number)
         lines = game.round_breakdowns[round_index]
-        self.say(Rule(Text(f"End of round {number}: scoring", style="bold")))
+        self.say(Rule(Text(_("End of round {round}: scoring", round=number), style="bold")))
         collections = Table(box=box.SIMPLE_HEAD, pad_edge=False)
-        collections.add_column("Player", no_wrap=True, max_width=MAX_NAME, overflow="ellipsis")
-        collections.add_column("Collection", ratio=1)
+        collections.add_column(_("Player"), no_wrap=True, max_width=MAX_NAME, overflow="ellipsis")
+        collections.add_column(_("Collection"), ratio=1)
         for s in range(game.players):
             face_up = {p.uid for p in cols[s] if p.kind == int(C.WASABI)}
             played = [PlayedCard(p.card, p.kind, p.turn, p.on in face_up) for p in cols[s]]
             collections.add_row(self.name_text(s), collection_text(played, self.times))
         self.say(collections)
         keys = list(lines[0]) if lines else []
-        table = Table(box=box.SIMPLE_HEAD, pad_edge=False, title=f"Round {number} points")
-        table.add_column("Player", no_wrap=True, max_width=MAX_NAME, overflow="ellipsis")
+        table = Table(box=box.SIMPLE_HEAD, pad_edge=False, title=_("Round {round} points", round=number))
+        table.add_column(_("Player"), no_wrap=True, max_width=MAX_NAME, overflow="ellipsis")
         for key in keys:
-            table.add_column(COLUMN_LABEL.get(key, key[:5].title()), justify="right", no_wrap=True)
-        table.add_column("Round", justify="right", no_wrap=True, style="bold")
+            header = _(COLUMN_LABEL[key]) if key in COLUMN_LABEL else key[:5].title()
+            table.add_column(header, justify="right", no_wrap=True)
+        table.add_column(_("Round"), justify="right", no_wrap=True, style="bold")
         for s in range(game.players):
             line = lines[s]
             table.add_row(self.name_text(s), *[str(line.get(k, 0)) for k in keys], str(sum(line.values())))
         self.say(table)
         self.say(self.scoring_table(explain_party_round(game, number)))
         if number < NUM_ROUNDS:
-            self.say(Text.assemble(
-                f"{ITEM_LABEL[self.menu[-1]]} kept for the end of the game: ",
-                Text(", ").join(Text.assemble(self.name_text(s), f": {len(d)}")
-                                for s, d in enumerate(game.desserts)),
-                ".",
-            ))
-            self.say(self.score_sheet(f"Score sheet after round {number}"))
+            kept = listing([self.styled(_("{name}: {value}"), name=self.name_text(s), value=len(d))
+                            for s, d in enumerate(game.desserts)])
+            self.say(self.styled(_("{dessert} kept for the end of the game: {counts}."),
+                                 dessert=_(ITEM_LABEL[self.menu[-1]]), counts=kept))
+            self.say(self.score_sheet(_("Score sheet after round {round}", round=number)))
             if self.humans:
-                self.pause(f"Press Enter to start round {number + 1} ")
+                self.pause(_("Press Enter to start round {round} ", round=number + 1))
 
     def score_sheet(self, title: str) -> Table:
         result = self.game.result()
         final = self.game.is_over
         table = Table(box=box.SIMPLE_HEAVY, pad_edge=False, title=Text(title))
-        table.add_column("Player", no_wrap=True, max_width=MAX_NAME, overflow="ellipsis")
+        table.add_column(_("Player"), no_wrap=True, max_width=MAX_NAME, overflow="ellipsis")
         for r in range(len(result.rounds)):
-            table.add_column(f"Round {r + 1}", justify="right", no_wrap=True)
+            table.add_column(_("Round {round}", round=r + 1), justify="right", no_wrap=True)
         if final:
-            table.add_column("Desserts", justify="right", no_wrap=True)
-        table.add_column("Total", justify="right", no_wrap=True)
+            table.add_column(_("Desserts"), justify="right", no_wrap=True)
+        table.add_column(_("Total"), justify="right", no_wrap=True)
         winners = set(result.winners) if final else set()
         for s in range(self.game.players):
             total = Text(f"{'*' if s in winners else ''}{result.totals[s]}",
@@ -580,22 +620,27 @@ class PartyTerminalGame(TableSession[PartyGame]):
         game = self.game
         result = game.result()
         dessert = dishes(game.rules)[-1]
-        self.say(Rule(Text("Game over", style="bold")))
-        self.say(Text(f"Desserts ({dessert.name}): {dessert.rule}"))
+        self.say(Rule(Text(_("Game over"), style="bold")))
+        self.say(Text(_("Desserts ({name}): {rule}", name=said(dessert.title), rule=said(dessert.scoring))))
         for s, figure in enumerate(explain_desserts(game)):
-            self.say(Text.assemble("  ", self.name_text(s), f": {figure.text}"))
-        self.say(self.score_sheet("Final score sheet"))
+            self.say(Text("  ") + self.styled(_("{name}: {value}"), name=self.name_text(s), value=said(figure.message)))
+        self.say(self.score_sheet(_("Final score sheet")))
         best = max(result.totals)
         tied = [s for s, t in enumerate(result.totals) if t == best]
         if len(tied) > 1 and len(result.winners) < len(tied):
-            self.say(Text.assemble(self.who(tied), f" tied on {best} points; the tie goes to most dessert cards."))
+            self.say(self.styled(_n("{names} tied on {n} point; the tie goes to most dessert cards.",
+                                    "{names} tied on {n} points; the tie goes to most dessert cards.", best,
+                                    **keep("names")), names=self.who(tied)))
         elif len(result.winners) > 1:
-            self.say(f"Tied on points and dessert cards ({best} points): a shared win.")
+            self.say(Text(_n("Tied on points and dessert cards ({n} point): a shared win.",
+                             "Tied on points and dessert cards ({n} points): a shared win.", best)))
         who = [self.names[s] for s in result.winners]
         if len(who) == 1:
-            self.say(f"Winner: {who[0]} with {best} points", style="bold green")
+            self.say(Text(_n("Winner: {name} with {n} point", "Winner: {name} with {n} points", best, name=who[0])),
+                     style="bold green")
         else:
-            self.say(f"Shared win: {', '.join(who)} with {best} points", style="bold green")
+            self.say(Text(_n("Shared win: {names} with {n} point", "Shared win: {names} with {n} points", best,
+                             names=listing(who).plain)), style="bold green")
 
     # ---------------------------------------------------------------- turns
 
@@ -629,6 +674,13 @@ class PartyTerminalGame(TableSession[PartyGame]):
         self.say("")
         if game.is_over or game.round - 1 != self.round_index:
             self.show_round_end(self.round_index)
+
+
+def asked(special: str, decision: Decision) -> str:
+    """What a decision asks of its seat, in the engine's words (:attr:`Decision.asks_said`):
+    ``Spoon 4: name a card of the menu: ...``."""
+    return _("{special}: {asks}.", special=special, asks=said(decision.asks_said))
+
 
 def run_party_play(
     players: int = 4,

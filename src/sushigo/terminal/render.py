@@ -1,4 +1,5 @@
-"""Human-friendly score sheets (rich tables), shared by the CLI and the terminal game."""
+"""Human-friendly score sheets (rich tables), shared by the CLI and the terminal game,
+in the language of :func:`sushigo.i18n.use` (English unless a game chose another)."""
 
 from __future__ import annotations
 
@@ -10,16 +11,22 @@ from rich.text import Text
 
 from sushigo.engine.base.cards import ROUND_CATEGORIES
 from sushigo.engine.base.scoring import Result
+from sushigo.engine.messages import N_
 from sushigo.engine.party.game import PartyResult
+from sushigo.i18n import _, _n
 
 CATEGORY_LABELS = {
-    "tempura": "tempura",
-    "sashimi": "sashimi",
-    "dumpling": "dumplings",
-    "nigiri": "nigiri+wasabi",
-    "maki": "maki award",
-    "pudding": "pudding",
+    "tempura": N_("tempura"),
+    "sashimi": N_("sashimi"),
+    "dumpling": N_("dumplings"),
+    "nigiri": N_("nigiri+wasabi"),
+    "maki": N_("maki award"),
+    "pudding": N_("pudding"),
 }
+"""The rows of a round's breakdown, in English (message ids)."""
+
+SCORE_SHEET = N_("Score sheet")
+"""The default title of a score sheet (translated when shown)."""
 
 
 def seat_names(players: int, names: Sequence[str] | None = None) -> list[str]:
@@ -32,7 +39,7 @@ def seat_names(players: int, names: Sequence[str] | None = None) -> list[str]:
 def _sheet(players: int, names: Sequence[str] | None, title: str | None) -> Table:
     """An empty score sheet: a label column and one column per seat."""
     table = Table(
-        title=Text(title) if title is not None else None,
+        title=Text(_(title) if title == SCORE_SHEET else title) if title is not None else None,
         box=box.SIMPLE_HEAVY,
         pad_edge=False,
         show_footer=False,
@@ -48,7 +55,7 @@ def score_sheet_table(
     names: Sequence[str] | None = None,
     *,
     breakdown: bool = True,
-    title: str | None = "Score sheet",
+    title: str | None = SCORE_SHEET,
 ) -> Table:
     """The score sheet as a table: per round (with the category breakdown),
     the pudding adjustment and the totals.  Fits 80 columns for 5 players."""
@@ -59,15 +66,15 @@ def score_sheet_table(
             for category in ROUND_CATEGORIES:
                 values = [line.get(category, 0) for line in lines]
                 table.add_row(
-                    Text(f"  {CATEGORY_LABELS[category]}", style="dim"),
+                    Text(f"  {_(CATEGORY_LABELS[category])}", style="dim"),
                     *[Text(str(v), style="dim") for v in values],
                 )
-        table.add_row(f"Round {r}", *[str(t) for t in totals], end_section=True)
+        table.add_row(Text(_("Round {round}", round=r)), *[str(t) for t in totals], end_section=True)
     puddings = [f"{p} ({c})" for p, c in zip(result.pudding, result.puddings)]
-    table.add_row("Pudding (count)", *puddings, end_section=True)
+    table.add_row(Text(_("Pudding (count)")), *puddings, end_section=True)
     winners = set(result.winners)
     table.add_row(
-        Text("Total", style="bold"),
+        Text(_("Total"), style="bold"),
         *[
             Text(f"{'*' if s in winners else ''}{t}", style="bold green" if s in winners else "bold")
             for s, t in enumerate(result.totals)
@@ -77,14 +84,26 @@ def score_sheet_table(
 
 
 PARTY_CATEGORY_LABELS = {
-    "nigiri": "nigiri+wasabi",
-    "maki": "maki award",
-    "temaki": "temaki award",
-    "uramaki": "uramaki",
-    "miso_soup": "miso soup",
-    "takeout_box": "face down",
-    "soy_sauce": "soy sauce",
+    "nigiri": N_("nigiri+wasabi"),
+    "maki": N_("maki award"),
+    "temaki": N_("temaki award"),
+    "uramaki": N_("uramaki"),
+    "tempura": N_("tempura"),
+    "sashimi": N_("sashimi"),
+    "dumpling": N_("dumpling"),
+    "eel": N_("eel"),
+    "tofu": N_("tofu"),
+    "onigiri": N_("onigiri"),
+    "edamame": N_("edamame"),
+    "miso_soup": N_("miso soup"),
+    "takeout_box": N_("face down"),
+    "tea": N_("tea"),
+    "soy_sauce": N_("soy sauce"),
 }
+"""The rows of a Party round's breakdown, in English (message ids); another key is shown as it is."""
+
+DESSERT_LABELS = {"pudding": N_("Pudding"), "green_tea_ice_cream": N_("Green tea ice cream"), "fruit": N_("Fruit")}
+"""The desserts' names on a Party score sheet, in English (message ids)."""
 
 
 def party_score_sheet_table(
@@ -92,7 +111,7 @@ def party_score_sheet_table(
     names: Sequence[str] | None = None,
     *,
     breakdown: bool = True,
-    title: str | None = "Score sheet",
+    title: str | None = SCORE_SHEET,
 ) -> Table:
     """A Sushi Go Party! score sheet: per round (with the categories of the
     menu), the desserts (with each seat's dessert cards) and the totals."""
@@ -102,18 +121,20 @@ def party_score_sheet_table(
         if breakdown:
             categories = list(dict.fromkeys(key for line in lines for key in line))
             for category in categories:
-                label = PARTY_CATEGORY_LABELS.get(category, category.replace("_", " "))
+                label = (_(PARTY_CATEGORY_LABELS[category]) if category in PARTY_CATEGORY_LABELS
+                         else category.replace("_", " "))
                 table.add_row(
                     Text(f"  {label}", style="dim"),
                     *[Text(str(line.get(category, 0)), style="dim") for line in lines],
                 )
-        table.add_row(f"Round {r}", *[str(t) for t in totals], end_section=True)
+        table.add_row(Text(_("Round {round}", round=r)), *[str(t) for t in totals], end_section=True)
     dessert = next(iter(result.desserts[0]), "dessert") if result.desserts else "dessert"
+    name = _(DESSERT_LABELS[dessert]) if dessert in DESSERT_LABELS else _("Dessert")
     cells = [f"{p} ({c})" for p, c in zip(result.pudding, result.dessert_cards)]
-    table.add_row(Text(f"{dessert.replace('_', ' ').capitalize()} (cards)"), *cells, end_section=True)
+    table.add_row(Text(_("{dessert} (cards)", dessert=name)), *cells, end_section=True)
     winners = set(result.winners)
     table.add_row(
-        Text("Total", style="bold"),
+        Text(_("Total"), style="bold"),
         *[
             Text(f"{'*' if s in winners else ''}{t}", style="bold green" if s in winners else "bold")
             for s, t in enumerate(result.totals)
@@ -129,5 +150,9 @@ def winners_line(result: Result | PartyResult, names: Sequence[str] | None = Non
     who = [labels[s] for s in result.winners]
     points = result.totals[result.winners[0]]
     if len(who) == 1:
-        return Text(f"Winner: {who[0]} with {points} points")
-    return Text(f"Shared win: {', '.join(who)} with {points} points")
+        return Text(_n("Winner: {name} with {n} point", "Winner: {name} with {n} points", points, name=who[0]))
+    together = who[-1]
+    for name in reversed(who[:-1]):
+        together = _("{first}, {rest}", first=name, rest=together)
+    return Text(_n("Shared win: {names} with {n} point", "Shared win: {names} with {n} points", points,
+                   names=together))

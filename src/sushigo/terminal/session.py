@@ -5,6 +5,11 @@ screens, saving the record, the run loop).  Each edition draws its own
 screens and plays its own turns (:mod:`~sushigo.terminal.base`,
 :mod:`~sushigo.terminal.party`), because what a turn shows and asks differs
 by nature between them (one pick against picks, spoons, menus and boxes).
+
+Every text is said in the player's language (:mod:`sushigo.i18n`, chosen by
+``sushigo play --lang``): whole sentences with named fields (``_``, ``_n``),
+the engine's own sentences rendered from their messages (``say``), and
+:func:`styled` where a sentence holds styled parts (bold names, coloured cards).
 """
 
 from __future__ import annotations
@@ -27,11 +32,14 @@ from rich.text import Text
 from sushigo.bots import Bot, make_bot
 from sushigo.engine.base.game import Game
 from sushigo.engine.editions import save_record
-from sushigo.engine.messages import Sentence, render
+from sushigo.engine.messages import AND, COMMA, N_, Sentence
+from sushigo.engine.names import suggest
 from sushigo.engine.narration import Line
 from sushigo.engine.party.game import PartyGame
 from sushigo.engine.points import RoundStory
 from sushigo.engine.rules import Rules, RulesError
+from sushigo.i18n import _, _n, current
+from sushigo.i18n import say as said
 
 EXIT_FINISHED: Final = 0
 """The game was played to the end (and saved, if saving was on)."""
@@ -52,6 +60,96 @@ InputFn = Callable[[str], str]
 It receives the prompt text so scripted players can tell what is asked; it
 must not print it again.  It raises :class:`EOFError` at the end of input.
 """
+
+
+_FIELD: Final = re.compile(r"\{(\w+)\}")
+
+Part = Text | str | int
+"""A piece of a styled sentence: styled text (a bold name, a coloured card), plain
+text, or a number (written as the language writes numbers)."""
+
+
+def styled(template: str, **parts: Part) -> Text:
+    """A translated ``template`` (``_("... {name} ...")`` with no fields: the template
+    itself) with each ``{name}`` replaced by its part, styles kept; the sentence stays
+    whole for the translators, whatever order their language puts the parts in.
+
+    >>> styled("{who} passes to {to}.", who=Text("Ana", style="bold"), to="Ben").plain
+    'Ana passes to Ben.'
+    """
+    out = Text()
+    at = 0
+    for m in _FIELD.finditer(template):
+        out.append(template[at:m.start()])
+        part = parts[m.group(1)]
+        if isinstance(part, Text):
+            out.append_text(part)
+        else:
+            out.append(current().number(part) if isinstance(part, int) else part)
+        at = m.end()
+    out.append(template[at:])
+    return out
+
+
+def keep(*names: str) -> dict[str, str]:
+    """Fields left in a template for :func:`styled` to fill: ``_n(one, many, n, **keep("names"))``
+    fills ``{n}`` and keeps ``{names}``."""
+    return {name: f"{{{name}}}" for name in names}
+
+
+def listing(parts: Sequence[Part]) -> Text:
+    """Parts in a plain list, joined as the language joins one (``a, b, c``)."""
+    if not parts:
+        return Text()
+    out = styled("{only}", only=parts[-1])
+    for part in reversed(parts[:-1]):
+        out = styled(_(COMMA), first=part, rest=out)
+    return out
+
+
+def each_and(parts: Sequence[Part]) -> Text:
+    """Parts joined by "and", each to the next (``a and b and c``)."""
+    if not parts:
+        return Text()
+    out = styled("{only}", only=parts[-1])
+    for part in reversed(parts[:-1]):
+        out = styled(_(AND), first=part, last=out)
+    return out
+
+
+def not_a_card(token: str, *names: Sequence[str]) -> str:
+    """The error for a typed word that names no card: with the card names it nearly
+    spells (record names, as typed), from the first of ``names`` that has any."""
+    found: list[str] = []
+    for candidates in names:
+        found = suggest(token, candidates)
+        if found:
+            break
+    shown = repr(token[:20])
+    if not found:
+        return _("{token} is not a card number or a card name.", token=shown)
+    quoted = [repr(n) for n in found]
+    either = quoted[-1]
+    if len(quoted) > 1:
+        either = _("{first} or {last}", first=quoted[-2], last=quoted[-1])
+        for q in reversed(quoted[:-2]):
+            either = _(COMMA, first=q, rest=either)
+    return _("{token} is not a card number or a card name (did you mean {names}?).", token=shown, names=either)
+
+
+def revealed(round_number: int, turn: int, last: bool) -> str:
+    """The heading of a turn's reveal (both editions)."""
+    if last:
+        return _("Revealed in round {round}, turn {turn} (the last cards, played for everyone):",
+                 round=round_number, turn=turn)
+    return _("Revealed in round {round}, turn {turn}:", round=round_number, turn=turn)
+
+
+INCIDENT_WORDS: Final[dict[str, str]] = {
+    "garbage": N_("garbage"), "illegal": N_("illegal"), "timeout": N_("timeout"), "died": N_("died"),
+    "start_failed": N_("start_failed"),
+}
+"""What an external bot got wrong (:data:`sushigo.bots.external.IncidentKind`), as shown."""
 
 
 class _Stop(Exception):
@@ -114,16 +212,32 @@ class TableSession(Generic[GameT]):
     def name_text(self, seat: int) -> Text:
         return Text(self.names[seat], style="bold")
 
+    @staticmethod
+    def styled(template: str, **parts: Part) -> Text:
+        """A translated template with styled parts (:func:`styled`), e.g.
+        ``self.styled(_("Pass the device to {name}."), name=self.name_text(seat))``."""
+        return styled(template, **parts)
+
+    def seat_text(self, seat: int) -> Text:
+        """A seat's name in bold, with "(bot)" or, beside other humans' names, "(you)"."""
+        if self.bots[seat] is not None:
+            return self.styled(_("{name} (bot)"), name=self.name_text(seat))
+        if len(self.humans) == 1 and self.names[seat] != _("You"):
+            return self.styled(_("{name} (you)"), name=self.name_text(seat))
+        return self.name_text(seat)
+
     def line_text(self, line: Line) -> Text:
-        """A line of the engine's story (:mod:`sushigo.engine.narration`) with the
-        seats' names in bold; the public text (a pass-and-play screen is shared)."""
+        """A line of the engine's story (:mod:`sushigo.engine.narration`) in the
+        player's language, with the seats' names in bold; the public text (a
+        pass-and-play screen is shared)."""
+        text = said(line.message) if line.message is not None else line.text
         out = Text()
         at = 0
-        for m in re.finditer(r"\{(\d+)\}", line.text):
-            out.append(line.text[at:m.start()])
+        for m in re.finditer(r"\{(\d+)\}", text):
+            out.append(text[at:m.start()])
             out.append_text(self.name_text(int(m.group(1))))
             at = m.end()
-        out.append(line.text[at:])
+        out.append(text[at:])
         return out
 
     # ---------------------------------------------------------------- input
@@ -146,10 +260,11 @@ class TableSession(Generic[GameT]):
         return line
 
     def confirm_quit(self) -> None:
-        answer = self.ask("Quit this game? [y/N] ").strip().lower()
-        if answer in ("y", "yes"):
+        answer = self.ask(_("Quit this game? [y/N] ")).strip().lower()
+        # TRANSLATORS: the short and the long answer "yes" to "Quit this game? [y/N]"
+        if answer in ("y", "yes", _("y").lower(), _("yes").lower()):
             raise _Stop("quit")
-        self.say("Carrying on.")
+        self.say(Text(_("Carrying on.")))
 
     def run_command(self, text: str) -> bool:
         """Handle ``?``/``h`` (help) and ``q`` (quit, after a confirmation);
@@ -174,7 +289,7 @@ class TableSession(Generic[GameT]):
             self.console.file.write("\x1b[3J")  # erase the scrollback too, where supported
             self.console.file.flush()
         else:
-            self.say(Rule("screen cleared", style="dim"))
+            self.say(Rule(_("screen cleared"), style="dim"))
 
     # ------------------------------------------------------------------ run
 
@@ -185,11 +300,12 @@ class TableSession(Generic[GameT]):
         try:
             save_record(self.game, self.save, meta=meta)
         except OSError as e:
-            reason = e.strerror or e
-            self.say(Text(f"Could not save the game record to {self.save}: {reason}", style="red"))
+            reason = str(e.strerror or e)
+            self.say(Text(_("Could not save the game record to {path}: {reason}", path=self.save, reason=reason),
+                          style="red"))
             return False
-        what = "Game record saved" if finished else "The game so far was saved"
-        self.say(Text.assemble(f"{what} to ", (self.save, "bold")))
+        saved = _("Game record saved to {path}") if finished else _("The game so far was saved to {path}")
+        self.say(self.styled(saved, path=Text(self.save, style="bold")))
         return True
 
     def run(self) -> int:
@@ -215,11 +331,11 @@ class TableSession(Generic[GameT]):
                 raise _Stop("interrupt") from None
         except _Stop as stop:
             message = {
-                "quit": "Game abandoned.",
-                "eof": "End of input: game stopped.",
-                "interrupt": "Interrupted: game stopped.",
+                "quit": N_("Game abandoned."),
+                "eof": N_("End of input: game stopped."),
+                "interrupt": N_("Interrupted: game stopped."),
             }[stop.reason]
-            self.say(Text(message, style="bold"))
+            self.say(Text(_(message), style="bold"))
             self.save_game(finished=False)
             return EXIT_INTERRUPTED if stop.reason == "interrupt" else EXIT_STOPPED
         result = self.game.result().to_json()
@@ -233,12 +349,13 @@ class TableSession(Generic[GameT]):
     def scoring_table(self, story: RoundStory) -> Table:
         """How each seat's round scored, in the engine's words (the figures of
         :mod:`sushigo.engine.base.explain` or :mod:`sushigo.engine.party.explain`), and the races."""
-        table = Table(box=box.SIMPLE_HEAD, pad_edge=False, title="How it scored",
-                      caption=" ".join(render(Sentence(r)) for r in story.races), caption_justify="left")
-        table.add_column("Player", no_wrap=True, max_width=MAX_NAME, overflow="ellipsis")
-        table.add_column("Figures", ratio=1)
+        table = Table(box=box.SIMPLE_HEAD, pad_edge=False, title=_("How it scored"),
+                      caption=" ".join(said(Sentence(r)) for r in story.races), caption_justify="left")
+        table.add_column(_("Player"), no_wrap=True, max_width=MAX_NAME, overflow="ellipsis")
+        table.add_column(_("Figures"), ratio=1)
         for s, figures in enumerate(story.figures):
-            table.add_row(self.name_text(s), "; ".join(f.text for f in figures) or "nothing that scores")
+            table.add_row(self.name_text(s), Text("; ".join(said(f.message) for f in figures)
+                                                  or _("nothing that scores")))
         return table
 
     def show_incidents(self) -> None:
@@ -246,9 +363,11 @@ class TableSession(Generic[GameT]):
         for seat, bot in enumerate(self.bots):
             incidents = getattr(bot, "incidents", None) or []
             if incidents:
-                kinds = ", ".join(f"{k} x{n}" for k, n in sorted(Counter(i.kind for i in incidents).items()))
-                self.say(Text(f"{self.names[seat]} (external bot) misplayed {len(incidents)} decision(s), "
-                              f"played at random instead: {kinds}", style="yellow"))
+                kinds = listing([_("{kind} x{count}", kind=_(INCIDENT_WORDS.get(k, k)), count=n)
+                                 for k, n in sorted(Counter(i.kind for i in incidents).items())])
+                self.say(Text(_n("{name} (external bot) misplayed {n} decision, played at random instead: {kinds}",
+                                 "{name} (external bot) misplayed {n} decisions, played at random instead: {kinds}",
+                                 len(incidents), name=self.names[seat], kinds=kinds.plain), style="yellow"))
 
     # ----------------------------------------------------- for subclasses
 
@@ -295,7 +414,7 @@ def _seat_names(humans: int, specs: list[str], names: Sequence[str] | None) -> l
         raise _Setup("a player name is empty")
     out = list(given)
     for h in range(len(given), humans):
-        out.append("You" if humans == 1 else f"Player {h + 1}")
+        out.append(_("You") if humans == 1 else _("Player {n}", n=h + 1))  # default names, in the player's language
     for i, spec in enumerate(specs):
         # "Greedy 2", "Ismcts 3" (settings left out), "Bot 4" for an external program
         kind = spec.strip().split(":", 1)[0].lower()
@@ -344,7 +463,7 @@ def prepare_table(
         if seed is None:
             seed = random.SystemRandom().randrange(2**31)
         seeder = random.Random(f"sushigo-play-bots-{seed}")
-        bot_seeds = [seeder.getrandbits(32) for _ in range(bot_seats)]
+        bot_seeds = [seeder.getrandbits(32) for _seat in range(bot_seats)]
         try:
             seat_bots: list[Bot | None] = [None] * humans + [
                 make_bot(spec, bot_seed, timeout=time_limit) for spec, bot_seed in zip(specs, bot_seeds)

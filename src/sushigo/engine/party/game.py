@@ -49,6 +49,7 @@ from sushigo.engine.errors import (
     as_action,
     as_actions,
 )
+from sushigo.engine.messages import Message, msg, render
 from sushigo.engine.party.actions import (
     COPY_BASE,
     COPY_FACE_DOWN,
@@ -178,22 +179,27 @@ class Decision(NamedTuple):
 
     @property
     def asks(self) -> str:
-        """What the decision asks of its seat, in words (one source for every front end).
+        """What the decision asks of its seat, in English (:attr:`asks_said`).
 
         >>> Decision("takeout_box", 0, 10).asks
         'flip earlier cards face down (2 points each), or stop'
         """
+        return render(DECISION_ASKS[self.kind])
+
+    @property
+    def asks_said(self) -> Message:
+        """What the decision asks of its seat, as a message (one source for every front end)."""
         return DECISION_ASKS[self.kind]
 
 
-DECISION_ASKS: Final[dict[str, str]] = {
-    "chopsticks": "play one more card from your hand, or pass",
-    "spoon": ("name a card of the menu: the first player on your left holding it gives it to you"
-              " and takes the spoon; or pass"),
-    "menu": "choose one of the cards drawn (the rest go back)",
-    "takeout_box": f"flip earlier cards face down ({FACE_DOWN_POINTS} points each), or stop",
+DECISION_ASKS: Final[dict[str, Message]] = {
+    "chopsticks": msg("play one more card from your hand, or pass"),
+    "spoon": msg("name a card of the menu: the first player on your left holding it gives it to you"
+                 " and takes the spoon; or pass"),
+    "menu": msg("choose one of the cards drawn (the rest go back)"),
+    "takeout_box": msg("flip earlier cards face down ({points} points each), or stop", points=FACE_DOWN_POINTS),
 }
-"""What each decision after the reveal asks of its seat (:attr:`Decision.asks`)."""
+"""What each decision after the reveal asks of its seat (:attr:`Decision.asks_said`)."""
 
 
 class Move(NamedTuple):

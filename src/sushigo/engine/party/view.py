@@ -120,6 +120,7 @@ class PartySeatView:
             "committed": self.committed,
             "decision": None if d is None else {
                 "kind": d.kind, "seat": d.seat, "card": PartyCard(d.card).name_in_records, "asks": d.asks,
+                "asks_msg": d.asks_said.to_json(),
                 "drawn": [PartyCard(c).name_in_records for c in d.drawn],
             },
             "collections": [[p.text for p in col] for col in self.collections],

@@ -17,6 +17,7 @@ from typing import Any, Final
 
 from sqlalchemy import delete, func, select, update
 
+from sushigo.i18n import _l, _ln
 from sushigo.server.ratings import player_of
 from sushigo.server.schema import accounts_t, api_tokens_t, queue_t, ratings_t, seats_t
 
@@ -43,10 +44,10 @@ class Bots:
         account that has not played (no seat, no rating, no place in the queue) may."""
         account = await self.accounts.owner(secret, password, address)
         if account.bot:
-            raise AccountError(409, "this account is a bot account already")
+            raise AccountError(409, _l("this account is a bot account already"))
         if not await self.accounts._write(self._make_bot, account.id):
-            raise AccountError(409, "an account that has played cannot become a bot: make a new account for "
-                                    "your bot")
+            raise AccountError(409, _l("an account that has played cannot become a bot: make a new account for "
+                                       "your bot"))
         return Account(account.id, account.name, account.created, True)
 
     def _make_bot(self, account_id: str) -> bool:
@@ -63,15 +64,16 @@ class Bots:
         """A new API token of the signed-in bot account: ``{"id", "token", "label", "created"}``, the
         token shown this once."""
         if not isinstance(label, str) or not 1 <= len(label.strip()) <= 60:
-            raise AccountError(400, "label: 1 to 60 characters, to tell your tokens apart")
+            raise AccountError(400, _l("label: 1 to 60 characters, to tell your tokens apart"))
         account = await self.accounts.owner(secret, password, address)
         if not account.bot:
-            raise AccountError(403, "only a bot account has API tokens: make this account a bot first")
+            raise AccountError(403, _l("only a bot account has API tokens: make this account a bot first"))
         token = TOKEN_PREFIX + secrets.token_urlsafe(32)
         row = {"id": secrets.token_urlsafe(9), "token_hash": secret_hash(token), "account_id": account.id,
                "label": label.strip(), "created": time.time(), "used": None}
         if not await self.accounts._write(self._insert_token, row):
-            raise AccountError(409, f"a bot account holds {MAX_TOKENS} tokens at most: revoke one first")
+            raise AccountError(409, _ln("a bot account holds {n} token at most: revoke one first",
+                                        "a bot account holds {n} tokens at most: revoke one first", MAX_TOKENS))
         return {"id": row["id"], "token": token, "label": row["label"], "created": row["created"]}
 
     def _insert_token(self, row: dict[str, Any]) -> bool:

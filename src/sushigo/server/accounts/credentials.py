@@ -22,6 +22,7 @@ import secrets
 from typing import Final
 
 from sushigo.bots import BOTS
+from sushigo.i18n import _l
 
 NAME: Final = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{2,19}")
 """An account's name: 3 to 20 ASCII letters, digits, ``_`` or ``-``, the first a letter or digit."""
@@ -54,10 +55,10 @@ class CredentialError(ValueError):
 def check_name(name: object) -> str:
     """``name`` if an account may have it, else :class:`CredentialError`."""
     if not isinstance(name, str) or not NAME.fullmatch(name):
-        raise CredentialError("a name is 3 to 20 letters (a-z, A-Z), digits, _ or -, starting with a letter "
-                              "or a digit")
+        raise CredentialError(_l("a name is 3 to 20 letters (a-z, A-Z), digits, _ or -, starting with a letter "
+                                 "or a digit"))
     if name.lower() in RESERVED:
-        raise CredentialError(f"the name {name!r} is reserved")
+        raise CredentialError(_l("the name {name} is reserved", name=repr(name)))
     return name
 
 
@@ -70,9 +71,9 @@ def check_password(password: object, name: str | None = None) -> str:
     """``password`` if an account may have it (8 to 256 characters, not the
     account's name), else :class:`CredentialError`."""
     if not isinstance(password, str) or not PASSWORD_MIN <= len(password) <= PASSWORD_MAX:
-        raise CredentialError(f"a password is {PASSWORD_MIN} to {PASSWORD_MAX} characters")
+        raise CredentialError(_l("a password is {min} to {max} characters", min=PASSWORD_MIN, max=PASSWORD_MAX))
     if name is not None and password.lower() == name.lower():
-        raise CredentialError("a password cannot be the account's name")
+        raise CredentialError(_l("a password cannot be the account's name"))
     return password
 
 

@@ -28,6 +28,7 @@ from sqlalchemy import delete, select, update
 from sqlalchemy.engine import Connection
 
 from sushigo.engine.records import dumps as record_dumps
+from sushigo.i18n import _l, _ln, message_of
 from sushigo.server.ratings import player_of
 from sushigo.server.replies import PerHour, Refusal
 from sushigo.server.schema import accounts_t, ratings_t, recovery_codes_t, seats_t, sessions_t, tables_t
@@ -54,7 +55,7 @@ SESSION_SECONDS: Final = 30 * 86400.0
 SEEN_EVERY: Final = 3600.0
 """A session's last use is written at most this often (each use would be a write)."""
 
-WRONG: Final = "wrong name or password"
+WRONG: Final = _l("wrong name or password")
 """The one answer to a failed sign-in: it does not say which of the two was wrong."""
 
 
@@ -156,13 +157,13 @@ class Accounts:
         window = self.limits.attempt_window
         at_address = self.by_address.take(address)
         if at_address is None:
-            raise AccountError(429, f"too many attempts from this address; try again within {window / 60:g} minutes",
-                               retry_after=int(window))
+            raise AccountError(429, _l("too many attempts from this address; try again within {minutes} minutes",
+                                  minutes=f"{window / 60:g}"), retry_after=int(window))
         at_account = self.by_account.take(key)
         if at_account is None:
             self.by_address.give_back(address, at_address)
-            raise AccountError(429, f"too many attempts on this account; try again within {window / 60:g} minutes",
-                               retry_after=int(window))
+            raise AccountError(429, _l("too many attempts on this account; try again within {minutes} minutes",
+                                  minutes=f"{window / 60:g}"), retry_after=int(window))
         return at_address, at_account
 
     def _succeeded(self, address: str, key: str, stamps: tuple[float, float]) -> None:
@@ -178,11 +179,12 @@ class Accounts:
             name = check_name(name)
             password = check_password(password, name)
         except CredentialError as e:
-            raise AccountError(400, str(e)) from None
+            raise AccountError(400, message_of(e)) from None
         stamp = self.signups.take(address)
         if stamp is None:
-            raise AccountError(429, f"this address made {self.limits.signups_per_hour} accounts in the last hour; "
-                                    "try later", retry_after=3600)
+            raise AccountError(429, _ln("this address made {n} account in the last hour; try later",
+                                        "this address made {n} accounts in the last hour; try later",
+                                        self.limits.signups_per_hour), retry_after=3600)
         hashed = await self._hash(password)
         codes = recovery_codes()
         account = Account(secrets.token_urlsafe(12), name, time.time())
@@ -191,16 +193,16 @@ class Accounts:
             made = await asyncio.to_thread(self._insert, account, hashed, codes, secret)
         except StoreError as e:
             self.signups.give_back(address, stamp)
-            raise AccountError(503, f"the account could not be stored: {e}") from None
+            raise AccountError(503, _l("the account could not be stored: {why}", why=str(e))) from None
         if not made:
             self.signups.give_back(address, stamp)
-            raise AccountError(409, f"the name {name!r} is taken")
+            raise AccountError(409, _l("the name {name} is taken", name=repr(name)))
         return SignedIn(account, secret), codes
 
     async def sign_in(self, name: object, password: object, address: str) -> SignedIn:
         """Check a name and password and open a session."""
         if not isinstance(name, str) or not isinstance(password, str) or len(password) > 4096:
-            raise AccountError(400, "say the account's name and password")
+            raise AccountError(400, _l("say the account's name and password"))
         key = name_key(name[:40])
         stamps = self._attempt(address, key)
         found = await self._read(self._by_name, key)
@@ -238,7 +240,7 @@ class Accounts:
         try:
             new = check_password(new, account.name)
         except CredentialError as e:
-            raise AccountError(400, str(e)) from None
+            raise AccountError(400, message_of(e)) from None
         self._succeeded(address, name_key(account.name), stamps)
         hashed = await self._hash(new)
         return SignedIn(account, await self._write(self._set_password, account.id, hashed, new_secret()))
@@ -247,7 +249,7 @@ class Accounts:
         """Sign in with a recovery code (used up) and set a new password; every
         other session ends.  The recovery codes left."""
         if not isinstance(name, str) or not isinstance(code, str):
-            raise AccountError(400, "say the account's name and one of its recovery codes")
+            raise AccountError(400, _l("say the account's name and one of its recovery codes"))
         key = name_key(name[:40])
         stamps = self._attempt(address, key)
         found = await self._read(self._by_name, key)
@@ -255,11 +257,11 @@ class Accounts:
             new = check_password(new, found[0].name if found else None)
         except CredentialError as e:
             self._succeeded(address, key, stamps)  # refused for what it said, not a guess
-            raise AccountError(400, str(e)) from None
+            raise AccountError(400, message_of(e)) from None
         left = None if found is None else await self._write(self._use_code, found[0].id,
                                                               secret_hash(normalize_code(code)))
         if found is None or left is None:
-            raise AccountError(401, "wrong name or recovery code")
+            raise AccountError(401, _l("wrong name or recovery code"))
         self._succeeded(address, key, stamps)
         hashed = await self._hash(new)
         secret = await self._write(self._set_password, found[0].id, hashed, new_secret())
@@ -285,7 +287,7 @@ class Accounts:
         """The account signed in with the session ``secret``, or :class:`AccountError` (401)."""
         account = await self.account_of(secret)
         if account is None:
-            raise AccountError(401, "you are not signed in")
+            raise AccountError(401, _l("you are not signed in"))
         return account
 
     async def owner(self, secret: str | None, password: object, address: str) -> Account:
@@ -299,12 +301,12 @@ class Accounts:
         """The signed-in account of ``secret``, once ``password`` is its password."""
         account = await self.signed_in(secret)
         if not isinstance(password, str) or len(password) > 4096:
-            raise AccountError(400, "say your password")
+            raise AccountError(400, _l("say your password"))
         key = name_key(account.name)
         stamps = self._attempt(address, key)
         found = await self._read(self._by_name, key)
         if found is None or found[0].id != account.id or not await self._verify(found[1], password):
-            raise AccountError(401, "wrong password")
+            raise AccountError(401, _l("wrong password"))
         return account, stamps
 
     # ------------------------------------------------------------------ the database
@@ -313,13 +315,13 @@ class Accounts:
         try:
             return await asyncio.to_thread(fn, *args, **kwargs)
         except StoreError as e:
-            raise AccountError(503, f"the accounts could not be read: {e}") from None
+            raise AccountError(503, _l("the accounts could not be read: {why}", why=str(e))) from None
 
     async def _write(self, fn: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> T:
         try:
             return await asyncio.to_thread(fn, *args, **kwargs)
         except StoreError as e:
-            raise AccountError(503, f"the account could not be stored: {e}") from None
+            raise AccountError(503, _l("the account could not be stored: {why}", why=str(e))) from None
 
     def _insert(self, account: Account, hashed: str, codes: list[str], secret: str) -> bool:
         key = name_key(account.name)

@@ -35,6 +35,7 @@ from sqlalchemy import func, select, update
 
 from sushigo.engine.flags import FlagError, rules_from_flags
 from sushigo.engine.rules import RulesError
+from sushigo.i18n import _l, _ln, localized
 from sushigo.server.accounts import Account, Accounts
 from sushigo.server.protocol import TIMER_RANGE
 from sushigo.server.protocol import CreateTable as CreateRequest
@@ -80,12 +81,13 @@ class Challenges:
         """Challenge the bot account ``bot_name``; the challenge as :meth:`get` shows it."""
         bot = await self.accounts.find(bot_name)
         if bot is None or not bot.bot:
-            raise ChallengeError(404, f"no bot account is called {bot_name[:40]!r}")
+            raise ChallengeError(404, _l("no bot account is called {name}", name=repr(bot_name[:40])))
         if bot.id == challenger.id:
-            raise ChallengeError(400, "a bot cannot challenge itself")
+            raise ChallengeError(400, _l("a bot cannot challenge itself"))
         if players not in SIZES.get(edition, ()):
-            raise ChallengeError(400, f"players: {edition} tables seat {SIZES[edition][0]} to {SIZES[edition][-1]}"
-                                 if edition in SIZES else 'edition: "base" or "party"')
+            raise ChallengeError(400, _l("players: {edition} tables seat {low} to {high}", edition=edition,
+                                    low=SIZES[edition][0], high=SIZES[edition][-1])
+                                 if edition in SIZES else _l('edition: "base" or "party"'))
         if edition == "party" and menu is None:
             menu = self._random.choice(menus_for(players))
         try:
@@ -94,14 +96,17 @@ class Challenges:
             raise ChallengeError(400, str(e).replace("--", "")) from None
         timer = DEFAULT_TIMER if timer is None else timer
         if not TIMER_RANGE[0] <= timer <= TIMER_RANGE[1]:
-            raise ChallengeError(400, f"timer: {TIMER_RANGE[0]} to {TIMER_RANGE[1]} seconds per move")
+            raise ChallengeError(400, _l("timer: {low} to {high} seconds per move",
+                                         low=str(TIMER_RANGE[0]), high=str(TIMER_RANGE[1])))
         now = time.time()
         row = {"id": secrets.token_urlsafe(9), "challenger_id": challenger.id, "bot_id": bot.id,
                "settings": json.dumps({"edition": edition, "players": players, "menu": menu, "timer": timer,
                                        "rated": rated}),
                "state": "open", "reason": None, "table_id": None, "created": now, "changed": now}
         if not await self._db(self._insert, row):
-            raise ChallengeError(429, f"at most {MAX_OPEN} open challenges at once: cancel one or wait for answers")
+            raise ChallengeError(429, _ln("at most {n} open challenge at once: cancel one or wait for answers",
+                                          "at most {n} open challenges at once: cancel one or wait for answers",
+                                          MAX_OPEN))
         return _shown({**row, "challenger_name": challenger.name, "challenger_bot": challenger.bot,
                        "bot_name": bot.name})
 
@@ -147,7 +152,7 @@ class Challenges:
         except (TableError, StoreError) as e:
             log.error("a challenge's table could not be made: %s", e)
             await self._db(self._set, challenge_id, "starting", {"state": "open"})
-            raise ChallengeError(503, "the table could not be made; try again") from None
+            raise ChallengeError(503, _l("the table could not be made; try again")) from None
         await self._db(self._set, challenge_id, "starting", {"state": "accepted", "table_id": table.id})
         return await self.get(bot, challenge_id)
 
@@ -163,12 +168,14 @@ class Challenges:
             values["reason"] = reason
         if not await self._db(self._set, challenge_id, "open", values, getattr(challenges_t.c, who) == account.id):
             row = await self._mine(account, challenge_id)  # 404 unless it is the account's
-            role, verb, doing = ("bot", "answer", "answered") if who == "bot_id" else \
-                ("challenger", "cancel", "cancelled")
+            bot = who == "bot_id"
             if getattr(row, who) != account.id:
-                raise ChallengeError(403, f"only the challenge's {role} may {verb} it")
-            raise ChallengeError(409, f"the challenge is {_shown(row._asdict())['state']}: only an open one can be "
-                                      f"{doing}")
+                raise ChallengeError(403, _l("only the challenge's bot may answer it") if bot else
+                                     _l("only the challenge's challenger may cancel it"))
+            state = _shown(row._asdict())["state"]
+            raise ChallengeError(409, _l("the challenge is {state}: only an open one can be answered", state=state)
+                                 if bot else
+                                 _l("the challenge is {state}: only an open one can be cancelled", state=state))
 
     def _set(self, challenge_id: str, state: str, values: dict[str, Any], *where: Any) -> bool:
         c = challenges_t
@@ -189,7 +196,7 @@ class Challenges:
         """The challenge's row with its accounts' names, when ``account`` is its challenger or its bot; else 404."""
         row = await self._read_row(challenge_id[:40])
         if row is None or account.id not in (row.challenger_id, row.bot_id):
-            raise ChallengeError(404, "no challenge of yours has this id")
+            raise ChallengeError(404, _l("no challenge of yours has this id"))
         return row
 
     async def _read_row(self, challenge_id: str) -> Any:
@@ -234,7 +241,7 @@ class Challenges:
         try:
             return await asyncio.to_thread(fn, *args)
         except StoreError as e:
-            raise ChallengeError(503, f"the challenges could not be read or stored: {e}") from None
+            raise ChallengeError(503, _l("the challenges could not be read or stored: {why}", why=str(e))) from None
 
 
 def _joined() -> Any:
@@ -306,7 +313,7 @@ def news(look: Look, bot: Account, told: dict[str, str]) -> list[dict[str, Any]]
     return out
 
 
-_STOPPED: Final = "the server stopped while making the table; challenge again"
+_STOPPED: Final = _l("the server stopped while making the table; challenge again")
 
 
 def _state(state: str, created: float, changed: float) -> str:
@@ -328,7 +335,7 @@ def _shown(row: dict[str, Any]) -> dict[str, Any]:
            **json.loads(row["settings"]), "state": state, "created": row["created"],
            "expires": row["created"] + LIFE}
     if row.get("reason"):
-        out["reason"] = row["reason"]
+        out["reason"] = localized(row["reason"])  # a bot's line as written; the server's in the reader's language
     if row.get("table_id"):
         out["table"] = row["table_id"]
         out["url"] = f"/t/{row['table_id']}"

@@ -43,6 +43,7 @@ from sqlalchemy import and_, delete, func, or_, select, text, update
 from sqlalchemy.engine import Connection
 
 from sushigo.engine.menus import OFFICIAL_MENUS
+from sushigo.i18n import _l, _ln, localized
 from sushigo.server import ratings
 from sushigo.server.accounts import Account
 from sushigo.server.replies import Refusal
@@ -80,6 +81,13 @@ QUEUED: Final = ("waiting", "matched")
 HELD: Final = ("waiting", "matched", "starting")
 """The states of a place still in the queue (not yet seated, not gone)."""
 
+REJOINED: Final = _l("you joined the queue again elsewhere")
+LEFT: Final = _l("you left the queue")
+MISSED: Final = _ln("you did not confirm {n} match in a row", "you did not confirm {n} matches in a row", MISSES)
+STOPPED: Final = _l("the page stopped asking")
+CLOSED: Final = _l("the bot's event stream closed")
+_REASONS: Final = {str(p): p for p in (REJOINED, LEFT, MISSED, STOPPED, CLOSED)}
+"""Why a place is ``gone``: the database keeps the English, a status says it in the reader's language."""
 
 
 class QueueError(Refusal):
@@ -107,19 +115,20 @@ def _hash(ticket: str) -> bytes:
 def _sizes_of(j: Joining) -> tuple[int, ...]:
     """The sizes the place accepts, checked against its edition and menu."""
     if j.edition not in SIZES:
-        raise QueueError(400, 'edition is "base" or "party"')
+        raise QueueError(400, _l('edition is "base" or "party"'))
     if j.edition == "base" and j.menu is not None:
-        raise QueueError(400, "the original game has no menu")
+        raise QueueError(400, _l("the original game has no menu"))
     if j.menu is not None and j.menu not in OFFICIAL_MENUS:
-        raise QueueError(400, f"menu: one of {', '.join(OFFICIAL_MENUS)}, or none for any menu")
+        raise QueueError(400, _l("menu: one of {menus}, or none for any menu", menus=", ".join(OFFICIAL_MENUS)))
     if not j.sizes or any(n not in SIZES[j.edition] for n in j.sizes):
         low, high = SIZES[j.edition][0], SIZES[j.edition][-1]
-        raise QueueError(400, f"sizes: table sizes from {low} to {high}")
+        raise QueueError(400, _l("sizes: table sizes from {low} to {high}", low=low, high=high))
     sizes = tuple(n for n in sorted(set(j.sizes)) if j.menu is None or plays(j.menu, n))
     if not sizes:
-        raise QueueError(400, f"{j.menu} cannot be played by {', '.join(map(str, sorted(set(j.sizes))))}")
+        raise QueueError(400, _l("{menu} cannot be played by {sizes}", menu=j.menu,
+                                 sizes=", ".join(map(str, sorted(set(j.sizes))))))
     if not 5 <= j.bots_after <= 600:
-        raise QueueError(400, "bots_after: from 5 to 600 seconds")
+        raise QueueError(400, _l("bots_after: from 5 to 600 seconds"))
     return sizes
 
 
@@ -182,7 +191,7 @@ class PlayNow(Seating):
             try:
                 return await asyncio.to_thread(run)
             except StoreError as e:
-                raise QueueError(503, f"the queue could not be read or stored: {e}") from None
+                raise QueueError(503, _l("the queue could not be read or stored: {why}", why=str(e))) from None
 
     # ------------------------------------------------------------------ requests
 
@@ -192,11 +201,11 @@ class PlayNow(Seating):
         An account holds one place: joining again ends the one it had."""
         sizes = _sizes_of(joining)
         if account is not None and account.bot:
-            raise QueueError(403, "a bot account joins play now through the bot API, not as a person")
+            raise QueueError(403, _l("a bot account joins play now through the bot API, not as a person"))
         if joining.rated and account is None:
-            raise QueueError(401, "rated play is for signed-in players: sign in, or play unrated")
+            raise QueueError(401, _l("rated play is for signed-in players: sign in, or play unrated"))
         if account is None and not name:
-            raise QueueError(400, "a guest needs a name to play")
+            raise QueueError(400, _l("a guest needs a name to play"))
         ticket = secrets.token_urlsafe(24)
         row: dict[str, Any] = {"id": secrets.token_urlsafe(12), "ticket_hash": _hash(ticket),
                "account_id": account.id if account else None, "name": account.name if account else name,
@@ -211,7 +220,7 @@ class PlayNow(Seating):
         if row["account_id"] is not None:
             old = conn.execute(select(q).where(q.c.account_id == row["account_id"])).first()
             if old is not None:
-                self._leave(conn, now, old, "you joined the queue again elsewhere")
+                self._leave(conn, now, old, REJOINED)
                 conn.execute(update(q).where(q.c.id == old.id).values(account_id=None))
             player = ratings.player_of("account", row["account_id"])
             mu = conn.execute(select(ratings_t.c.mu).where(ratings_t.c.player == player,
@@ -221,7 +230,8 @@ class PlayNow(Seating):
             held = conn.execute(select(func.count()).select_from(q).where(
                 q.c.address == row["address"], q.c.state.in_(HELD))).scalar()
             if (held or 0) >= PER_ADDRESS:
-                raise QueueError(429, f"this address holds {PER_ADDRESS} places in the queue already")
+                raise QueueError(429, _ln("this address holds {n} place in the queue already",
+                                         "this address holds {n} places in the queue already", PER_ADDRESS))
             row["rating"] = float(ratings.SHOWN0)
         conn.execute(q.insert().values(**row, joined=now, seen=now, changed=now))
         return self._status(conn, now, conn.execute(select(q).where(q.c.id == row["id"])).one())
@@ -230,7 +240,7 @@ class PlayNow(Seating):
         """A place for the bot account ``bot``, taking a bot seat of a people's match (its
         ``rated``: rated tables too); its status.  Refused while it holds one already."""
         if joining.menu is not None:
-            raise QueueError(400, "a bot account's place takes any menu: leave menu out")
+            raise QueueError(400, _l("a bot account's place takes any menu: leave menu out"))
         sizes = _sizes_of(joining)
         row: dict[str, Any] = {
             "id": secrets.token_urlsafe(12), "ticket_hash": _hash(secrets.token_urlsafe(24)),
@@ -245,7 +255,7 @@ class PlayNow(Seating):
         held = conn.execute(select(q.c.state).where(q.c.account_id == row["account_id"],
                                                     q.c.state.in_(HELD))).scalar()
         if held is not None:
-            raise QueueError(409, f"this bot holds a place already ({held}); leave it first")
+            raise QueueError(409, _l("this bot holds a place already ({state}); leave it first", state=held))
         return self._join(conn, now, row)
 
     def still_here(self, bots: Collection[str]) -> None:
@@ -262,6 +272,8 @@ class PlayNow(Seating):
         (``state``: waiting, matched, starting, seated or gone); asking keeps it in the queue.
         ``push``: whether the page's device gets notifications now."""
         status: dict[str, Any] = await self._locked(self._ask, ticket, account, push)
+        if "reason" in status:
+            status["reason"] = localized(status["reason"])
         return status
 
     def _ask(self, conn: Connection, now: float, ticket: str | None, account: str | None,
@@ -284,8 +296,8 @@ class PlayNow(Seating):
     def _confirm(self, conn: Connection, now: float, ticket: str | None, account: str | None) -> list[Any]:
         r = self._place(conn, now, ticket, account)
         if r.state != "matched":
-            raise QueueError(409, "this place has no match to confirm" if r.state == "waiting" else
-                             f"this place is {r.state}; there is nothing to confirm")
+            raise QueueError(409, _l("this place has no match to confirm") if r.state == "waiting" else
+                             _l("this place is {state}; there is nothing to confirm", state=r.state))
         conn.execute(update(queue_t).where(queue_t.c.id == r.id).values(confirmed=1, seen=now, changed=now))
         members = list(conn.execute(select(queue_t).where(queue_t.c.match_id == r.match_id)
                                     .order_by(queue_t.c.joined, queue_t.c.id)))
@@ -303,8 +315,8 @@ class PlayNow(Seating):
                       strict: bool) -> None:
         r = self._place(conn, now, ticket, account)
         if strict and r.state not in QUEUED:
-            raise QueueError(409, f"this place is {r.state}: too late to leave it")
-        self._leave(conn, now, r, "you left the queue")
+            raise QueueError(409, _l("this place is {state}: too late to leave it", state=r.state))
+        self._leave(conn, now, r, LEFT)
 
     def _leave(self, conn: Connection, now: float, r: Any, reason: str) -> None:
         q = queue_t
@@ -312,7 +324,8 @@ class PlayNow(Seating):
             conn.execute(update(q).where(q.c.match_id == r.match_id, q.c.id != r.id).values(
                 state="waiting", **UNMATCHED, changed=now))
         if r.state in QUEUED:
-            conn.execute(update(q).where(q.c.id == r.id).values(state="gone", reason=reason, **UNMATCHED, changed=now))
+            conn.execute(update(q).where(q.c.id == r.id).values(state="gone", reason=str(reason), **UNMATCHED,
+                                                                changed=now))
 
     async def counts(self) -> dict[str, int]:
         """How many wait (or are matched) in each edition's queue."""
@@ -326,7 +339,7 @@ class PlayNow(Seating):
         try:
             return await asyncio.to_thread(run)
         except StoreError as e:
-            raise QueueError(503, f"the queue could not be read: {e}") from None
+            raise QueueError(503, _l("the queue could not be read: {why}", why=str(e))) from None
 
     # ------------------------------------------------------------------ the rounds
 
@@ -353,13 +366,13 @@ class PlayNow(Seating):
             if r.confirmed:  # kept its place
                 values: dict[str, Any] = {"state": "waiting", "misses": 0}
             elif r.misses + 1 >= MISSES:
-                values = {"state": "gone", "reason": f"you did not confirm {MISSES} matches in a row"}
+                values = {"state": "gone", "reason": str(MISSED)}
             else:  # to the end of the queue
                 values = {"state": "waiting", "joined": now, "misses": r.misses + 1}
             conn.execute(update(q).where(q.c.id == r.id).values(**values, **UNMATCHED, changed=now))
         conn.execute(update(q).where(q.c.state == "starting", q.c.changed < now - STARTING).values(
             state="waiting", **UNMATCHED, changed=now))
-        for bot, reason in ((0, "the page stopped asking"), (1, "the bot's event stream closed")):
+        for bot, reason in ((0, str(STOPPED)), (1, str(CLOSED))):
             conn.execute(update(q).where(q.c.state == "waiting", q.c.push == 0, q.c.bot == bot,
                                          q.c.seen < now - self.stale).values(state="gone", reason=reason, changed=now))
         conn.execute(delete(q).where(q.c.state.in_(("gone", "seated")), q.c.changed < now - KEEP))
@@ -390,17 +403,17 @@ class PlayNow(Seating):
         q = queue_t
         if ticket is None:
             if account is None:
-                raise QueueError(401, "say which place: send its ticket, or sign in")
+                raise QueueError(401, _l("say which place: send its ticket, or sign in"))
             r = conn.execute(select(q).where(q.c.account_id == account, or_(
                 q.c.state.in_(HELD),
                 and_(q.c.state == "seated", q.c.changed > now - SEATED_FRESH)))).first()
             if r is None:
-                raise QueueError(404, "your account holds no place in the queue")
+                raise QueueError(404, _l("your account holds no place in the queue"))
             return r
         digest = _hash(ticket)
         r = conn.execute(select(q).where(q.c.ticket_hash == digest)).first()
         if r is None or not hmac.compare_digest(r.ticket_hash, digest):
-            raise QueueError(404, "no place in the queue holds this ticket (it ended, or was never made)")
+            raise QueueError(404, _l("no place in the queue holds this ticket (it ended, or was never made)"))
         return r
 
     def _status(self, conn: Connection, now: float, r: Any) -> dict[str, Any]:
@@ -425,7 +438,7 @@ class PlayNow(Seating):
         elif r.state == "seated":
             out.update(table=r.table_id, url=r.url)
         else:
-            out["reason"] = r.reason
+            out["reason"] = _REASONS.get(r.reason, r.reason)
         return out
 
 

@@ -17,6 +17,7 @@ from typing import Annotated, Any, Final
 
 from fastapi import APIRouter, Depends, Request, Response
 
+from sushigo.i18n import _l
 from sushigo.server.accounts import SESSION_SECONDS, Account, SignedIn
 from sushigo.server.routes.bodies import Credentials, NewPassword, PasswordBody, Recovery, documented
 from sushigo.server.routes.deps import AddressOf, SiteOf
@@ -34,7 +35,7 @@ async def json_only(request: Request) -> None:
     another site's page can send any other type without asking first."""
     kind = request.headers.get("content-type", "").split(";", 1)[0].strip().lower()
     if kind != "application/json":
-        raise Refused(415, "send the body as JSON (Content-Type: application/json)")
+        raise Refused(415, _l("send the body as JSON (Content-Type: application/json)"))
 
 
 JsonOnly = Depends(json_only)
@@ -68,7 +69,7 @@ async def my_tables(request: Request, site: SiteOf) -> dict[str, Any]:
     try:
         return {"tables": await site.service.tables_of_account(account.id, OPEN_STATUSES)}
     except StoreError as e:
-        raise Refused(503, f"the tables could not be read: {e}") from None
+        raise Refused(503, _l("the tables could not be read: {why}", why=str(e))) from None
 
 
 @router.post("/api/account/signup", status_code=201, response_model=None, dependencies=[JsonOnly],

@@ -22,20 +22,28 @@ from pydantic_core import PydanticCustomError
 
 from sushigo.engine.records import RecordError, parse_json
 from sushigo.engine.sheets import sheet_rules
+from sushigo.i18n import Phrase, _l
 from sushigo.server.replies import read_body
 from sushigo.server.routes.errors import Refused
 
 MAX_SHEET: Final = 65536
 """Largest body of a score or sheet request (bytes)."""
 
-NOT_A_SHEET: Final = "the sheet must be a JSON object (docs/spec/game-record.md)"
+NOT_A_SHEET: Final = _l("the sheet must be a JSON object (docs/spec/game-record.md)")
+_ROUNDS: Final = _l("rounds: a score sheet has 1 to 3 rounds")
+_IN_SHEET: Final[dict[str, Phrase]] = {
+    NOT_A_SHEET: _l("sheet: the sheet must be a JSON object (docs/spec/game-record.md)"),
+    _ROUNDS: _l("sheet: rounds: a score sheet has 1 to 3 rounds"),
+}
+"""A sheet's problems, as the ``sheet`` key of a body says them."""
 
 _SAYS: Final = "says"
 """The error type of a validator's own line (the answer is that line)."""
 
 
 def says(line: str) -> PydanticCustomError:
-    """A validation error whose line is the 400's whole message."""
+    """A validation error whose line is the 400's whole message (a :class:`~sushigo.i18n.Phrase`
+    stays one: its context keeps it)."""
     return PydanticCustomError(_SAYS, "{line}", {"line": line})
 
 
@@ -52,7 +60,7 @@ def decode_json(raw: bytes) -> Any:
     try:
         return parse_json(raw, "the body")
     except RecordError as e:
-        raise Refused(400, str(e)) from None
+        raise Refused(400, str(e)) from None  # the engine's line
 
 
 def documented(model: type[BaseModel]) -> dict[str, Any]:
@@ -70,7 +78,7 @@ class JsonBody(BaseModel):
     """Largest body (bytes)."""
     EMPTY: ClassVar[bytes] = b"null"
     """What an empty body reads as."""
-    SHAPE: ClassVar[str] = "the body is not what this route takes"
+    SHAPE: ClassVar[str] = _l("the body is not what this route takes")
     """The 400's line for a body of another shape."""
 
     @classmethod
@@ -89,7 +97,8 @@ class JsonBody(BaseModel):
             return cls.model_validate(data)
         except ValidationError as e:
             errors = e.errors()
-            line = errors[0]["msg"] if errors and all(err["type"] == _SAYS for err in errors) else cls.SHAPE
+            line = errors[0].get("ctx", {}).get("line", errors[0]["msg"]) \
+                if errors and all(err["type"] == _SAYS for err in errors) else cls.SHAPE
             raise Refused(400, line) from None
 
 
@@ -99,14 +108,14 @@ CreatorToken = Annotated[str, Field(min_length=1, max_length=128)]
 class CancelBody(JsonBody):
     """``POST /api/tables/{id}/cancel``: the creator cancels a waiting table."""
 
-    SHAPE = 'the body is {"creator": TOKEN}, the creator token the table was created with'
+    SHAPE = _l('the body is {"creator": TOKEN}, the creator token the table was created with')
     creator: CreatorToken
 
 
 class InviteBody(JsonBody):
     """``POST /api/tables/{id}/invite``: the creator makes a new invite for a human seat."""
 
-    SHAPE = 'the body is {"creator": TOKEN, "seat": N}: the creator token and a human seat, from 0'
+    SHAPE = _l('the body is {"creator": TOKEN, "seat": N}: the creator token and a human seat, from 0')
     creator: CreatorToken
     seat: int
 
@@ -116,13 +125,13 @@ class InviteBody(JsonBody):
         try:
             return handler(value)
         except ValidationError:
-            raise says('"seat" is a seat number, from 0') from None
+            raise says(_l('"seat" is a seat number, from 0')) from None
 
 
 class SeatBody(JsonBody):
     """``POST .../analysis``: the seat whose decisions to analyse."""
 
-    SHAPE = 'the body is {"seat": N}, the seat to analyse (from 0)'
+    SHAPE = _l('the body is {"seat": N}, the seat to analyse (from 0)')
     seat: int
 
     @classmethod
@@ -130,7 +139,7 @@ class SeatBody(JsonBody):
         try:
             return json.loads(raw)
         except (ValueError, UnicodeDecodeError, RecursionError):
-            raise Refused(400, "the body is not JSON") from None
+            raise Refused(400, _l("the body is not JSON")) from None
 
 
 def sheet_problem(data: Any) -> str | None:
@@ -143,14 +152,14 @@ def sheet_problem(data: Any) -> str | None:
         return str(e)
     rounds = data.get("rounds", [])
     if not isinstance(rounds, list) or len(rounds) > 3:
-        return "rounds: a score sheet has 1 to 3 rounds"
+        return _ROUNDS
     return None
 
 
 def _keepable(sheet: Any) -> Any:
     problem = sheet_problem(sheet)
     if problem is not None:
-        raise says(f"sheet: {problem}")
+        raise says(_IN_SHEET.get(problem) or _l("sheet: {why}", why=problem))
     return sheet
 
 
@@ -160,7 +169,7 @@ class NewSheet(JsonBody):
     model_config = ConfigDict(extra="ignore")
     LIMIT = MAX_SHEET
     EMPTY = b""
-    SHAPE = f"sheet: {NOT_A_SHEET}"
+    SHAPE = _IN_SHEET[NOT_A_SHEET]
     sheet: Any = Field(default=None, validate_default=True)
     """The sheet (docs/spec/game-record.md): one whose setup is readable, 1 to 3 rounds."""
 
@@ -173,7 +182,7 @@ class SavedSheet(JsonBody):
     model_config = ConfigDict(extra="ignore")
     LIMIT = MAX_SHEET
     EMPTY = b""
-    SHAPE = 'the body is {"token": EDIT_TOKEN, "sheet": SHEET}'
+    SHAPE = _l('the body is {"token": EDIT_TOKEN, "sheet": SHEET}')
     token: str
     sheet: Any
 
@@ -188,7 +197,7 @@ class Credentials(JsonBody):
     """``POST /api/account/signup`` and ``/signin``: a name and a password."""
 
     LIMIT = 8192
-    SHAPE = 'the body is {"name": NAME, "password": PASSWORD}'
+    SHAPE = _l('the body is {"name": NAME, "password": PASSWORD}')
     name: Annotated[str, Field(max_length=100)]
     password: Secret
 
@@ -197,7 +206,7 @@ class PasswordBody(JsonBody):
     """``POST /api/account/codes`` and ``/delete``: the signed-in account's password."""
 
     LIMIT = 8192
-    SHAPE = 'the body is {"password": PASSWORD}, your password'
+    SHAPE = _l('the body is {"password": PASSWORD}, your password')
     password: Secret
 
 
@@ -205,7 +214,7 @@ class NewPassword(JsonBody):
     """``POST /api/account/password``: the password and the new one."""
 
     LIMIT = 16384
-    SHAPE = 'the body is {"password": PASSWORD, "new_password": NEW_PASSWORD}'
+    SHAPE = _l('the body is {"password": PASSWORD, "new_password": NEW_PASSWORD}')
     password: Secret
     new_password: Secret
 
@@ -214,7 +223,7 @@ class Recovery(JsonBody):
     """``POST /api/account/recover``: a name, one of its recovery codes and a new password."""
 
     LIMIT = 8192
-    SHAPE = 'the body is {"name": NAME, "code": RECOVERY_CODE, "new_password": NEW_PASSWORD}'
+    SHAPE = _l('the body is {"name": NAME, "code": RECOVERY_CODE, "new_password": NEW_PASSWORD}')
     name: Annotated[str, Field(max_length=100)]
     code: Annotated[str, Field(max_length=100)]
     new_password: Secret
@@ -224,7 +233,7 @@ class NewToken(JsonBody):
     """``POST /api/account/tokens``: the password and a label for the new API token."""
 
     LIMIT = 8192
-    SHAPE = 'the body is {"password": PASSWORD, "label": LABEL}, your password and a name for the token'
+    SHAPE = _l('the body is {"password": PASSWORD, "label": LABEL}, your password and a name for the token')
     password: Secret
     label: Annotated[str, Field(max_length=200)]
 
@@ -232,14 +241,14 @@ class NewToken(JsonBody):
 class TokenId(JsonBody):
     """``POST /api/account/tokens/revoke``: the id of the token to revoke."""
 
-    SHAPE = 'the body is {"id": TOKEN_ID}, the id GET /api/account/tokens lists'
+    SHAPE = _l('the body is {"id": TOKEN_ID}, the id GET /api/account/tokens lists')
     id: Annotated[str, Field(min_length=1, max_length=40)]
 
 
 class JoinBody(JsonBody):
     """``POST /api/play/join``: a place in play now's queue."""
 
-    SHAPE = ('the body is {"edition": "base"|"party", "menu": NAME|null, "sizes": [N, ...], "bots_after": SECONDS, '
+    SHAPE = _l('the body is {"edition": "base"|"party", "menu": NAME|null, "sizes": [N, ...], "bots_after": SECONDS, '
              '"rated": BOOL, "name": NAME (a guest\'s), "push": BOOL}')
     edition: Annotated[str, Field(max_length=10)]
     menu: Annotated[str, Field(max_length=100)] | None = None
@@ -253,7 +262,7 @@ class JoinBody(JsonBody):
 class ChallengeBody(JsonBody):
     """``POST /api/challenge/{name}``: the table a bot account is challenged to."""
 
-    SHAPE = ('the body is {"edition": "base"|"party", "players": N, "menu": NAME|null, "timer": SECONDS|null, '
+    SHAPE = _l('the body is {"edition": "base"|"party", "players": N, "menu": NAME|null, "timer": SECONDS|null, '
              '"rated": BOOL}, each optional')
     EMPTY = b"{}"
     edition: Annotated[str, Field(max_length=10)] = "base"
@@ -266,7 +275,7 @@ class ChallengeBody(JsonBody):
 class BotPick(JsonBody):
     """``POST /api/bot/game/{id}/pick``: one of the ``legal`` entries of the seat's ``pick`` message."""
 
-    SHAPE = 'the body is {"seq": SEQ, "pick": ENTRY}: the pick message\'s seq and one of its legal entries'
+    SHAPE = _l('the body is {"seq": SEQ, "pick": ENTRY}: the pick message\'s seq and one of its legal entries')
     seq: int
     pick: Annotated[list[Annotated[str, Field(max_length=100)]], Field(min_length=1, max_length=4)]
 
@@ -274,21 +283,21 @@ class BotPick(JsonBody):
 class BotSeq(JsonBody):
     """``POST /api/bot/game/{id}/withdraw``: the ``seq`` of the state the seat decided on."""
 
-    SHAPE = 'the body is {"seq": SEQ}, the seq of the pick message the hidden pick answered'
+    SHAPE = _l('the body is {"seq": SEQ}, the seq of the pick message the hidden pick answered')
     seq: int
 
 
 class BotChat(JsonBody):
     """``POST /api/bot/game/{id}/chat``: a line for the table's chat."""
 
-    SHAPE = 'the body is {"text": TEXT}'
+    SHAPE = _l('the body is {"text": TEXT}')
     text: Annotated[str, Field(min_length=1, max_length=500)]
 
 
 class BotQueueBody(JsonBody):
     """``POST /api/bot/queue``: a bot account's place in play now (it takes bot seats of people's matches)."""
 
-    SHAPE = ('the body is {"edition": "base"|"party", "sizes": [N, ...], "rated": BOOL}, sizes and rated optional '
+    SHAPE = _l('the body is {"edition": "base"|"party", "sizes": [N, ...], "rated": BOOL}, sizes and rated optional '
              '(rated: rated tables too)')
     edition: Annotated[str, Field(max_length=10)]
     menu: Annotated[str, Field(max_length=100)] | None = None
@@ -299,7 +308,7 @@ class BotQueueBody(JsonBody):
 class DeclineBody(JsonBody):
     """``POST /api/bot/challenge/{id}/decline``: why, optionally (the challenger reads it)."""
 
-    SHAPE = 'the body is {"reason": TEXT} or {} (the reason is optional)'
+    SHAPE = _l('the body is {"reason": TEXT} or {} (the reason is optional)')
     EMPTY = b"{}"
     reason: Annotated[str, Field(max_length=200)] | None = None
 
@@ -307,7 +316,7 @@ class DeclineBody(JsonBody):
 class TicketBody(JsonBody):
     """``POST /api/play/status``, ``/confirm``, ``/leave``: the place's ticket."""
 
-    SHAPE = ('the body is {"ticket": TICKET}, the ticket /api/play/join gave (null: the signed-in account\'s place; '
+    SHAPE = _l('the body is {"ticket": TICKET}, the ticket /api/play/join gave (null: the signed-in account\'s place; '
              'status also takes "push": BOOL)')
     ticket: Annotated[str, Field(min_length=1, max_length=100)] | None = None
     push: bool | None = None
@@ -318,7 +327,7 @@ class SubscriptionBody(JsonBody):
 
     model_config = ConfigDict(extra="ignore")
     LIMIT = 8192
-    SHAPE = 'the body is a push subscription: {"endpoint": URL, "keys": {"p256dh": KEY, "auth": KEY}}'
+    SHAPE = _l('the body is a push subscription: {"endpoint": URL, "keys": {"p256dh": KEY, "auth": KEY}}')
     endpoint: Annotated[str, Field(max_length=4000)]
     keys: dict[str, Annotated[str, Field(max_length=300)]]
 
@@ -327,7 +336,7 @@ class EndpointBody(JsonBody):
     """``POST /api/push/unsubscribe`` and ``/status``: this device's endpoint (``null``: every device)."""
 
     LIMIT = 8192
-    SHAPE = 'the body is {"endpoint": URL}, this device\'s push endpoint (null: every device of the account)'
+    SHAPE = _l('the body is {"endpoint": URL}, this device\'s push endpoint (null: every device of the account)')
     endpoint: Annotated[str, Field(max_length=4000)] | None = None
 
 

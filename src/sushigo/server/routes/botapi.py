@@ -22,6 +22,7 @@ from typing import Annotated, Any, Final
 from fastapi import APIRouter, Depends, Request
 from fastapi.responses import StreamingResponse
 
+from sushigo.i18n import _l, _ln, localized, message_of
 from sushigo.server.accounts import Account
 from sushigo.server.bot_events import REVOKED
 from sushigo.server.bot_stream import BotStream, action_of
@@ -53,8 +54,9 @@ BOT_ERROR_STATUS: Final[dict[str, int]] = {
 """The HTTP status of each refusal of a game call (its ``code`` goes with the line)."""
 
 
-_REVOKED: Final = json.dumps({"type": "closed", "reason": REVOKED}) + "\n"
-"""A stream's last line once its token opens nothing any more."""
+def _closed(reason: str) -> str:
+    """A stream's last line: why it ends (in the reader's language: a bot reads English)."""
+    return json.dumps({"type": "closed", "reason": localized(reason)}) + "\n"
 
 
 async def _still_opens(site: Site, call: BotCall) -> bool:
@@ -65,7 +67,7 @@ async def _still_opens(site: Site, call: BotCall) -> bool:
 
 
 def _refused(e: TableError) -> Refused:
-    return Refused(BOT_ERROR_STATUS.get(e.code, 503), str(e), code=e.code)
+    return Refused(BOT_ERROR_STATUS.get(e.code, 503), message_of(e), code=e.code)
 
 
 # ------------------------------------------------------------------ streams
@@ -78,7 +80,8 @@ def _streamed(site: Site, call: BotCall, lines: AsyncIterator[str]) -> Streaming
     back once: when the lines end or are closed, or when a stream that never started is dropped.
     """
     if site.bot_streams[call.key] >= site.limits.bot_streams:
-        raise Refused(429, f"this token holds {site.limits.bot_streams} streams open already: close one first")
+        raise Refused(429, _ln("this token holds {n} stream open already: close one first",
+                               "this token holds {n} streams open already: close one first", site.limits.bot_streams))
     site.bot_streams[call.key] += 1
     held = [True]
 
@@ -113,7 +116,7 @@ async def event_stream(call: BotCallOf, site: SiteOf) -> StreamingResponse:
                     yield "\n"
                     continue
                 if isinstance(batch, str):  # the token was revoked, or the client did not read
-                    yield json.dumps({"type": "closed", "reason": batch}) + "\n"
+                    yield _closed(batch)
                     return
                 for event in batch:
                     yield json.dumps(event) + "\n"
@@ -129,7 +132,7 @@ async def _seat_table(site: Site, bot: Account, table_id: str) -> tuple[LiveTabl
     seats = [s.seat for s in table.seats if s.account == bot.id]
     if not seats:
         site.service.forget_if_idle(table)
-        raise Refused(404, "your bot has no seat at this table", code="not_your_seat")
+        raise Refused(404, _l("your bot has no seat at this table"), code="not_your_seat")
     return table, seats[0]
 
 
@@ -160,7 +163,7 @@ async def game_stream(table_id: str, call: BotCallOf, site: SiteOf, world: bool 
                 if line is None:
                     return
                 if not await _still_opens(site, call):
-                    yield _REVOKED
+                    yield _closed(REVOKED)
                     return
                 yield line + "\n"
         finally:

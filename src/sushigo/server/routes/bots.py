@@ -9,6 +9,7 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Request
 
+from sushigo.i18n import _l
 from sushigo.server.accounts import Account
 from sushigo.server.accounts.credentials import secret_hash
 from sushigo.server.replies import Bucket
@@ -35,14 +36,15 @@ async def bot_call(request: Request, site: SiteOf) -> BotCall:
     token = token.strip()
     bot = await site.bots.bot_of(token) if scheme.lower() == "bearer" else None
     if bot is None:
-        raise Refused(401, "send a bot account's API token: Authorization: Bearer TOKEN (a revoked one opens nothing)")
+        raise Refused(401, _l("send a bot account's API token: Authorization: Bearer TOKEN "
+                              "(a revoked one opens nothing)"))
     key = secret_hash(token)
     bucket = site.bot_calls.get(key)
     if bucket is None:
         bucket = site.bot_calls[key] = Bucket(site.limits.bot_rate, site.limits.bot_burst)
     if not bucket.take():
-        raise Refused(429, f"more than {site.limits.bot_rate:g} calls a second with this token "
-                           f"(bursts of {site.limits.bot_burst}): slow down")
+        raise Refused(429, _l("more than {rate} calls a second with this token (bursts of {burst}): slow down",
+                              rate=f"{site.limits.bot_rate:g}", burst=str(site.limits.bot_burst)))
     return BotCall(bot, key)
 
 
@@ -81,7 +83,7 @@ async def new_token(body: Annotated[NewToken, Depends(NewToken.read)], request: 
 async def revoke(body: Annotated[TokenId, Depends(TokenId.read)], request: Request, site: SiteOf) -> dict[str, Any]:
     """Revoke one of the signed-in account's tokens (it opens nothing from now on)."""
     if not await site.bots.revoke(_secret(request), body.id):
-        raise Refused(404, "your account has no token with this id")
+        raise Refused(404, _l("your account has no token with this id"))
     return {"revoked": body.id}
 
 

@@ -10,6 +10,7 @@ from typing import Annotated, Final
 from fastapi import Depends
 from starlette.requests import HTTPConnection
 
+from sushigo.i18n import _l
 from sushigo.server.accounts import Accounts, Bots
 from sushigo.server.bot_events import BotEvents
 from sushigo.server.matchmaking import Challenges, PlayNow
@@ -138,7 +139,7 @@ async def address(conn: HTTPConnection) -> str:
 SiteOf = Annotated[Site, Depends(site)]
 AddressOf = Annotated[str, Depends(address)]
 
-SAY_WHICH_SEAT: Final = "say which seat: ?seat=N (POST: {\"seat\": N}), from 0"
+SAY_WHICH_SEAT: Final = _l("say which seat: ?seat=N (POST: {\"seat\": N}), from 0")
 
 
 async def viewer(seat: str | None = None) -> int | None:
@@ -146,7 +147,7 @@ async def viewer(seat: str | None = None) -> int | None:
     if seat is None or seat == "":
         return None
     if not (seat.isascii() and seat.isdigit()) or len(seat) > 3:
-        raise Refused(400, "?seat=N is a seat number, from 0 (leave it out for the spectator's view)")
+        raise Refused(400, _l("?seat=N is a seat number, from 0 (leave it out for the spectator's view)"))
     return int(seat)
 
 

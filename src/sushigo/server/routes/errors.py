@@ -17,6 +17,7 @@ from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.requests import Request
 
+from sushigo.i18n import _l, localized, message_of
 from sushigo.server.guard import secure
 from sushigo.server.replies import Refusal, fail
 from sushigo.server.tables import TableError
@@ -47,7 +48,7 @@ class Refused(Exception):
 
 def table_failed(e: TableError) -> JSONResponse:
     """The error answer for a :class:`TableError` (its one-line message, its status)."""
-    return fail(TABLE_ERROR_STATUS.get(e.code, 503), str(e))
+    return fail(TABLE_ERROR_STATUS.get(e.code, 503), message_of(e))
 
 
 async def refused(request: Request, exc: Refused) -> JSONResponse:
@@ -72,21 +73,22 @@ async def service_error(request: Request, exc: Refusal) -> JSONResponse:
 async def http_error(request: Request, exc: StarletteHTTPException) -> JSONResponse:
     """Every error answer has the one documented shape, ``{"error": "one line"}``."""
     path = " ".join(request.url.path[:100].split())
-    message = {404: f"no such page or route: {path}",
-               405: f"{request.method[:10]} is not allowed on {path}"}.get(exc.status_code, str(exc.detail))
-    return JSONResponse({"error": message}, status_code=exc.status_code, headers=exc.headers)
+    message = _l("no such page or route: {path}", path=path) if exc.status_code == 404 else \
+        _l("{method} is not allowed on {path}", method=request.method[:10], path=path) if exc.status_code == 405 else \
+        str(exc.detail)  # another status's detail, as Starlette or a route gave it
+    return JSONResponse({"error": localized(message)}, status_code=exc.status_code, headers=exc.headers)
 
 
 async def bad_request(request: Request, exc: RequestValidationError) -> JSONResponse:
     """A query or path value FastAPI could not read: where, and why, in one line."""
     first = exc.errors()[0] if exc.errors() else {}
     where = ".".join(str(p) for p in first.get("loc", ())) or "request"
-    return fail(400, f"{where}: {' '.join(str(first.get('msg', 'invalid')).split())}")
+    return fail(400, _l("{where}: {why}", where=where, why=" ".join(str(first.get("msg", "invalid")).split())))
 
 
 async def internal_error(request: Request, exc: Exception) -> JSONResponse:
     """A bug of the server's: the answer keeps the shape (the log has the traceback)."""
-    return secure(fail(500, "internal server error"))  # sent outside Guard
+    return secure(fail(500, _l("internal server error")))  # sent outside Guard
 
 
 __all__ = ["TABLE_ERROR_STATUS", "Refused", "bad_request", "http_error", "internal_error", "refused", "service_error",

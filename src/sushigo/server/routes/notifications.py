@@ -8,6 +8,7 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Request
 
+from sushigo.i18n import _l
 from sushigo.server.accounts import Account
 from sushigo.server.routes.accounts import COOKIE, JsonOnly
 from sushigo.server.routes.bodies import EndpointBody, SubscriptionBody, documented
@@ -20,7 +21,7 @@ router = APIRouter()
 async def _account(request: Request, site: Site) -> Account:
     account = await site.accounts.account_of(request.cookies.get(COOKIE))
     if account is None:
-        raise Refused(401, "sign in to get notifications (they go to your account's devices)")
+        raise Refused(401, _l("sign in to get notifications (they go to your account's devices)"))
     return account
 
 

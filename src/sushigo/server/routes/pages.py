@@ -21,26 +21,21 @@ from fastapi.responses import FileResponse, Response
 
 from sushigo.engine.editions import EDITIONS
 from sushigo.engine.guide import card_words
-from sushigo.i18n import DEFAULT, LANGUAGES, from_accept_language, page_catalog, translations
+from sushigo.i18n import LANGUAGES, page_catalog, translations
 from sushigo.i18n.pages import translate_html
+from sushigo.server.languages import scope_language
 
 STATIC: Final = resources.files("sushigo.server") / "static"
 """The pages' own files, served under ``/static``."""
 
 _FRESH: Final = {"Cache-Control": "no-cache"}
-LANGUAGE_COOKIE: Final = "lang"
-"""The cookie the pages' language switch sets (a language code of :data:`sushigo.i18n.LANGUAGES`)."""
 
 router = APIRouter(include_in_schema=False)
 
 
 def page_language(request: Request) -> str:
-    """The language to answer ``request`` in: its ``lang`` cookie (the switch), else the
-    first language of its ``Accept-Language`` that sushigo speaks, else English."""
-    chosen = request.cookies.get(LANGUAGE_COOKIE)
-    if chosen in LANGUAGES:
-        return chosen
-    return from_accept_language(request.headers.get("accept-language")) or DEFAULT
+    """The language to answer ``request`` in (:func:`sushigo.server.languages.scope_language`)."""
+    return scope_language(request.scope)
 
 
 @cache
@@ -139,4 +134,4 @@ async def upload_replay_page(upload_id: str, request: Request) -> Response:
     return _page("replay.html", request)
 
 
-__all__ = ["LANGUAGE_COOKIE", "STATIC", "page_language", "router", "translated_page", "words_module"]
+__all__ = ["STATIC", "page_language", "router", "translated_page", "words_module"]

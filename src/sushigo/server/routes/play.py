@@ -13,6 +13,7 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Depends, Request
 
 from sushigo.engine.menus import OFFICIAL_MENUS
+from sushigo.i18n import _l, _ln, localized, message_of
 from sushigo.server.matchmaking import CONFIRM_SECONDS, Joining
 from sushigo.server.matchmaking.queue import BOT_WAITS, SIZES
 from sushigo.server.protocol import ProtocolError, clean_name
@@ -51,11 +52,12 @@ async def join(body: Annotated[JoinBody, Depends(JoinBody.read)], request: Reque
     try:
         name = clean_name(body.name) if account is None and body.name is not None else None
     except ProtocolError as e:
-        raise Refused(400, f"name: {e}") from None
+        raise Refused(400, _l("name: {why}", why=localized(message_of(e)))) from None
     stamp = site.places.take(addr)  # before the await: concurrent requests count too
     if stamp is None:
-        raise Refused(429, f"this address took {site.limits.places_per_hour} places in the queue in the last "
-                           "hour; try later")
+        raise Refused(429, _ln("this address took {n} place in the queue in the last hour; try later",
+                               "this address took {n} places in the queue in the last hour; try later",
+                               site.limits.places_per_hour))
     joining = Joining(edition=body.edition, menu=body.menu, sizes=tuple(body.sizes), bots_after=float(body.bots_after),
                       rated=body.rated, push=body.push)
     try:

@@ -22,6 +22,7 @@ from fastapi.responses import StreamingResponse
 from sqlalchemy import select
 
 from sushigo.engine.editions import EDITIONS
+from sushigo.i18n import _l
 from sushigo.server import ratings
 from sushigo.server.accounts import Account, AccountError
 from sushigo.server.routes.accounts import COOKIE
@@ -46,7 +47,7 @@ PAGE: Final = 50
 async def _player(site: Any, name: str) -> Account:
     account = await site.accounts.find(name)
     if account is None:
-        raise Refused(404, f"no player {name[:40]!r}")
+        raise Refused(404, _l("no player {name}", name=repr(name[:40])))
     assert isinstance(account, Account)
     return account
 
@@ -85,7 +86,7 @@ async def _read(site: Any, fn: Callable[..., T], *args: Any) -> T:
     try:
         return await asyncio.to_thread(_reading, site.store, fn, *args)
     except StoreError as e:
-        raise Refused(503, f"the ratings could not be read: {e}") from None
+        raise Refused(503, _l("the ratings could not be read: {why}", why=str(e))) from None
 
 
 @router.get("/api/players/{name}", response_model=None)
@@ -106,11 +107,12 @@ async def leaderboard(edition: str, site: SiteOf, players: int | None = None, bo
     """The best ratings of an edition (of players who played rated games of ``players`` seats):
     the people's board, or the bot accounts' (``board=bots``); the house bots are on both."""
     if edition not in EDITIONS:
-        raise Refused(404, f"no edition {edition[:20]!r}: {', '.join(sorted(EDITIONS))}")
+        raise Refused(404, _l("no edition {edition}: {editions}", edition=repr(edition[:20]),
+                              editions=", ".join(sorted(EDITIONS))))
     if players is not None and not 2 <= players <= 8:
-        raise Refused(400, "players is 2 to 8")
+        raise Refused(400, _l("players is 2 to 8"))
     if board not in BOARDS:
-        raise Refused(400, f"board is {' or '.join(BOARDS)}")
+        raise Refused(400, _l("board is {people} or {bots}", people=BOARDS[0], bots=BOARDS[1]))
     rows = await _read(site, functools.partial(ratings.leaderboard, bots=board == "bots"), edition, players)
     ids = [r["player"].split(":", 1)[1] for r in rows if r["player"].startswith("account:")]
     names = await _read(site, _account_names, ids)
@@ -140,16 +142,16 @@ async def history(name: str, request: Request, site: SiteOf, edition: str | None
     """A player's finished games, newest first, ``PAGE`` at a time (``before``: the
     ``created`` of the last one listed), filtered by ``edition`` and ``players``."""
     if edition is not None and edition not in EDITIONS:
-        raise Refused(400, f"edition is one of {', '.join(sorted(EDITIONS))}")
+        raise Refused(400, _l("edition is one of {editions}", editions=", ".join(sorted(EDITIONS))))
     if players is not None and not 2 <= players <= 8:
-        raise Refused(400, "players is 2 to 8")
+        raise Refused(400, _l("players is 2 to 8"))
     account = await _player(site, name)
     mine = await _is_self(site, request, account)
     try:
         found = await asyncio.to_thread(site.store.tables_of_account, account.id, (FINISHED,), PAGE + 1,
                                         edition=edition, players=players, before=before)
     except StoreError as e:
-        raise Refused(503, f"the games could not be read: {e}") from None
+        raise Refused(503, _l("the games could not be read: {why}", why=str(e))) from None
     games = [_game(loaded, seats) for loaded, seats in found]
     more = len(games) > PAGE
     games = [g for g in games[:PAGE] if mine or not g["private"]]

@@ -23,6 +23,7 @@ from fastapi import APIRouter, Depends, Request
 from sushigo.engine.editions import score_sheet
 from sushigo.engine.records import RecordError
 from sushigo.engine.sheets import explain_sheet, setup, where_of
+from sushigo.i18n import _l, _ln
 from sushigo.server.routes.bodies import MAX_SHEET, NewSheet, SavedSheet, decode_json, documented, read_limited
 from sushigo.server.routes.deps import SHEETS_PER_HOUR, AddressOf, SiteOf
 from sushigo.server.routes.errors import Refused
@@ -44,9 +45,9 @@ async def _scored(fn: Callable[[Any], dict[str, Any]], data: Any) -> dict[str, A
     try:
         return await asyncio.to_thread(fn, data)
     except RecordError as e:
-        raise Refused(400, str(e), where=where_of(e)) from None
+        raise Refused(400, str(e), where=where_of(e)) from None  # the engine's line
     except RecursionError:
-        raise Refused(400, "the score sheet is nested too deeply") from None
+        raise Refused(400, _l("the score sheet is nested too deeply")) from None
 
 
 @router.post("/api/score", response_model=None, openapi_extra=_SHEET_BODY)
@@ -73,7 +74,8 @@ async def score_setup(request: Request) -> dict[str, Any]:
 async def create_sheet(request: Request, site: SiteOf, addr: AddressOf) -> dict[str, Any]:
     stamp = site.sheets_made.take(addr)  # before any await: concurrent requests count too
     if stamp is None:
-        raise Refused(429, f"this address created {SHEETS_PER_HOUR} sheets in the last hour; try later")
+        raise Refused(429, _ln("this address created {n} sheet in the last hour; try later",
+                               "this address created {n} sheets in the last hour; try later", SHEETS_PER_HOUR))
     try:
         sheet = (await NewSheet.read(request)).sheet
     except Refused:
@@ -84,7 +86,7 @@ async def create_sheet(request: Request, site: SiteOf, addr: AddressOf) -> dict[
         await asyncio.to_thread(site.store.create_sheet, sheet_id, hash_token(token), sheet, time.time())
     except StoreError as e:
         site.sheets_made.give_back(addr, stamp)
-        raise Refused(503, f"the sheet could not be stored: {e}") from None
+        raise Refused(503, _l("the sheet could not be stored: {why}", why=str(e))) from None
     return {"id": sheet_id, "token": token, "version": 1, "view": f"/score/{sheet_id}",
             "edit": f"/score/{sheet_id}#edit={token}"}
 
@@ -94,9 +96,9 @@ async def get_sheet(sheet_id: str, site: SiteOf) -> dict[str, Any]:
     try:
         row = await asyncio.to_thread(site.store.sheet, sheet_id[:40])
     except StoreError as e:
-        raise Refused(503, f"the sheet could not be read: {e}") from None
+        raise Refused(503, _l("the sheet could not be read: {why}", why=str(e))) from None
     if row is None:
-        raise Refused(404, f"no sheet {sheet_id[:40]!r}")
+        raise Refused(404, _l("no sheet {id}", id=repr(sheet_id[:40])))
     return {"id": row.id, "version": row.version, "updated": row.updated, "sheet": row.data}
 
 
@@ -107,12 +109,12 @@ async def save_sheet(sheet_id: str, body: Annotated[SavedSheet, Depends(SavedShe
     try:
         row = await asyncio.to_thread(store.sheet, sheet_id[:40])
         if row is None:
-            raise Refused(404, f"no sheet {sheet_id[:40]!r}")
+            raise Refused(404, _l("no sheet {id}", id=repr(sheet_id[:40])))
         if not hmac.compare_digest(row.token_hash, hash_token(body.token[:200])):
-            raise Refused(403, "this is not the sheet's edit token (the link you were given to keep score)")
+            raise Refused(403, _l("this is not the sheet's edit token (the link you were given to keep score)"))
         version = await asyncio.to_thread(store.save_sheet, row.id, body.sheet, time.time())
     except StoreError as e:
-        raise Refused(503, f"the sheet could not be stored: {e}") from None
+        raise Refused(503, _l("the sheet could not be stored: {why}", why=str(e))) from None
     return {"id": row.id, "version": version}
 
 

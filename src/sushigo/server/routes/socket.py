@@ -19,6 +19,7 @@ from typing import Final
 from fastapi import APIRouter, WebSocket
 from starlette.websockets import WebSocketDisconnect, WebSocketState
 
+from sushigo.i18n import _l, _ln, message_of
 from sushigo.server.accounts import Account, AccountError
 from sushigo.server.guard import origin_allowed
 from sushigo.server.protocol import (
@@ -123,7 +124,7 @@ async def table_socket(ws: WebSocket, table_id: str, site: SiteOf, addr: Address
             table = await service.find(table_id)
         except TableError as e:
             await ws.accept()
-            await ws.send_text(error(e.code, str(e)))
+            await ws.send_text(error(e.code, message_of(e)))
             await ws.close(code=1008, reason=str(e))
             return
         await ws.accept()
@@ -153,8 +154,10 @@ async def _serve_socket(ws: WebSocket, table: LiveTable, service: TableService, 
         sock.send(error(code, message))
         if refused < limits.flood_close:
             return False
-        sock.send(error("rate_limited", f"{refused} messages refused within {limits.flood_window:g} s: "
-                                        "the server closes this connection"))
+        sock.send(error("rate_limited", _ln(
+            "{n} message refused within {seconds} s: the server closes this connection",
+            "{n} messages refused within {seconds} s: the server closes this connection",
+            refused, seconds=f"{limits.flood_window:g}")))
         sock.close(1008, "too many refused messages")
         sock.closing = 1008
         with contextlib.suppress(Exception):
@@ -175,15 +178,16 @@ async def _serve_socket(ws: WebSocket, table: LiveTable, service: TableService, 
             if time.monotonic() - window > limits.flood_window:
                 refused, window = 0, time.monotonic()
             if not bucket.take():
-                if await refuse("rate_limited", f"more than {limits.rate:g} messages a second "
-                                                f"(bursts of {limits.burst}): this message was not read"):
+                if await refuse("rate_limited", _l("more than {rate} messages a second (bursts of {burst}): "
+                                                   "this message was not read",
+                                                   rate=f"{limits.rate:g}", burst=str(limits.burst))):
                     return
                 continue
             try:
                 msg = parse_client(text)
                 if isinstance(msg, Hello):
                     if joined:
-                        raise ProtocolError("bad_message", "hello was already sent")
+                        raise ProtocolError("bad_message", _l("hello was already sent"))
                     seat, name, secret = await _hello_seat(service, table, msg, account)
                     await service.settled(table)  # show only what is committed
                     # from here on no await until the state is queued: welcome, then state, first
@@ -199,14 +203,14 @@ async def _serve_socket(ws: WebSocket, table: LiveTable, service: TableService, 
                     if name is not None and sock.seat is not None and table.status in OPEN_STATUSES:
                         await service.rename(table, sock.seat, name)
                 elif not joined:
-                    raise ProtocolError("hello_first", "send hello first")
+                    raise ProtocolError("hello_first", _l("send hello first"))
                 elif isinstance(msg, Pick):
                     if sock.seat is None:
-                        raise ProtocolError("not_your_turn", "spectators cannot pick")
+                        raise ProtocolError("not_your_turn", _l("spectators cannot pick"))
                     await service.pick(table, sock.seat, msg.seq, msg.action, ack=sock)
                 elif isinstance(msg, Withdraw):
                     if sock.seat is None:
-                        raise ProtocolError("not_your_turn", "spectators cannot pick")
+                        raise ProtocolError("not_your_turn", _l("spectators cannot pick"))
                     await service.withdraw(table, sock.seat, msg.seq, ack=sock)
                 elif isinstance(msg, Chat):
                     await service.say(table, sock.seat, text=msg.text)
@@ -216,7 +220,7 @@ async def _serve_socket(ws: WebSocket, table: LiveTable, service: TableService, 
                     await service.mute(table, sock.seat, msg.seat, msg.muted)
                 elif isinstance(msg, HandOver):
                     if sock.seat is None:
-                        raise ProtocolError("not_seated", "spectators cannot hand a seat to a bot")
+                        raise ProtocolError("not_seated", _l("spectators cannot hand a seat to a bot"))
                     await service.hand_over(table, sock.seat, msg.seat)
                 elif isinstance(msg, Rematch):
                     new, token, creator = await service.claim_rematch(table, sock.seat)
@@ -227,14 +231,14 @@ async def _serve_socket(ws: WebSocket, table: LiveTable, service: TableService, 
                     sock.send(dump(frame))
                 elif isinstance(msg, Rename):
                     if sock.seat is None:
-                        raise ProtocolError("bad_name", "spectators have no name")
+                        raise ProtocolError("bad_name", _l("spectators have no name"))
                     if table.seats[sock.seat].account is not None:
-                        raise ProtocolError("bad_name", "a signed-in player's name is their account's")
+                        raise ProtocolError("bad_name", _l("a signed-in player's name is their account's"))
                     await service.rename(table, sock.seat, clean_name(msg.name))
                 elif isinstance(msg, Ping):
                     sock.send(dump({"type": "pong"}))
             except (ProtocolError, TableError) as e:
-                if await refuse(e.code, str(e)):
+                if await refuse(e.code, message_of(e)):
                     return
     except WebSocketDisconnect:
         return
@@ -265,13 +269,13 @@ async def _hello_seat(service: TableService, table: LiveTable, msg: Hello,
         if how == "spent":
             raise ProtocolError("seat_taken", SEAT_TAKEN)
         if seat is None:
-            raise ProtocolError("bad_token", "this seat token does not belong to this table")
+            raise ProtocolError("bad_token", _l("this seat token does not belong to this table"))
         if how == "invite" and table.status in OPEN_STATUSES:  # an ended table is read-only: nothing to bind
             secret = await service.claim(table, seat, None if account is None else (account.id, account.name),
                                          bot=account is not None and account.bot)
     elif msg.seat is not None:
         if account is None:
-            raise ProtocolError("not_signed_in", "sign in to take your account's seat (or send its token)")
+            raise ProtocolError("not_signed_in", _l("sign in to take your account's seat (or send its token)"))
         seat = service.seat_of_account(table, msg.seat, account.id)
     if seat is not None and table.seats[seat].account_name is not None:
         name = table.seats[seat].account_name  # an account's seat bears its name

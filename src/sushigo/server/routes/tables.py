@@ -9,6 +9,7 @@ from fastapi import APIRouter, Depends, Request
 from fastapi.responses import Response
 
 from sushigo.engine.guide import demonstrations, dishes, how_to_play, how_to_play_said
+from sushigo.i18n import _l, _ln, message_of
 from sushigo.server.protocol import CreateTable, ProtocolError, parse_create
 from sushigo.server.routes.bodies import CancelBody, InviteBody, documented, read_limited
 from sushigo.server.routes.deps import AddressOf, SiteOf
@@ -25,15 +26,17 @@ async def create_table(request: Request, site: SiteOf, addr: AddressOf) -> dict[
     body = await read_limited(request, site.limits.max_body)
     now = site.tables_made.take(addr)  # before the await: concurrent requests count too
     if now is None:
-        raise Refused(429, f"this address created {site.limits.tables_per_hour} tables in the last hour; try later")
+        raise Refused(429, _ln("this address created {n} table in the last hour; try later",
+                               "this address created {n} tables in the last hour; try later",
+                               site.limits.tables_per_hour))
     try:
         table, tokens, creator = await site.service.create(parse_create(body), address=addr)
     except (ProtocolError, TableError) as e:
         site.tables_made.give_back(addr, now)
-        raise Refused(400, str(e)) from None
+        raise Refused(400, message_of(e)) from None
     except StoreError as e:
         site.tables_made.give_back(addr, now)
-        raise Refused(503, f"the table could not be stored: {e}") from None
+        raise Refused(503, _l("the table could not be stored: {why}", why=str(e))) from None
     out_seats: list[dict[str, Any]] = []
     for s in table.seats:
         if s.kind == "human":
@@ -57,8 +60,9 @@ async def reinvite(table_id: str, body: Annotated[InviteBody, Depends(InviteBody
     table_id = table_id[:64]
     now = site.invites.take(table_id)  # before the await: concurrent requests count too
     if now is None:
-        raise Refused(429, f"this table's creator made {site.limits.invites_per_hour} new invites in the last "
-                           "hour; try later")
+        raise Refused(429, _ln("this table's creator made {n} new invite in the last hour; try later",
+                               "this table's creator made {n} new invites in the last hour; try later",
+                               site.limits.invites_per_hour))
     try:
         token = await site.service.reinvite(table_id, body.creator, body.seat)
     except TableError:
@@ -76,7 +80,7 @@ async def list_tables(site: SiteOf) -> dict[str, Any]:
 async def get_table(table_id: str, site: SiteOf) -> dict[str, Any]:
     summary = await site.service.summary(table_id[:64])
     if summary is None:
-        raise Refused(404, f"no table {table_id[:64]!r}")
+        raise Refused(404, _l("no table {id}", id=repr(table_id[:64])))
     return summary
 
 
@@ -84,7 +88,7 @@ async def get_table(table_id: str, site: SiteOf) -> dict[str, Any]:
 async def get_rules(table_id: str, site: SiteOf) -> dict[str, Any]:
     rules = await site.service.rules_of(table_id[:64])
     if rules is None:
-        raise Refused(404, f"no table {table_id[:64]!r}")
+        raise Refused(404, _l("no table {id}", id=repr(table_id[:64])))
     return {"edition": rules.edition, "how_to_play": how_to_play(rules),
             "how_to_play_msg": [m.to_json() for m in how_to_play_said(rules)],
             "dishes": [d.to_json() for d in dishes(rules)],
@@ -95,12 +99,12 @@ async def get_rules(table_id: str, site: SiteOf) -> dict[str, Any]:
 async def get_record(table_id: str, site: SiteOf) -> Response:
     summary = await site.service.summary(table_id[:64])
     if summary is None:
-        raise Refused(404, f"no table {table_id[:64]!r}")
+        raise Refused(404, _l("no table {id}", id=repr(table_id[:64])))
     if summary["status"] not in ("finished", "abandoned"):
-        raise Refused(409, "the record is available once the game is over (it shows every hand)")
+        raise Refused(409, _l("the record is available once the game is over (it shows every hand)"))
     text = await site.service.record(table_id)
     if text is None:
-        raise Refused(404, "this game has no stored record")
+        raise Refused(404, _l("this game has no stored record"))
     return Response(text, media_type="application/json", headers={
         "Content-Disposition": f'attachment; filename="sushigo-{table_id}.json"'})
 

@@ -8,6 +8,7 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Depends, Request
 from fastapi.responses import Response
 
+from sushigo.i18n import _l, _ln, message_of
 from sushigo.server.routes.bodies import SeatBody, documented, read_limited
 from sushigo.server.routes.deps import AddressOf, Site, SiteOf, analysed_upload_seat, viewer
 from sushigo.server.routes.errors import Refused
@@ -20,7 +21,7 @@ router = APIRouter()
 async def uploaded(upload_id: str) -> str:
     """An upload's id: 20 lower-case hex digits (anything else is no upload: 404)."""
     if len(upload_id) != 20 or any(c not in "0123456789abcdef" for c in upload_id):
-        raise Refused(404, f"no uploaded record {upload_id[:64]!r}")
+        raise Refused(404, _l("no uploaded record {id}", id=repr(upload_id[:64])))
     return upload_id
 
 
@@ -36,16 +37,17 @@ async def upload_record(request: Request, site: SiteOf, addr: AddressOf) -> dict
     body = await read_limited(request, site.limits.max_record)
     now = site.uploads.take(addr)
     if now is None:
-        raise Refused(429, f"this address uploaded {site.limits.uploads_per_hour} records in the last hour; "
-                           "try later")
+        raise Refused(429, _ln("this address uploaded {n} record in the last hour; try later",
+                               "this address uploaded {n} records in the last hour; try later",
+                               site.limits.uploads_per_hour))
     try:
         _rid, summary = await site.replays.upload(body)
     except TableError as e:
         site.uploads.give_back(addr, now)
-        raise Refused(400, str(e)) from None
+        raise Refused(400, message_of(e)) from None
     except StoreError as e:
         site.uploads.give_back(addr, now)
-        raise Refused(503, f"the record could not be stored: {e}") from None
+        raise Refused(503, _l("the record could not be stored: {why}", why=str(e))) from None
     return summary
 
 
@@ -59,7 +61,7 @@ async def upload_replay(rid: UploadOf, seat: Annotated[int | None, Depends(viewe
 async def upload_record_text(rid: UploadOf, site: SiteOf) -> Response:
     text = await site.replays.record(rid)
     if text is None:
-        raise Refused(404, f"no uploaded record {rid!r}")
+        raise Refused(404, _l("no uploaded record {id}", id=repr(rid)))
     return Response(text, media_type="application/json", headers={
         "Content-Disposition": f'attachment; filename="sushigo-{rid}.json"'})
 

@@ -7,6 +7,7 @@
 import { $, $as, as, el, getJson, postJson } from "./dom.js";
 import { setupPush } from "./push.js";
 import { setupBot, showBot } from "./bots.js";
+import { t, tn } from "./i18n.js";
 
 /** @typedef {{name: string, created: number, bot?: boolean}} Account */
 
@@ -35,7 +36,7 @@ function show(account) {
     $as("profile-link", HTMLAnchorElement).href = "/u/" + encodeURIComponent(account.name);
     $as("password-username", HTMLInputElement).value = account.name;
     const since = new Date(account.created * 1000);
-    $("account-since").textContent = "Your account since " + since.toLocaleDateString() + ".";
+    $("account-since").textContent = t("Your account since {date}.", { date: since.toLocaleDateString() });
     showBot(account);
   }
 }
@@ -53,9 +54,9 @@ function showCodes(codes, then) {
   $("signed-in").hidden = true;
   $("copy-codes").onclick = function () {
     navigator.clipboard.writeText(codes.join("\n")).then(function () {
-      $("copy-codes").textContent = "Copied";
+      $("copy-codes").textContent = t("Copied");
     }, function () {
-      $("copy-codes").textContent = "Select the codes to copy them";
+      $("copy-codes").textContent = t("Select the codes to copy them");
     });
   };
   $("codes-saved").onclick = function () {
@@ -102,17 +103,18 @@ wire("signup-form", "/api/account/signup", function (a) {
 wire("recover-form", "/api/account/recover", function (a) {
   show(a.account);  // (clears the notes: say the new one after)
   $as("recover", HTMLDetailsElement).open = false;
-  say("account-note", "Your new password is set; " + a.recovery_codes_left + " recovery codes are left.");
+  say("account-note", tn("Your new password is set; {n} recovery code is left.",
+    "Your new password is set; {n} recovery codes are left.", a.recovery_codes_left));
 });
 wire("password-form", "/api/account/password", function () {
-  say("password-done", "Your password is changed; every other browser was signed out.");
+  say("password-done", t("Your password is changed; every other browser was signed out."));
 });
 wire("codes-form", "/api/account/codes", function (a) {
   showCodes(a.recovery_codes, function () { $("signed-in").hidden = false; });
 });
 wire("delete-form", "/api/account/delete", function () {
   show(null);
-  say("account-error", "Your account is deleted.");
+  say("account-error", t("Your account is deleted."));
 });
 
 $("signout").addEventListener("click", function () {

@@ -13,11 +13,34 @@
  */
 import { $, as, el, getJson } from "./dom.js";
 import * as Cards from "./cards.js";
+import { lang, say, t, tn } from "./i18n.js";
 
 var SVG = "http://www.w3.org/2000/svg";
 export var MARKS = { inaccuracy: "?!", mistake: "?", blunder: "??" };
-var PLURAL = { inaccuracy: "inaccuracies", mistake: "mistakes", blunder: "blunders" };
 var A = { watcher: null, learning: null };
+
+/** `x` with `digits` decimals, as the page's language writes them ("2.50"). */
+export function fixed(x, digits) {
+  return new Intl.NumberFormat(lang, { minimumFractionDigits: digits, maximumFractionDigits: digits }).format(x);
+}
+
+/** A seat's count of one label, with its mark ("2 mistakes (?)"). */
+function counted(label, n) {
+  var mark = { mark: MARKS[label] };
+  if (label === "inaccuracy") return tn("{n} inaccuracy ({mark})", "{n} inaccuracies ({mark})", n, mark);
+  if (label === "mistake") return tn("{n} mistake ({mark})", "{n} mistakes ({mark})", n, mark);
+  return tn("{n} blunder ({mark})", "{n} blunders ({mark})", n, mark);
+}
+
+/** What a decision after the reveal was (its kind: "takeout_box"), in words. */
+function kindWords(kind) {
+  // TRANSLATORS: the kind of a decision after the reveal, in a mistake's heading ("round 2, turn 3 (chopsticks)").
+  if (kind === "chopsticks") return t("chopsticks");
+  if (kind === "spoon") return t("spoon");
+  if (kind === "menu") return t("menu");
+  if (kind === "takeout_box") return t("takeout box");
+  return String(kind).replace("_", " ");
+}
 
 /**
  * One seat's analysis job on the server, fetched, and polled while it runs: the table's
@@ -54,8 +77,8 @@ export function jobWatcher(render) {
 
 /**
  * Draw a watched job into `box`: its error, then, until it is done, the button that starts it
- * (`words.blurb`, `words.label`) or its progress (`words.progress`), returning null; once done,
- * the summary line, returning the seat's analysis ({seat, summary, decisions}).
+ * (`words.blurb`, `words.label`) or its progress (`words.progress(done, total)`, its line), returning
+ * null; once done, the summary line, returning the seat's analysis ({seat, summary, decisions}).
  */
 export function drawJob(box, W, words) {
   if (W.error) {
@@ -66,7 +89,7 @@ export function drawJob(box, W, words) {
   var job = W.job;
   if (!job || job.status === "none" || job.status === "failed") {
     box.appendChild(el("p", "small-label", words.blurb));
-    var b = el("button", "primary", job && job.status === "failed" ? "Try the analysis again" : words.label);
+    var b = el("button", "primary", job && job.status === "failed" ? t("Try the analysis again") : words.label);
     b.type = "button";
     b.setAttribute("data-testid", "analyse");
     b.addEventListener("click", W.start);
@@ -74,8 +97,7 @@ export function drawJob(box, W, words) {
     return null;
   }
   if (job.status !== "done") {
-    var p = el("p", null, job.total ? words.progress + " " + job.done + " of " + job.total + " decisions"
-      : "Waiting for the server's analysis queue…");
+    var p = el("p", null, job.total ? words.progress(job.done, job.total) : t("Waiting for the server's analysis queue…"));
     p.setAttribute("data-testid", "analysis-progress");
     var bar = el("progress");
     bar.max = job.total || 1;
@@ -85,11 +107,10 @@ export function drawJob(box, W, words) {
     return null;
   }
   var seat = job.analysis.seats[0], s = seat.summary;
-  var counts = ["inaccuracy", "mistake", "blunder"].map(function (k) {
-    return s[k] + " " + (s[k] === 1 ? k : PLURAL[k]) + " (" + MARKS[k] + ")";
-  });
-  var sum = el("p", "analysis-summary", "Average loss " + s.mean_loss.toFixed(2) + " points a decision over " +
-    s.decisions + " decisions: " + counts.join(", ") + ".");
+  var counts = ["inaccuracy", "mistake", "blunder"].map(function (k) { return counted(k, s[k]); });
+  var sum = el("p", "analysis-summary", tn("Average loss {loss} points a decision over {n} decision: {counts}.",
+    "Average loss {loss} points a decision over {n} decisions: {counts}.", s.decisions,
+    { loss: fixed(s.mean_loss, 2), counts: say({ words: counts, listing: true }) }));
   sum.setAttribute("data-testid", "analysis-summary");
   box.appendChild(sum);
   return seat;
@@ -115,8 +136,8 @@ export function graph(decisions, opts) {
   svg.setAttribute("viewBox", "0 0 " + w + " " + h);
   svg.setAttribute("data-testid", "eval-graph");
   svg.setAttribute("role", opts.choose ? "group" : "img");
-  svg.setAttribute("aria-label", "Your expected final margin after each decision, from " +
-    bottom.toFixed(1) + " to " + top.toFixed(1) + " points");
+  svg.setAttribute("aria-label", t("Your expected final margin after each decision, from {low} to {high} points",
+    { low: fixed(bottom, 1), high: fixed(top, 1) }));
   /** @param {string} tag  @param {Record<string, string | number>} attrs  @returns {SVGElement} */
   function add(tag, attrs) {
     var e = as(document.createElementNS(SVG, tag), SVGElement);
@@ -128,7 +149,7 @@ export function graph(decisions, opts) {
   [top, 0, bottom].forEach(function (m, k) {
     if (k !== 1 && Math.abs(m) < 0.05) return;
     var label = add("text", { x: 2, y: Math.min(h - 2, Math.max(10, y(m) - 2)), class: "eval-axis" });
-    label.textContent = (m > 0 ? "+" : "") + m.toFixed(1);
+    label.textContent = (m > 0 ? "+" : "") + fixed(m, 1);
   });
   decisions.forEach(function (d, i) {
     if (i > 0 && d.round !== decisions[i - 1].round) {
@@ -149,10 +170,11 @@ export function graph(decisions, opts) {
         if (e.key === "Enter" || e.key === " ") { e.preventDefault(); opts.choose(i); }
       });
     }
-    var t = document.createElementNS(SVG, "title");
-    t.textContent = "Round " + d.round + ", turn " + d.turn + ": " + d.played_words +
-      (d.label ? " " + MARKS[d.label] : "") + ", expected margin " + margins[i].toFixed(1);
-    c.appendChild(t);
+    var tip = document.createElementNS(SVG, "title");
+    var said = { round: d.round, turn: d.turn, choice: d.played_words, mark: MARKS[d.label], margin: fixed(margins[i], 1) };
+    tip.textContent = d.label ? t("Round {round}, turn {turn}: {choice} {mark}, expected margin {margin}", said)
+      : t("Round {round}, turn {turn}: {choice}, expected margin {margin}", said);
+    c.appendChild(tip);
   });
   return svg;
 }
@@ -165,12 +187,14 @@ export function renderAnalysis(ctx) {
   A.watcher.watch("/api/tables/" + encodeURIComponent(ctx.id), ctx.seat);
   box.hidden = false;
   box.textContent = "";
-  box.appendChild(el("h2", null, "Your game, analysed"));
-  var seat = drawJob(box, A.watcher, { label: "Analyse my game", progress: "Analysing your game…",
-    blurb: "Every decision you made, valued from what you knew then: what each " +
-      "choice was worth in expected final points, and where another was better." });
+  box.appendChild(el("h2", null, t("Your game, analysed")));
+  var seat = drawJob(box, A.watcher, { label: t("Analyse my game"),
+    progress: function (done, total) {
+      return tn("Analysing your game… {done} of {n} decision", "Analysing your game… {done} of {n} decisions", total, { done: done });
+    },
+    blurb: t("Every decision you made, valued from what you knew then: what each choice was worth in expected final points, and where another was better.") });
   if (!seat) return;
-  box.appendChild(el("p", "small-label", "Your expected final margin over the best other player after each decision:"));
+  box.appendChild(el("p", "small-label", t("Your expected final margin over the best other player after each decision:")));
   if (seat.decisions.length) box.appendChild(graph(seat.decisions));
   var list = el("ol", "mistakes");
   list.setAttribute("data-testid", "mistakes");
@@ -181,17 +205,21 @@ export function renderAnalysis(ctx) {
     li.setAttribute("data-label", d.label);
     li.setAttribute("data-round", String(d.round));
     li.setAttribute("data-turn", String(d.turn));
-    li.appendChild(el("strong", null, "Round " + d.round + ", turn " + d.turn + " " + MARKS[d.label] + " "));
-    li.appendChild(document.createTextNode("You chose " + d.played_words + "; " + d.best_words + " was better by " +
-      d.loss.toFixed(1) + " points (a " + d.label + ")."));
+    var said = { round: d.round, turn: d.turn, mark: MARKS[d.label], played: d.played_words, best: d.best_words,
+      loss: fixed(d.loss, 1) };
+    li.appendChild(el("strong", null, t("Round {round}, turn {turn} {mark}", said) + " "));
+    li.appendChild(document.createTextNode(d.label === "inaccuracy"
+      ? t("You chose {played}; {best} was better by {loss} points (a inaccuracy).", said)
+      : d.label === "mistake" ? t("You chose {played}; {best} was better by {loss} points (a mistake).", said)
+        : t("You chose {played}; {best} was better by {loss} points (a blunder).", said)));
     list.appendChild(li);
   });
-  if (!list.childNodes.length) list.appendChild(el("li", null, "No inaccuracy, mistake or blunder: well played."));
+  if (!list.childNodes.length) list.appendChild(el("li", null, t("No inaccuracy, mistake or blunder: well played.")));
   box.appendChild(list);
   var mistakes = seat.decisions.filter(function (d) { return d.label; });
   if (!mistakes.length) return;
   if (!A.learning) {
-    var learn = el("button", "secondary", "Learn from your mistakes");
+    var learn = el("button", "secondary", t("Learn from your mistakes"));
     learn.type = "button";
     learn.setAttribute("data-testid", "learn");
     learn.addEventListener("click", function () { A.learning = { i: 0, chosen: null }; ctx.render(); });
@@ -208,14 +236,15 @@ function retry(ctx, mistakes) {
   sec.setAttribute("data-testid", "retry");
   sec.setAttribute("data-round", String(d.round));
   sec.setAttribute("data-turn", String(d.turn));
-  sec.appendChild(el("h3", null, "Mistake " + (L.i + 1) + " of " + mistakes.length + ": round " + d.round +
-    ", turn " + d.turn + (d.kind !== "pick" ? " (" + d.kind.replace("_", " ") + ")" : "")));
+  var which = { i: L.i + 1, n: mistakes.length, round: d.round, turn: d.turn, kind: kindWords(d.kind) };
+  sec.appendChild(el("h3", null, d.kind !== "pick" ? t("Mistake {i} of {n}: round {round}, turn {turn} ({kind})", which)
+    : t("Mistake {i} of {n}: round {round}, turn {turn}", which)));
   var hand = el("div", "retry-hand");
   hand.setAttribute("data-testid", "retry-hand");
   (d.hand || []).forEach(function (name) { hand.appendChild(Cards.element(name, { mini: true })); });
-  sec.appendChild(el("p", null, "Your hand was:"));
+  sec.appendChild(el("p", null, t("Your hand was:")));
   sec.appendChild(hand);
-  sec.appendChild(el("p", null, L.chosen === null ? "What would you choose now?" : "You chose:"));
+  sec.appendChild(el("p", null, L.chosen === null ? t("What would you choose now?") : t("You chose:")));
   // the choices in a fixed order (by their text), so the order gives nothing away
   var choices = d.values.slice().sort(function (a, b) { return a.action < b.action ? -1 : a.action > b.action ? 1 : 0; });
   var row = el("div", "actions");
@@ -232,13 +261,13 @@ function retry(ctx, mistakes) {
   if (L.chosen !== null) {
     var mine = d.values.filter(function (v) { return v.action === L.chosen; })[0];
     var best = d.values[0];
-    var words = L.chosen === best.action ? "Right: " + best.words + " was the best choice."
-      : mine.words + " gives up " + mine.loss.toFixed(1) + " points against " + best.words + ", the best choice.";
-    var ans = el("p", "retry-answer", words + " In the game you chose " + d.played_words + " (" +
-      d.loss.toFixed(1) + " points below the best).");
+    var said = { best: best.words, mine: mine.words, gives: fixed(mine.loss, 1), played: d.played_words, loss: fixed(d.loss, 1) };
+    var ans = el("p", "retry-answer", L.chosen === best.action
+      ? t("Right: {best} was the best choice. In the game you chose {played} ({loss} points below the best).", said)
+      : t("{mine} gives up {gives} points against {best}, the best choice. In the game you chose {played} ({loss} points below the best).", said));
     ans.setAttribute("data-testid", "retry-answer");
     sec.appendChild(ans);
-    var next = el("button", "primary", L.i + 1 < mistakes.length ? "Next mistake" : "Done");
+    var next = el("button", "primary", L.i + 1 < mistakes.length ? t("Next mistake") : t("Done"));
     next.type = "button";
     next.setAttribute("data-testid", "retry-next");
     next.addEventListener("click", function () {

@@ -9,25 +9,27 @@
  * token-submit, token-error. */
 
 import { $, $as, el, getJson, postJson } from "./dom.js";
+import { t } from "./i18n.js";
 
-/** @param {number | null} t */
-function when(t) { return t ? new Date(t * 1000).toLocaleString() : "never"; }
+/** @param {number | null} time */
+function when(time) { return time ? new Date(time * 1000).toLocaleString() : t("never"); }
 
 function listTokens() {
   getJson("/api/account/tokens").then(function (r) {
     var list = $("tokens");
     list.replaceChildren();
-    (r.tokens || []).forEach(function (/** @type {any} */ t) {
+    (r.tokens || []).forEach(function (/** @type {any} */ token) {
       var li = el("li", "token");
       li.setAttribute("data-testid", "token");
-      li.appendChild(el("span", null, t.label + " · made " + when(t.created) + " · last used " + when(t.used) + " "));
-      var revoke = el("button", null, "Revoke");
+      li.appendChild(el("span", null, t("{label} · made {made} · last used {used}",
+        { label: token.label, made: when(token.created), used: when(token.used) }) + " "));
+      var revoke = el("button", null, t("Revoke"));
       revoke.type = "button";
       revoke.setAttribute("data-testid", "token-revoke");
-      revoke.setAttribute("aria-label", "Revoke the token " + t.label);
+      revoke.setAttribute("aria-label", t("Revoke the token {label}", { label: token.label }));
       revoke.addEventListener("click", function () {
         revoke.disabled = true;
-        postJson("/api/account/tokens/revoke", { id: t.id }).then(listTokens, function (e) {
+        postJson("/api/account/tokens/revoke", { id: token.id }).then(listTokens, function (e) {
           $("token-error").textContent = e.message;
           revoke.disabled = false;
         });
@@ -35,7 +37,7 @@ function listTokens() {
       li.appendChild(revoke);
       list.appendChild(li);
     });
-    if (!list.childNodes.length) list.appendChild(el("li", "empty", "No tokens yet."));
+    if (!list.childNodes.length) list.appendChild(el("li", "empty", t("No tokens yet.")));
   }, function (e) { $("token-error").textContent = e.message; });
 }
 
@@ -64,7 +66,7 @@ export function setupBot(changed) {
     postJson("/api/account/tokens", { label: label.value, password: password.value }).then(function (r) {
       label.value = password.value = "";
       var shown = $("token-new");
-      shown.replaceChildren(el("span", null, "Your new token (shown this once; copy it now): "), el("code", null, r.token));
+      shown.replaceChildren(el("span", null, t("Your new token (shown this once; copy it now):") + " "), el("code", null, r.token));
       shown.hidden = false;
       listTokens();
     }, function (e) { $("token-error").textContent = e.message; });

@@ -223,8 +223,8 @@ export function label(text) {
   if (so) {
     var what = so[1];
     var onW = /^(.+)\+wasabi$/.exec(what);
-    if (onW) return "Special order (" + info(onW[1]).label + " on wasabi)";
-    return "Special order (" + (what === "face_down" ? "a face-down card" : info(what).label) + ")";
+    if (onW) return t("Special order ({card} on wasabi)", { card: info(onW[1]).label });
+    return t("Special order ({card})", { card: what === "face_down" ? t("a face-down card") : info(what).label });
   }
   return info(text).label;
 }
@@ -258,7 +258,7 @@ export function element(text, opts) {
   el.style.setProperty("--card-colour", i.colour);
   el.setAttribute("data-card", text);
   var full = label(text);
-  el.title = i.hint ? full + ": " + i.hint : full;
+  el.title = i.hint ? t("{card}: {hint}", { card: full, hint: i.hint }) : full;
   if (i.number) {
     var num = document.createElement("span");
     num.className = "card-num";
@@ -295,10 +295,11 @@ export function caption(text) {
 
 /**
  * What an edition is called ("base" or "party"): its `title` and its score sheet's
- * tie-break row (`tiebreak`), the engine's words.
+ * tie-break row (`tiebreak`), the engine's words in the page's language.
  * @param {string} name
  * @returns {{title: string, tiebreak: string}}
  */
 export function editionWords(name) {
-  return WORDS.editions[name] || WORDS.editions.base;
+  var words = WORDS.editions[name] || WORDS.editions.base;
+  return { title: t(words.title), tiebreak: t(words.tiebreak) };  // the engine's ids (sushigo.engine.editions)
 }

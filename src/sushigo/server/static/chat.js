@@ -7,9 +7,11 @@
  *   mute (buttons data-seat=n, aria-pressed), chat-off (a line when the table has no chat).
  */
 import { $, $as, el } from "./dom.js";
+import { t } from "./i18n.js";
 
-export const REACTIONS = { nice: "Nice one!", wow: "Wow!", oops: "Oops!", moment: "One moment, please.",
-  thanks: "Thanks!", gg: "Good game!" };
+/** The quick reactions, in the page's language (the server's REACTIONS, protocol.py, in English). */
+export const REACTIONS = { nice: t("Nice one!"), wow: t("Wow!"), oops: t("Oops!"), moment: t("One moment, please."),
+  thanks: t("Thanks!"), gg: t("Good game!") };
 
 /** Add the messages of a `chat` frame to `list` (by their number, each once); returns the list. */
 export function addMessages(list, messages) {
@@ -29,7 +31,7 @@ export function setupChat(send, showError) {
     var text = input.value.trim();
     if (!text) return;
     if (send({ type: "chat", text: text })) input.value = "";
-    else showError("Not connected: your message was not sent.");
+    else showError(t("Not connected: your message was not sent."));
   });
   var box = form.querySelector(".reactions");
   Object.keys(REACTIONS).forEach(function (id) {
@@ -45,18 +47,18 @@ export function setupChat(send, showError) {
 /** Draw the chat: ctx = {messages, muted, seat (yours or null), table (summary), seatName, send}. */
 export function renderChat(ctx) {
   var panel = $("chat");
-  var t = ctx.table;
-  if (!t) { panel.hidden = true; return; }
-  var reads = t.chat && (ctx.seat !== null || t.chat_spectators);
-  panel.hidden = !t.chat && ctx.seat === null;
+  var table = ctx.table;
+  if (!table) { panel.hidden = true; return; }
+  var reads = table.chat && (ctx.seat !== null || table.chat_spectators);
+  panel.hidden = !table.chat && ctx.seat === null;
   var off = $("chat-off");
-  off.hidden = !!t.chat;
-  var ended = !!t.ended;  // read-only: the server refuses chat and mutes
-  $("chat-form").hidden = !t.chat || ctx.seat === null || ended;
+  off.hidden = !!table.chat;
+  var ended = !!table.ended;  // read-only: the server refuses chat and mutes
+  $("chat-form").hidden = !table.chat || ctx.seat === null || ended;
   var list = $("chat-messages");
   list.hidden = !reads;
   if (!reads) return;
-  var key = JSON.stringify([ctx.messages.length, ctx.muted, (t.seats || []).map(function (s) { return s.name; })]);
+  var key = JSON.stringify([ctx.messages.length, ctx.muted, (table.seats || []).map(function (s) { return s.name; })]);
   if (list.getAttribute("data-key") === key) return;
   list.setAttribute("data-key", key);
   list.textContent = "";
@@ -65,20 +67,23 @@ export function renderChat(ctx) {
     var li = el("li", m.kind === "reaction" ? "chat-message reaction" : "chat-message");
     li.setAttribute("data-testid", "chat-message");
     li.setAttribute("data-seat", String(m.seat));
-    li.appendChild(el("span", "who", ctx.seatName(m.seat) + ": "));
-    li.appendChild(el("span", "what", m.text));
+    li.appendChild(el("span", "who", t("{seat}:", { seat: ctx.seatName(m.seat) }) + " "));
+    // a reaction in the reader's language (the server's text is English)
+    var said = m.kind === "reaction" && Object.prototype.hasOwnProperty.call(REACTIONS, m.reaction) ? REACTIONS[m.reaction] : m.text;
+    li.appendChild(el("span", "what", said));
     list.appendChild(li);
   });
-  if (!ctx.messages.length) list.appendChild(el("li", "chat-empty", "No messages yet."));
+  if (!ctx.messages.length) list.appendChild(el("li", "chat-empty", t("No messages yet.")));
   list.scrollTop = list.scrollHeight;
   // mute buttons: one per other human seat
   var mutes = $("chat-mutes");
   mutes.textContent = "";
   if (ctx.seat === null || ended) return;
-  (t.seats || []).forEach(function (s) {
+  (table.seats || []).forEach(function (s) {
     if (s.seat === ctx.seat || s.kind !== "human" || !s.name) return;
     var on = ctx.muted.indexOf(s.seat) >= 0;
-    var b = el("button", "link-button", (on ? "Unmute " : "Mute ") + ctx.seatName(s.seat));
+    var b = el("button", "link-button",
+      on ? t("Unmute {seat}", { seat: ctx.seatName(s.seat) }) : t("Mute {seat}", { seat: ctx.seatName(s.seat) }));
     b.type = "button";
     b.setAttribute("data-testid", "mute");
     b.setAttribute("data-seat", String(s.seat));

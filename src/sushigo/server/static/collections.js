@@ -7,6 +7,7 @@
 
 import { el } from "./dom.js";
 import * as C from "./cards.js";
+import { t } from "./i18n.js";
 
 var NIGIRI = { egg: 1, salmon: 1, squid: 1 };
 
@@ -63,14 +64,15 @@ export function groupElement(g, fresh, freshAt) {
     stack.appendChild(card);
     stack.appendChild(top);
     wrap.appendChild(stack);
-    wrap.title = C.label(g.on) + " on " + C.label(g.text) + (g.count > 1 ? " ×" + g.count : "");
+    var both = { nigiri: C.label(g.on), card: C.label(g.text), n: g.count };
+    wrap.title = g.count > 1 ? t("{nigiri} on {card} ×{n}", both) : t("{nigiri} on {card}", both);
   } else {
     wrap.appendChild(card);
-    wrap.title = C.label(g.text) + (g.count > 1 ? " ×" + g.count : "");
+    wrap.title = g.count > 1 ? t("{card} ×{n}", { card: C.label(g.text), n: g.count }) : C.label(g.text);
   }
-  var cap = C.caption(g.on ? C.label(g.on) + " on wasabi" : C.label(g.text));
+  var cap = C.caption(g.on ? t("{nigiri} on wasabi", { nigiri: C.label(g.on) }) : C.label(g.text));
   wrap.appendChild(cap);
-  if (g.count > 1) wrap.appendChild(el("span", "count", "×" + g.count));
+  if (g.count > 1) wrap.appendChild(el("span", "count", t("×{n}", { n: g.count })));
   if (fresh && g.indices.some(function (i) { return fresh[i]; })) {
     wrap.classList.add("fresh");
     // a re-render continues the reveal animation instead of restarting it

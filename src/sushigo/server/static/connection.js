@@ -9,6 +9,7 @@
  */
 
 import { $ } from "./dom.js";
+import { t } from "./i18n.js";
 
 export function makeConnection(S, hooks) {
   function setConn(state, text) {
@@ -37,7 +38,7 @@ export function makeConnection(S, hooks) {
     }
     S.ws = ws;
     S.welcomed = false;
-    setConn("connecting", "Connecting…");
+    setConn("connecting", t("Connecting…"));
     ws.onopen = function () { send(hooks.hello()); };
     ws.onmessage = function (ev) {
       var msg;
@@ -56,7 +57,7 @@ export function makeConnection(S, hooks) {
   }
 
   function scheduleReconnect() {
-    if (S.stop) { setConn("closed", "Disconnected"); return; }
+    if (S.stop) { setConn("closed", t("Disconnected")); return; }
     var delay = Math.min(10000, 500 * Math.pow(2, S.retries)) + Math.floor(Math.random() * 300);
     S.retries += 1;
     S.reconnectAt = Date.now() + delay;
@@ -68,7 +69,7 @@ export function makeConnection(S, hooks) {
   function tick() {
     if (S.ws || S.stop) return;
     var left = Math.max(0, Math.ceil((S.reconnectAt - Date.now()) / 1000));
-    setConn("closed", left > 0 ? "Disconnected · reconnecting in " + left + " s" : "Reconnecting…");
+    setConn("closed", left > 0 ? t("Disconnected · reconnecting in {n} s", { n: left }) : t("Reconnecting…"));
   }
 
   setInterval(function () {

@@ -1,6 +1,8 @@
 // @ts-check
 /* Small DOM (and fetch) helpers shared by the page's modules. */
 
+import { t } from "./i18n.js";
+
 /**
  * The element with data-testid `testid` (inside `root`, default the document).
  * @param {string} testid
@@ -52,7 +54,8 @@ export function el(tag, cls, text) {
 }
 
 /**
- * fetch(url, opts) answering the JSON body, or failing with the server's one-line `error`.
+ * fetch(url, opts) answering the JSON body, or failing with the server's one-line `error` (in the
+ * page's language: the server says it so) and the answer's HTTP `status` (what a script may test).
  * @param {string} url
  * @param {RequestInit} [opts]
  * @returns {Promise<any>}
@@ -60,7 +63,10 @@ export function el(tag, cls, text) {
 export function getJson(url, opts) {
   return fetch(url, opts).then(function (r) {
     return r.json().catch(function () { return {}; }).then(function (body) {
-      if (!r.ok) throw new Error(body && body.error ? body.error : "the server answered " + r.status);
+      if (!r.ok) {
+        throw Object.assign(new Error(body && body.error ? body.error : t("the server answered {status}", { status: String(r.status) })),
+          { status: r.status });
+      }
       return body;
     });
   });

@@ -10,12 +10,13 @@
  */
 import { $, el } from "./dom.js";
 import { seats as H } from "./held.js";
+import { t } from "./i18n.js";
 
 /** Copy `text` to the clipboard; the button says so for a moment. */
 export function copy(text, button) {
   var old = button.textContent;
   function done(ok) {
-    button.textContent = ok ? "Copied" : "Copy failed: " + text;
+    button.textContent = ok ? t("Copied") : t("Copy failed: {text}", { text: text });
     setTimeout(function () { button.textContent = old; }, 1500);
   }
   if (navigator.clipboard && navigator.clipboard.writeText) {
@@ -38,26 +39,26 @@ function button(testid, text, onClick) {
 var reinvite = { open: false, url: null, seat: null };
 
 function drawReinvite(bar, ctx, creator) {
-  bar.appendChild(button("reinvite-open", reinvite.open ? "Close new invites" : "New invite link…", function () {
+  bar.appendChild(button("reinvite-open", reinvite.open ? t("Close new invites") : t("New invite link…"), function () {
     reinvite.open = !reinvite.open;
     renderExtras(ctx);
   }));
   if (!reinvite.open) return;
   (ctx.table.seats || []).forEach(function (s) {
     if (s.kind !== "human") return;
-    var b = button("reinvite-seat", "New invite for " + ctx.seatName(s.seat), function (ev) {
+    var b = button("reinvite-seat", t("New invite for {seat}", { seat: ctx.seatName(s.seat) }), function (ev) {
       ev.currentTarget.disabled = true;
       fetch("/api/tables/" + encodeURIComponent(ctx.id) + "/invite", {
         method: "POST", headers: { "Content-Type": "application/json" },
         body: JSON.stringify({ creator: creator, seat: s.seat })
       }).then(function (r) {
         return r.json().then(function (b) {
-          if (!r.ok) { ctx.showError(b.error || "no new invite"); return; }
+          if (!r.ok) { ctx.showError(b.error || t("no new invite")); return; }
           reinvite.url = location.origin + b.invite;
           reinvite.seat = s.seat;
           renderExtras(ctx);
         });
-      }, function () { ctx.showError("Not connected: no new invite was made."); });
+      }, function () { ctx.showError(t("Not connected: no new invite was made.")); });
     });
     b.setAttribute("data-seat", String(s.seat));
     bar.appendChild(b);
@@ -66,10 +67,10 @@ function drawReinvite(bar, ctx, creator) {
     var input = el("input");
     input.readOnly = true;
     input.value = reinvite.url;
-    input.setAttribute("aria-label", "New invite for " + ctx.seatName(reinvite.seat));
+    input.setAttribute("aria-label", t("New invite for {seat}", { seat: ctx.seatName(reinvite.seat) }));
     input.setAttribute("data-testid", "reinvite-url");
     bar.appendChild(input);
-    bar.appendChild(button("reinvite-copy", "Copy", function (ev) { copy(reinvite.url, ev.currentTarget); }));
+    bar.appendChild(button("reinvite-copy", t("Copy"), function (ev) { copy(reinvite.url, ev.currentTarget); }));
   }
 }
 
@@ -77,57 +78,57 @@ function drawReinvite(bar, ctx, creator) {
 export function renderExtras(ctx) {
   var bar = $("extras");
   bar.textContent = "";
-  var t = ctx.table;
-  if (!t) { bar.hidden = true; return; }
+  var table = ctx.table;
+  if (!table) { bar.hidden = true; return; }
   var held = H.get(ctx.id);
   if (ctx.token) {
     var url = location.origin + "/t/" + ctx.id + "#seat=" + ctx.token;
-    bar.appendChild(button("copy-invite", "Copy my seat's private link", function (ev) { copy(url, ev.currentTarget); }));
+    bar.appendChild(button("copy-invite", t("Copy my seat's private link"), function (ev) { copy(url, ev.currentTarget); }));
   } else if (held && held.token) {
-    bar.appendChild(button("resume-seat", "You hold a seat here: resume it", function () {
+    bar.appendChild(button("resume-seat", t("You hold a seat here: resume it"), function () {
       location.hash = "seat=" + held.token;  // table.js reloads as that seat
     }));
   }
   if (ctx.status === "waiting" && held && held.creator) {
-    bar.appendChild(button("cancel-table", "Cancel this table", function (ev) {
+    bar.appendChild(button("cancel-table", t("Cancel this table"), function (ev) {
       ev.currentTarget.disabled = true;
       fetch("/api/tables/" + encodeURIComponent(ctx.id) + "/cancel", {
         method: "POST", headers: { "Content-Type": "application/json" },
         body: JSON.stringify({ creator: held.creator })
-      }).then(function (r) { return r.json().then(function (b) { if (!r.ok) ctx.showError(b.error || "could not cancel"); }); },
-        function () { ctx.showError("Not connected: the table was not cancelled."); });
+      }).then(function (r) { return r.json().then(function (b) { if (!r.ok) ctx.showError(b.error || t("could not cancel")); }); },
+        function () { ctx.showError(t("Not connected: the table was not cancelled.")); });
     }));
   }
   if ((ctx.status === "waiting" || ctx.status === "playing") && held && held.creator) {
     drawReinvite(bar, ctx, held.creator);
   }
-  (t.seats || []).forEach(function (s) {
-    if (!s.reinvited || t.ended) return;
+  (table.seats || []).forEach(function (s) {
+    if (!s.reinvited || table.ended) return;
     var note = el("span", "note", s.seat === ctx.seat
-      ? "The table's creator made a new invite for your seat: whoever opens it takes the seat."
-      : "A new invite is out for " + ctx.seatName(s.seat) + "'s seat.");
+      ? t("The table's creator made a new invite for your seat: whoever opens it takes the seat.")
+      : t("A new invite is out for {seat}'s seat.", { seat: ctx.seatName(s.seat) }));
     note.setAttribute("data-testid", "reinvited");
     note.setAttribute("data-seat", String(s.seat));
     bar.appendChild(note);
   });
   if (ctx.status === "finished" && ctx.seat !== null) {
-    bar.appendChild(button("play-again", t.rematch ? "Join the rematch" : "Play again", function (ev) {
+    bar.appendChild(button("play-again", table.rematch ? t("Join the rematch") : t("Play again"), function (ev) {
       ev.currentTarget.disabled = true;
-      if (!ctx.send({ type: "rematch" })) ctx.showError("Not connected: try again.");
+      if (!ctx.send({ type: "rematch" })) ctx.showError(t("Not connected: try again."));
     }));
-  } else if (ctx.status === "finished" && t.rematch) {
-    var a = el("a", "button-link", "Watch the rematch");
-    a.href = "/t/" + t.rematch;
+  } else if (ctx.status === "finished" && table.rematch) {
+    var a = el("a", "button-link", t("Watch the rematch"));
+    a.href = "/t/" + table.rematch;
     a.setAttribute("data-testid", "watch-rematch");
     bar.appendChild(a);
   }
   if (ctx.status === "playing" && ctx.seat !== null && ctx.view) {
     var waiting = ctx.view.decision && ctx.view.phase === "resolve" ? [ctx.view.decision.seat] :
       (ctx.view.picked || []).map(function (p, i) { return p ? -1 : i; }).filter(function (i) { return i >= 0; });
-    (t.seats || []).forEach(function (s) {
+    (table.seats || []).forEach(function (s) {
       if (s.kind !== "human" || s.seat === ctx.seat || s.stand_in || s.connected || s.away_since === null) return;
       if (waiting.indexOf(s.seat) < 0 || ctx.now - s.away_since < ctx.awayAfter) return;
-      var b = button("hand-over", ctx.seatName(s.seat) + " is away: let greedy play for them", function () {
+      var b = button("hand-over", t("{seat} is away: let {bot} play for them", { seat: ctx.seatName(s.seat), bot: "greedy" }), function () {
         ctx.send({ type: "hand_over", seat: s.seat });
       });
       b.setAttribute("data-seat", String(s.seat));

@@ -12,6 +12,7 @@
 
 import { el } from "./dom.js";
 import { dishRow, dishWords, howToPlay } from "./rules.js";
+import { lang, t } from "./i18n.js";
 
 /**
  * A lesson for table `tableId`; `changed` redraws the page.  Returns {active(), holds(),
@@ -72,34 +73,31 @@ export function makeLesson(tableId, changed) {
       if (key === drawnKey) return;
       drawnKey = key;
       box.textContent = "";
-      box.appendChild(el("h2", null, "Learn to play"));
+      box.appendChild(el("h2", null, t("Learn to play")));
       if (step === "intro") {
-        if (!rules || !rules.dishes) { box.appendChild(el("p", null, "Loading the dishes of this table…")); return; }
+        if (!rules || !rules.dishes) { box.appendChild(el("p", null, t("Loading the dishes of this table…"))); return; }
         var how = el("ul", "how-to-play");
         howToPlay(rules).forEach(function (line) { how.appendChild(el("li", null, line)); });
         box.appendChild(how);
-        box.appendChild(el("h3", null, "The dishes at this table"));
+        box.appendChild(el("h3", null, t("The dishes at this table")));
         var list = el("ul", "dishes");
         rules.dishes.forEach(function (d) { list.appendChild(dishRow(d, "lesson-dish", null, true)); });
         box.appendChild(list);
-        box.appendChild(el("h3", null, "Before the first pick, look at these"));
+        box.appendChild(el("h3", null, t("Before the first pick, look at these")));
         var demos = el("ul", "dishes");
-        rules.demonstrations.forEach(function (d) { demos.appendChild(dishRow(d, "lesson-demo", "Scores: ", true)); });
+        rules.demonstrations.forEach(function (d) { demos.appendChild(dishRow(d, "lesson-demo", t("Scores: {example}"), true)); });
         box.appendChild(demos);
-        box.appendChild(button("Start: make my first pick", "pick"));
+        box.appendChild(button(t("Start: make my first pick"), "pick"));
       } else if (step === "pick") {
-        box.appendChild(el("p", null, "Your first pick: choose one card of your hand to keep (tap it, or Tab to it " +
-          "and press Enter). Everyone picks at the same time, face down: nobody sees your card until all have picked."));
+        box.appendChild(el("p", null, t("Your first pick: choose one card of your hand to keep (tap it, or Tab to it and press Enter). Everyone picks at the same time, face down: nobody sees your card until all have picked.")));
       } else if (step === "reveal") {
         var n = v.players;
         var to = game.seat === null ? 0 : ((game.seat + 1) % n);
         var from = game.seat === null ? 0 : ((game.seat - 1 + n) % n);
-        box.appendChild(el("p", null, "Everyone revealed their card at once: each collection below grew by one, and " +
-          "the game log says who played what. Then the hands moved on: you gave the rest of yours to " +
-          game.seatName(to) + " and now hold the hand " + game.seatName(from) + " had."));
-        box.appendChild(el("p", null, "Keep picking: the log tells every turn, and at the end of each round its " +
-          "score is explained card by card. The Rules button shows every dish again."));
-        box.appendChild(button("Got it", "play"));
+        box.appendChild(el("p", null, t("Everyone revealed their card at once: each collection below grew by one, and the game log says who played what. Then the hands moved on: you gave the rest of yours to {to} and now hold the hand {from} had.",
+          { to: game.seatName(to), from: game.seatName(from) })));
+        box.appendChild(el("p", null, t("Keep picking: the log tells every turn, and at the end of each round its score is explained card by card. The Rules button shows every dish again.")));
+        box.appendChild(button(t("Got it"), "play"));
       } else if (step === "play") {
         var d = v.decision && v.decision.seat === game.seat && v.phase === "resolve" ? v.decision : null;
         /** @type {{name: string, rule: string} | null} */
@@ -109,15 +107,17 @@ export function makeLesson(tableId, changed) {
         }
         if (dish) {
           var words = dishWords(dish);
-          box.appendChild(el("p", null, "Your " + words.name.toLowerCase() + ": " + words.rule));
+          // the dish's name within a sentence: in lower case, but German writes every noun with a capital
+          var name = lang === "de" ? words.name : words.name.toLocaleLowerCase(lang);
+          // TRANSLATORS: {dish} is a dish's name ("chopsticks"), {rule} how it scores.
+          box.appendChild(el("p", null, t("Your {dish}: {rule}", { dish: name, rule: words.rule })));
         } else if (game.status === "finished") {
-          box.appendChild(el("p", null, "That was a whole game. Each round's score is explained below, and the " +
-            "record can be downloaded. Start another from the lobby, against bots or with friends."));
+          box.appendChild(el("p", null, t("That was a whole game. Each round's score is explained below, and the record can be downloaded. Start another from the lobby, against bots or with friends.")));
         } else {
-          box.appendChild(el("p", null, "Round " + v.round + ", turn " + v.turn + ": pick a card. What everyone " +
-            "played is in the log; the Rules button shows how each dish scores."));
+          box.appendChild(el("p", null, t("Round {round}, turn {turn}: pick a card. What everyone played is in the log; the Rules button shows how each dish scores.",
+            { round: v.round, turn: v.turn })));
         }
-        var stop = el("button", "link-button", "Hide the lessons");
+        var stop = el("button", "link-button", t("Hide the lessons"));
         stop.type = "button";
         stop.addEventListener("click", function () { go("done"); });
         box.appendChild(stop);

@@ -41,6 +41,7 @@ import { ratingText } from "./ratings_text.js";
 import * as C from "./cards.js";
 import { seats as Held } from "./held.js";
 import { setupPlayNow } from "./playnow.js";
+import { t, tn } from "./i18n.js";
 
 var FALLBACK = {
   bots: ["flatmc", "greedy", "ismcts", "learned", "random"],
@@ -80,8 +81,9 @@ var CUSTOM_DEFAULT = { roll: ["maki"], appetizer: ["tempura", "sashimi", "dumpli
 var ITEM_ICON = { nigiri: "salmon", maki: "maki2", uramaki: "uramaki4", onigiri: "onigiri_triangle",
   chopsticks: "chopsticks1", spoon: "spoon4", menu: "menu7", takeout_box: "takeout_box10",
   fruit: "fruit_watermelon_orange" };
-var ITEM_LABEL = { maki: "Maki", uramaki: "Uramaki", onigiri: "Onigiri", nigiri: "Nigiri",
-  chopsticks: "Chopsticks", spoon: "Spoon", menu: "Menu", takeout_box: "Takeout box", fruit: "Fruit" };
+// TRANSLATORS: menu items (a custom menu's choices), as the cards call them
+var ITEM_LABEL = { maki: t("Maki"), uramaki: t("Uramaki"), onigiri: t("Onigiri"), nigiri: t("Nigiri"),
+  chopsticks: t("Chopsticks"), spoon: t("Spoon"), menu: t("Menu"), takeout_box: t("Takeout box"), fruit: t("Fruit") };
 
 /** @typedef {"form" | "creating" | "created" | "learning"} Phase */
 
@@ -157,7 +159,7 @@ function fillPlayers() {
   var r = range();
   sel.textContent = "";
   for (var n = r[0]; n <= r[1]; n++) {
-    var o = el("option", null, n + " players");
+    var o = el("option", null, tn("{n} player", "{n} players", n));
     o.value = String(n);
     sel.appendChild(o);
   }
@@ -180,17 +182,17 @@ function fillSeats() {
   for (var i = 0; i < n; i++) {
     var row = el("div", "seat-row");
     var id = "seat-kind-" + i;
-    var lab = el("label", null, "Seat " + (i + 1));
+    var lab = el("label", null, t("Seat {n}", { n: i + 1 }));
     lab.htmlFor = id;
     var sel = el("select");
     sel.id = id;
     sel.setAttribute("data-testid", "seat-kind");
     sel.setAttribute("data-seat", String(i));
-    var h = el("option", null, "Human (invite link)");
+    var h = el("option", null, t("Human (invite link)"));
     h.value = "human";
     sel.appendChild(h);
     bots.forEach(function (b) {
-      var o = el("option", null, "Bot: " + b);
+      var o = el("option", null, t("Bot: {name}", { name: b }));
       o.value = "bot:" + b;
       sel.appendChild(o);
     });
@@ -206,11 +208,11 @@ function fillMenus() {
   sel.textContent = "";
   var menus = L.opts.menus || FALLBACK.menus;
   Object.keys(menus).forEach(function (name) {
-    var o = el("option", null, name);
+    var o = el("option", null, t(name));  // an official menu's name (the engine marks them)
     o.value = name;
     sel.appendChild(o);
   });
-  var c = el("option", null, "Custom menu…");
+  var c = el("option", null, t("Custom menu…"));
   c.value = "custom";
   sel.appendChild(c);
   sel.value = menus[L.opts.default_menu] ? L.opts.default_menu : Object.keys(menus)[0];
@@ -220,7 +222,7 @@ function fillMenus() {
     var group = slot[0], idx = slot[1];
     var f = el("div", "field");
     var id = "custom-" + k;
-    var lab = el("label", null, group.charAt(0).toUpperCase() + group.slice(1) + (group === "appetizer" || group === "special" ? " " + (idx + 1) : ""));
+    var lab = el("label", null, slotLabel(group, idx));
     lab.htmlFor = id;
     var s = el("select");
     s.id = id;
@@ -237,6 +239,18 @@ function fillMenus() {
     f.appendChild(s);
     slots.appendChild(f);
   });
+}
+
+/**
+ * A custom menu's slot as its select's label: "Roll", "Appetizer 1"..., "Special 2", "Dessert".
+ * @param {string} group @param {number} idx  its index in the group
+ */
+function slotLabel(group, idx) {
+  // TRANSLATORS: the slots of a custom menu, by kind of dish (Sushi Go Party!'s menu groups)
+  if (group === "roll") return t("Roll");
+  if (group === "appetizer") return t("Appetizer {n}", { n: idx + 1 });
+  if (group === "special") return t("Special {n}", { n: idx + 1 });
+  return t("Dessert");
 }
 
 /** The menu chosen: an official one's name, or a custom menu's items. */
@@ -286,8 +300,8 @@ function body() {
   if (b.edition === "party") b.menu = chosenMenu();
   var options = chosenOptions(b.edition);
   if (Object.keys(options).length) b.options = options;
-  var t = $as("timer", HTMLInputElement).value.trim();
-  if (t) b.timer = Number(t);
+  var timer = $as("timer", HTMLInputElement).value.trim();
+  if (timer) b.timer = Number(timer);
   var hours = $as("turn-hours", HTMLInputElement).value.trim();
   if (hours) b.turn_hours = Number(hours);
   var seed = $as("seed", HTMLInputElement).value.trim();
@@ -325,18 +339,18 @@ function ruleOptionField(o) {
     box.checked = o.default === true;
     box.setAttribute("data-testid", "opt-" + o.name);
     label.appendChild(box);
-    label.appendChild(document.createTextNode(" " + o.label));
+    label.appendChild(document.createTextNode(" " + t(o.label)));
     return label;
   }
   var field = el("div", "field");
-  var name = el("label", null, o.label);
+  var name = el("label", null, t(o.label));
   name.setAttribute("for", o.name);
   field.appendChild(name);
   var input;
   if (o.kind === "choice") {
     input = el("select");
     (o.choices || []).forEach(function (c) {
-      var opt = el("option", null, c.words);
+      var opt = el("option", null, t(c.words));
       opt.value = c.value;
       input.appendChild(opt);
     });
@@ -371,20 +385,21 @@ function chosenOptions(edition) {
 }
 
 function validate(b) {
-  if (b.seats.indexOf("human") < 0) return "At least one seat must be a human.";
+  if (b.seats.indexOf("human") < 0) return t("At least one seat must be a human.");
   var tr = L.opts.timer;
   if (b.timer !== undefined && (!Number.isInteger(b.timer) || b.timer < tr[0] || b.timer > tr[1])) {
-    return "The timer is a whole number of seconds from " + tr[0] + " to " + tr[1] + ".";
+    // (the bounds as the form takes them: 3600, not "3,600")
+    return t("The timer is a whole number of seconds from {low} to {high}.", { low: String(tr[0]), high: String(tr[1]) });
   }
   if (b.turn_hours !== undefined && (!Number.isInteger(b.turn_hours) || b.turn_hours < 1 || b.turn_hours > 72)) {
-    return "A turn-based table gives each move a whole number of hours from 1 to 72.";
+    return t("A turn-based table gives each move a whole number of hours from 1 to 72.");
   }
-  if (b.turn_hours !== undefined && b.timer !== undefined) return "Choose seconds per move or hours per move, not both.";
-  if (b.seed !== undefined && (!Number.isInteger(b.seed) || b.seed < 0)) return "The seed is a whole number ≥ 0.";
+  if (b.turn_hours !== undefined && b.timer !== undefined) return t("Choose seconds per move or hours per move, not both.");
+  if (b.seed !== undefined && (!Number.isInteger(b.seed) || b.seed < 0)) return t("The seed is a whole number ≥ 0.");
   if (Array.isArray(b.menu)) {
     var seen = {};
     for (var i = 0; i < b.menu.length; i++) {
-      if (seen[b.menu[i]]) return "The custom menu lists " + itemLabel(b.menu[i]) + " twice.";
+      if (seen[b.menu[i]]) return t("The custom menu lists {item} twice.", { item: itemLabel(b.menu[i]) });
       seen[b.menu[i]] = true;
     }
   }
@@ -399,7 +414,7 @@ function copyText(text, button) {
   function done(ok) {
     var old = button.getAttribute("data-label") || button.textContent;
     button.setAttribute("data-label", old);
-    button.textContent = ok ? "Copied" : "Select and copy";
+    button.textContent = ok ? t("Copied") : t("Select and copy");
     setTimeout(function () { button.textContent = old; }, 1500);
   }
   if (navigator.clipboard && window.isSecureContext) {
@@ -427,16 +442,17 @@ function inviteRow(label, url, testid, seat) {
   var input = el("input");
   input.readOnly = true;
   input.value = url;
-  input.setAttribute("aria-label", label + " link");
+  // TRANSLATORS: a text field holding an invitation link; {who}: "Seat 2" or "Spectators"
+  input.setAttribute("aria-label", t("{who} link", { who: label }));
   input.setAttribute("data-testid", testid === "invite" ? "invite-url" : "spectate-url");
   input.addEventListener("focus", function () { input.select(); });
   li.appendChild(input);
-  var copy = el("button", "copy", "Copy");
+  var copy = el("button", "copy", t("Copy"));
   copy.type = "button";
   copy.setAttribute("data-testid", "copy");
   copy.addEventListener("click", function () { copyText(url, copy); });
   li.appendChild(copy);
-  var open = el("a", null, "Open");
+  var open = el("a", null, t("Open"));
   open.href = url;
   open.setAttribute("data-testid", testid === "invite" ? "invite-link" : "spectate-link");
   li.appendChild(open);
@@ -454,20 +470,20 @@ function showCreated(res) {
   (res.seats || []).forEach(function (s) {
     if (s.kind === "human" && typeof s.invite === "string") {
       if (firstHuman === null) firstHuman = s;
-      list.appendChild(inviteRow("Seat " + (s.seat + 1), absolute(s.invite), "invite", s.seat));
+      list.appendChild(inviteRow(t("Seat {n}", { n: s.seat + 1 }), absolute(s.invite), "invite", s.seat));
     } else {
       var li = el("li");
       li.setAttribute("data-testid", "bot-seat");
-      li.appendChild(el("span", "who", "Seat " + (s.seat + 1)));
+      li.appendChild(el("span", "who", t("Seat {n}", { n: s.seat + 1 })));
       li.appendChild(el("span", null, botText(s)));
       list.appendChild(li);
     }
   });
-  list.appendChild(inviteRow("Spectators", absolute(res.spectate || "/t/" + res.id), "spectate", null));
+  list.appendChild(inviteRow(t("Spectators"), absolute(res.spectate || "/t/" + res.id), "spectate", null));
   var play = $("play-button");
   if (firstHuman) {
     play.hidden = false;
-    play.textContent = "Play as seat " + (firstHuman.seat + 1);
+    play.textContent = t("Play as seat {n}", { n: firstHuman.seat + 1 });
     play.onclick = function () { location.href = absolute(firstHuman.invite); };
   } else {
     play.hidden = true;
@@ -535,8 +551,9 @@ $("menu").addEventListener("change", function () {
 // ------------------------------------------------------------ tables
 function seatText(s) {
   if (s.kind === "bot") return botText(s);
-  if (!s.name) return "open seat";
-  return String(s.name) + (s.account_bot ? " (bot)" : "") + seatRating(s) + (s.connected ? "" : " (away)");
+  if (!s.name) return t("open seat");
+  var who = (s.account_bot ? t("{name} (bot)", { name: String(s.name) }) : String(s.name)) + seatRating(s);
+  return s.connected ? who : t("{name} (away)", { name: who });
 }
 
 // An account's rating beside its name (" (1532)", " (1500?)" while provisional); nothing for a guest.
@@ -549,14 +566,14 @@ function seatRating(s) {
 // A bot's one name (the server gives it), with its settings when it has any.
 function botText(s) {
   var spec = String(s.bot || "bot");
-  var name = s.name ? String(s.name) : spec.split(":")[0] + " bot";
+  var name = s.name ? String(s.name) : t("{name} bot", { name: spec.split(":")[0] });
   return spec.indexOf(":") >= 0 ? name + " (" + spec + ")" : name;
 }
 
-function tableTitle(t) {
-  var s = C.editionWords(t.edition).title;
-  if (t.edition === "party" && t.menu) s += " · " + (Array.isArray(t.menu) ? "custom menu" : String(t.menu));
-  return s + " · " + t.players + " players";
+function tableTitle(table) {
+  var s = C.editionWords(table.edition).title;
+  if (table.edition === "party" && table.menu) s += " · " + (Array.isArray(table.menu) ? t("custom menu") : t(String(table.menu)));
+  return s + " · " + tn("{n} player", "{n} players", table.players);
 }
 
 function when(ts) {
@@ -575,58 +592,73 @@ function pill(head, kind, text, title) {
   head.appendChild(tag);
 }
 
-function tableRow(t) {
+/**
+ * A table's status ("waiting", "playing", "finished", "cancelled", "abandoned") as its pill says it.
+ * @param {string} status
+ */
+function statusWord(status) {
+  // TRANSLATORS: a table's status, shown in a small tag
+  if (status === "waiting") return t("waiting");
+  if (status === "playing") return t("playing");
+  if (status === "finished") return t("finished");
+  if (status === "cancelled") return t("cancelled");
+  if (status === "abandoned") return t("abandoned");
+  return status;
+}
+
+function tableRow(table) {
   var li = el("li");
   li.setAttribute("data-testid", "table-row");
-  li.setAttribute("data-id", String(t.id));
-  li.setAttribute("data-status", String(t.status));
+  li.setAttribute("data-id", String(table.id));
+  li.setAttribute("data-status", String(table.status));
   var head = el("div", "t-head");
-  head.appendChild(el("strong", null, tableTitle(t)));
-  head.appendChild(el("span", "pill " + String(t.status), String(t.status)));
-  var w = when(t.created);
+  head.appendChild(el("strong", null, tableTitle(table)));
+  head.appendChild(el("span", "pill " + String(table.status), statusWord(String(table.status))));
+  var w = when(table.created);
   if (w) head.appendChild(el("span", "small-label", w));
-  if (t.turn_based && typeof t.timer === "number") {
-    pill(head, "turn-based", "turn-based · " + Math.round(t.timer / 3600) + " h a move", "");
+  if (table.turn_based && typeof table.timer === "number") {
+    pill(head, "turn-based", t("turn-based · {n} h a move", { n: Math.round(table.timer / 3600) }), "");
   }
-  if (t.rated) pill(head, "rated", "rated", "The game changes its players' ratings");
-  if (t.hints) pill(head, "hints", "hints", "Each player sees an estimate of their choices");
-  if (t.seeded) pill(head, "seeded", "seeded deal", "Its creator chose the seed, so could know every hand");
-  if (t.watching) {
-    var watching = el("span", "small-label", t.watching + " watching");
+  if (table.rated) pill(head, "rated", t("rated"), t("The game changes its players' ratings"));
+  if (table.hints) pill(head, "hints", t("hints"), t("Each player sees an estimate of their choices"));
+  if (table.seeded) pill(head, "seeded", t("seeded deal"), t("Its creator chose the seed, so could know every hand"));
+  if (table.watching) {
+    var watching = el("span", "small-label", tn("{n} watching", "{n} watching", table.watching));
     watching.setAttribute("data-testid", "watching");
     head.appendChild(watching);
   }
   li.appendChild(head);
-  var seats = Array.isArray(t.seats) ? t.seats : [];
-  if (t.status === "finished" && Array.isArray(t.totals)) {
-    var winners = Array.isArray(t.winners) ? t.winners : [];
+  var seats = Array.isArray(table.seats) ? table.seats : [];
+  if (table.status === "finished" && Array.isArray(table.totals)) {
+    var winners = Array.isArray(table.winners) ? table.winners : [];
     var parts = seats.map(function (s, i) {
-      var name = s.kind === "bot" ? botText(s) : String(s.name || "Seat " + (i + 1)) + seatRating(s);
-      return (winners.indexOf(i) >= 0 ? "★ " : "") + name + " " + t.totals[i];
+      var name = s.kind === "bot" ? botText(s) : String(s.name || t("Seat {n}", { n: i + 1 })) + seatRating(s);
+      return (winners.indexOf(i) >= 0 ? "★ " : "") + name + " " + table.totals[i];
     });
     var tot = el("div", "t-seats", parts.join(" · "));
     tot.setAttribute("data-testid", "totals");
     li.appendChild(tot);
   } else {
     var joined = seats.filter(function (s) { return s.kind === "bot" || s.name; }).length;
-    var line = el("div", "t-seats", joined + "/" + seats.length + " seated: " + seats.map(seatText).join(", "));
+    var line = el("div", "t-seats", t("{joined}/{seats} seated: {who}",
+      { joined: joined, seats: seats.length, who: seats.map(seatText).join(", ") }));
     li.appendChild(line);
   }
   var links = el("div", "t-links");
-  var watch = el("a", null, t.status === "finished" ? "View final table" : "Watch");
-  watch.href = "/t/" + encodeURIComponent(String(t.id));
+  var watch = el("a", null, table.status === "finished" ? t("View final table") : t("Watch"));
+  watch.href = "/t/" + encodeURIComponent(String(table.id));
   watch.setAttribute("data-testid", "watch-link");
   links.appendChild(watch);
-  if (t.status === "finished") {
-    var rp = el("a", null, "Replay");
-    rp.href = "/t/" + encodeURIComponent(String(t.id)) + "/replay";
+  if (table.status === "finished") {
+    var rp = el("a", null, t("Replay"));
+    rp.href = "/t/" + encodeURIComponent(String(table.id)) + "/replay";
     rp.setAttribute("data-testid", "replay-link");
     links.appendChild(rp);
   }
-  if (t.status === "finished" || t.status === "abandoned") {
-    var rec = el("a", null, t.status === "finished" ? "Download game record" : "Download the partial record");
-    rec.href = "/api/tables/" + encodeURIComponent(String(t.id)) + "/record";
-    rec.setAttribute("download", "sushigo-" + String(t.id) + ".json");
+  if (table.status === "finished" || table.status === "abandoned") {
+    var rec = el("a", null, table.status === "finished" ? t("Download game record") : t("Download the partial record"));
+    rec.href = "/api/tables/" + encodeURIComponent(String(table.id)) + "/record";
+    rec.setAttribute("download", "sushigo-" + String(table.id) + ".json");
     rec.setAttribute("data-testid", "record-link");
     links.appendChild(rec);
   }
@@ -641,15 +673,15 @@ function refresh() {
     open.textContent = "";
     fin.textContent = "";
     var nOpen = 0, nFin = 0;
-    tables.forEach(function (t) {
-      if (!t || typeof t !== "object") return;
-      if (t.status !== "waiting" && t.status !== "playing") { fin.appendChild(tableRow(t)); nFin++; }
-      else { open.appendChild(tableRow(t)); nOpen++; }
+    tables.forEach(function (table) {
+      if (!table || typeof table !== "object") return;
+      if (table.status !== "waiting" && table.status !== "playing") { fin.appendChild(tableRow(table)); nFin++; }
+      else { open.appendChild(tableRow(table)); nOpen++; }
     });
     $("tables-open-empty").hidden = nOpen > 0;
     $("tables-finished-empty").hidden = nFin > 0;
   }, function (err) {
-    showError("Could not list tables: " + err.message);
+    showError(t("Could not list tables: {error}", { error: err.message }));
   });
 }
 
@@ -660,24 +692,24 @@ function myTables() {
   $("my-tables-panel").hidden = !held.length;
   if (!held.length) { list.textContent = ""; return Promise.resolve(); }
   return Promise.all(held.map(function (p) {
-    return api("GET", "/api/tables/" + encodeURIComponent(p[0])).then(function (t) { return [p, t]; },
+    return api("GET", "/api/tables/" + encodeURIComponent(p[0])).then(function (table) { return [p, table]; },
       function () { return [p, null]; });
   })).then(function (rows) {
     list.textContent = "";
     rows.forEach(function (row) {
-      var id = row[0][0], entry = row[0][1], t = row[1];
-      if (!t) { Held.forget(id); return; }  // no such table any more
-      var li = tableRow(t);
+      var id = row[0][0], entry = row[0][1], table = row[1];
+      if (!table) { Held.forget(id); return; }  // no such table any more
+      var li = tableRow(table);
       li.setAttribute("data-testid", "my-table");
       var links = li.querySelector(".t-links");
       if (entry.token) {
-        var resume = el("a", "primary-link", t.status === "finished" ? "Open your seat" : "Resume");
+        var resume = el("a", "primary-link", table.status === "finished" ? t("Open your seat") : t("Resume"));
         resume.href = "/t/" + encodeURIComponent(id) + "#seat=" + encodeURIComponent(entry.token);
         resume.setAttribute("data-testid", "resume-link");
         links.insertBefore(resume, links.firstChild);
       }
-      if (entry.creator && t.status === "waiting") {
-        var cancel = el("button", "link-button", "Cancel table");
+      if (entry.creator && table.status === "waiting") {
+        var cancel = el("button", "link-button", t("Cancel table"));
         cancel.type = "button";
         cancel.setAttribute("data-testid", "cancel-table");
         cancel.addEventListener("click", function () {
@@ -687,10 +719,10 @@ function myTables() {
         });
         links.appendChild(cancel);
       }
-      var forget = el("button", "link-button", "Forget");
+      var forget = el("button", "link-button", t("Forget"));
       forget.type = "button";
       forget.setAttribute("data-testid", "forget-table");
-      forget.title = "Remove from this list (the seat's link still works)";
+      forget.title = t("Remove from this list (the seat's link still works)");
       forget.addEventListener("click", function () { Held.forget(id); myTables(); });
       links.appendChild(forget);
       list.appendChild(li);
@@ -708,18 +740,18 @@ function accountTables() {
     var held = {};
     Held.list().forEach(function (p) { held[p[0]] = true; });
     (data && Array.isArray(data.tables) ? data.tables : []).forEach(function (entry) {
-      var t = entry.table;
-      if (!t || held[t.id] || !Array.isArray(entry.seats) || !entry.seats.length) return;
-      var li = tableRow(t);
+      var table = entry.table;
+      if (!table || held[table.id] || !Array.isArray(entry.seats) || !entry.seats.length) return;
+      var li = tableRow(table);
       li.setAttribute("data-testid", "account-table");
       if (Array.isArray(entry.your_turn) && entry.your_turn.length) {  // tables waiting on you first
-        var turn = el("span", "pill waiting", "your turn");
+        var turn = el("span", "pill waiting", t("your turn"));
         turn.setAttribute("data-testid", "your-turn");
         li.querySelector(".t-head").appendChild(turn);
         li.setAttribute("data-your-turn", "true");
       }
-      var resume = el("a", "primary-link", "Resume");
-      resume.href = "/t/" + encodeURIComponent(String(t.id)) + "#as=" + String(entry.seats[0]);
+      var resume = el("a", "primary-link", t("Resume"));
+      resume.href = "/t/" + encodeURIComponent(String(table.id)) + "#as=" + String(entry.seats[0]);
       resume.setAttribute("data-testid", "resume-link");
       var links = li.querySelector(".t-links");
       links.insertBefore(resume, links.firstChild);
@@ -727,8 +759,8 @@ function accountTables() {
       else list.appendChild(li);
     });
     var waiting = list.querySelectorAll('[data-your-turn="true"]').length;
-    $("waiting-on-you").textContent = waiting === 0 ? "" : waiting === 1 ? "1 table waits on your move."
-      : waiting + " tables wait on your move.";
+    $("waiting-on-you").textContent = waiting === 0 ? ""
+      : tn("{n} table waits on your move.", "{n} tables wait on your move.", waiting);
     $("waiting-on-you").hidden = waiting === 0;
     $("my-tables-panel").hidden = !list.childNodes.length;
   }, function () { /* the browser's own tables still show */ });
@@ -748,9 +780,9 @@ api("GET", "/api/account").then(function (a) {  // a guest keeps "Sign in"
   setupPlayNow(a && a.account ? a.account : null);
   if (a && a.account) {
     L.account = a.account.name;
-    $("my-tables-hint").textContent = "The seats this browser holds, and your account's at tables still open.";
+    $("my-tables-hint").textContent = t("The seats this browser holds, and your account's at tables still open.");
     $("account-link").textContent = a.account.name;
-    $("account-link").setAttribute("aria-label", "Your account: " + a.account.name);
+    $("account-link").setAttribute("aria-label", t("Your account: {name}", { name: a.account.name }));
     accountTables();
   }
 }, function () { setupPlayNow(null); /* the link still leads to the account page */ });
@@ -772,7 +804,7 @@ api("GET", "/api/options").then(function (o) {
     fillMenus();
     preview();
   }
-}, function (err) { showError("Could not load the options: " + err.message); });
+}, function (err) { showError(t("Could not load the options: {error}", { error: err.message })); });
 refresh();
 myTables();
 setInterval(function () { if (!document.hidden) refresh(); }, 5000);

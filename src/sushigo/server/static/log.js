@@ -13,7 +13,7 @@
  * data-seat), log-turn (a heading).
  */
 
-import { say } from "./i18n.js";
+import { say, t } from "./i18n.js";
 
 /** The log after one `log` frame: cut to `from` lines, then the new ones. */
 export function applyLog(lines, msg) {
@@ -52,8 +52,8 @@ export function plain(text, nameOf) {
 }
 
 function heading(line) {
-  if (line.turn === null || line.turn === undefined) return "End of round " + line.round;
-  return "Round " + line.round + " · turn " + line.turn;
+  if (line.turn === null || line.turn === undefined) return t("End of round {round}", { round: line.round });
+  return t("Round {round} · turn {turn}", { round: line.round, turn: line.turn });
 }
 
 /**
@@ -65,7 +65,7 @@ function heading(line) {
 export function renderLog(box, lines, names) {
   var list = box.querySelector("ol");
   var key = names.join("\n");
-  var nameOf = function (i) { return i < names.length ? names[i] : "Seat " + (i + 1); };
+  var nameOf = function (i) { return i < names.length ? names[i] : t("Seat {n}", { n: i + 1 }); };
   var drawn = list.__drawn || [];
   var same = list.__names === key && drawn.length <= lines.length &&
     drawn.every(function (l, i) { return l === lines[i]; });

@@ -8,6 +8,7 @@
  */
 
 import { $as } from "./dom.js";
+import { t } from "./i18n.js";
 
 var KEY = "sushigo.notify";
 
@@ -42,9 +43,9 @@ export function setupNotify() {
 
   function show() {
     button.setAttribute("aria-pressed", on ? "true" : "false");
-    button.textContent = on ? "Alerts on" : "Alerts off";
-    button.title = on ? "A sound and a notification when it is your turn and this tab is hidden"
-      : "Turn on a sound and a notification for your turn";
+    button.textContent = on ? t("Alerts on") : t("Alerts off");
+    button.title = on ? t("A sound and a notification when it is your turn and this tab is hidden")
+      : t("Turn on a sound and a notification for your turn");
   }
   show();
   button.addEventListener("click", function () {
@@ -59,7 +60,7 @@ export function setupNotify() {
     if (beep()) counts.sounds += 1;
     if (window.Notification && Notification.permission === "granted") {
       try {
-        var n = new Notification("Sushi Go!", { body: text, tag: "sushigo-turn" });
+        var n = new Notification(t("Sushi Go!"), { body: text, tag: "sushigo-turn" });
         n.onclick = function () { window.focus(); n.close(); };
         counts.notifications += 1;
       } catch (e) { /* some browsers allow notifications only from a service worker */ }

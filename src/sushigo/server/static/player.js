@@ -6,6 +6,7 @@
 import { $, $as, el, getJson, postJson } from "./dom.js";
 import { ratingText } from "./ratings_text.js";
 import { editionWords } from "./cards.js";
+import { t, tn } from "./i18n.js";
 
 const SVG = "http://www.w3.org/2000/svg";
 
@@ -34,13 +35,14 @@ function chart(title, history) {
   const x = function (/** @type {number} */ i) { return PAD + (W - 2 * PAD) * (points.length > 1 ? i / (points.length - 1) : 0); };
   const y = function (/** @type {number} */ v) { return H - PAD / 2 - (H - PAD) * (v - lo) / (hi - lo); };
   const box = svg("svg", { viewBox: "0 0 " + W + " " + H, class: "rating-chart", role: "img",
-    "aria-label": title + ": from 1500 to " + points[points.length - 1] + " over " + history.length + " rated games" });
+    "aria-label": tn("{title}: from {start} to {end} over {n} rated game", "{title}: from {start} to {end} over {n} rated games",
+      history.length, { title: title, start: "1500", end: String(points[points.length - 1]) }) });
   box.setAttribute("data-testid", "rating-chart");
   box.appendChild(svg("line", { x1: PAD, y1: H - PAD / 2, x2: W - PAD, y2: H - PAD / 2, class: "axis" }));
   [lo + 20, hi - 20].forEach(function (v) {
-    const t = svg("text", { x: 2, y: y(v) + 4 });
-    t.textContent = String(Math.round(v));
-    box.appendChild(t);
+    const mark = svg("text", { x: 2, y: y(v) + 4 });
+    mark.textContent = String(Math.round(v));
+    box.appendChild(mark);
   });
   box.appendChild(svg("polyline", { class: "line",
     points: points.map(function (v, i) { return x(i).toFixed(1) + "," + y(v).toFixed(1); }).join(" ") }));
@@ -52,7 +54,18 @@ const name = decodeURIComponent(location.pathname.replace(/^\/u\//, ""));
 let before = null;
 
 /**
- * "1st", "2nd", "shared 1st"...
+ * A place as a word: "1st", "2nd"... (a table seats at most 8).
+ * @param {number} n
+ * @returns {string}
+ */
+function ordinal(n) {
+  // TRANSLATORS: a place in a finished game, said in "{place} of {players}" ("2nd of 4")
+  const words = [t("1st"), t("2nd"), t("3rd"), t("4th"), t("5th"), t("6th"), t("7th"), t("8th")];
+  return n >= 1 && n <= words.length ? words[n - 1] : String(n);  // (no table seats more)
+}
+
+/**
+ * "1st of 4", "shared 1st of 4"...
  * @param {number} place  1 = first; a shared place is the average of the places shared (1.5: two first)
  * @param {number} players
  * @returns {string}
@@ -60,9 +73,8 @@ let before = null;
 function placeText(place, players) {
   const low = Math.floor(place), shared = place !== low;
   const n = shared ? low : place;
-  const suffix = n % 10 === 1 && n % 100 !== 11 ? "st" : n % 10 === 2 && n % 100 !== 12 ? "nd"
-    : n % 10 === 3 && n % 100 !== 13 ? "rd" : "th";
-  return (shared ? "shared " : "") + n + suffix + " of " + players;
+  return shared ? t("shared {place} of {players}", { place: ordinal(n), players: players })
+    : t("{place} of {players}", { place: ordinal(n), players: players });
 }
 
 /**
@@ -76,34 +88,35 @@ function row(g) {
   li.setAttribute("data-id", String(g.table));
   const head = el("div", "t-head");
   const title = editionWords(g.edition).title;
-  const menu = g.edition === "party" && g.menu ? " · " + (Array.isArray(g.menu) ? "custom menu" : String(g.menu)) : "";
-  head.appendChild(el("strong", null, title + menu + " · " + g.players + " players"));
+  const menu = g.edition === "party" && g.menu ? " · " + (Array.isArray(g.menu) ? t("custom menu") : t(String(g.menu))) : "";
+  head.appendChild(el("strong", null, title + menu + " · " + tn("{n} player", "{n} players", g.players)));
   if (typeof g.place === "number") {
     const won = g.place < 2;
     const pill = el("span", "pill " + (won ? "playing" : "finished"), placeText(g.place, g.players));
     pill.setAttribute("data-testid", "place");
     head.appendChild(pill);
   }
-  if (g.private) head.appendChild(el("span", "pill", "private"));
+  if (g.private) head.appendChild(el("span", "pill", t("private")));
   if (typeof g.rating_change === "number") {
     const d = g.rating_change;
     const change = el("span", "rating-change " + (d > 0 ? "up" : d < 0 ? "down" : ""), (d > 0 ? "+" : "") + d);
     change.setAttribute("data-testid", "rating-change");
-    change.title = "What this rated game did to the rating";
+    change.title = t("What this rated game did to the rating");
     head.appendChild(change);
   }
   li.appendChild(head);
   const when = new Date((g.finished || g.created) * 1000).toLocaleString();
-  const score = Array.isArray(g.totals) ? " · " + g.totals[g.seat] + " points" : "";
+  const score = Array.isArray(g.totals) ? " · " + tn("{n} point", "{n} points", g.totals[g.seat]) : "";
   li.appendChild(el("div", "t-seats", when + score));
   li.appendChild(el("div", "t-seats", (g.names || []).map(function (n, i) {
-    return (n || "Seat " + (i + 1)) + (Array.isArray(g.totals) ? " " + g.totals[i] : "");
+    return (n || t("Seat {n}", { n: i + 1 })) + (Array.isArray(g.totals) ? " " + g.totals[i] : "");
   }).join(", ")));
   const links = el("div", "t-links");
-  const replay = el("a", null, "Replay");
+  const replay = el("a", null, t("Replay"));
   replay.href = g.replay;
   replay.setAttribute("data-testid", "replay-link");
-  const record = el("a", null, "Record");
+  // TRANSLATORS: a link: download the game's record (a file)
+  const record = el("a", null, t("Record"));
   record.href = g.record;
   record.setAttribute("download", "sushigo-" + g.table + ".json");
   record.setAttribute("data-testid", "record-link");
@@ -141,7 +154,7 @@ function offerChallenge(bot) {
     $("challenge").hidden = false;
     if (!a.account) {
       $("challenge-form").hidden = true;
-      $("challenge-status").textContent = "Sign in (Your account) to challenge this bot.";
+      $("challenge-status").textContent = t("Sign in (Your account) to challenge this bot.");
       return;
     }
     $("challenge-edition").addEventListener("change", function () {
@@ -159,7 +172,7 @@ function offerChallenge(bot) {
       };
       $as("challenge-send", HTMLButtonElement).disabled = true;
       postJson("/api/challenge/" + encodeURIComponent(bot), body).then(function (r) {
-        $("challenge-status").textContent = "Challenge sent: waiting for " + bot + " to answer.";
+        $("challenge-status").textContent = t("Challenge sent: waiting for {bot} to answer.", { bot: bot });
         watchChallenge(r.challenge.id, a.account.name);
       }, function (e) {
         $("challenge-status").textContent = e.message;
@@ -178,16 +191,29 @@ function watchChallenge(id, me) {
       return;
     }
     if (c.state === "accepted") {
-      $("challenge-status").textContent = "Accepted: opening the table.";
+      $("challenge-status").textContent = t("Accepted: opening the table.");
       getJson("/api/tables/" + encodeURIComponent(c.table)).then(function (t) {
         const mine = t.seats.find(function (/** @type {any} */ s) { return s.account === me; });
         location.href = c.url + (mine ? "#as=" + mine.seat : "");
       });
       return;
     }
-    $("challenge-status").textContent = "The challenge was " + c.state + (c.reason ? ": " + c.reason : ".");
+    $("challenge-status").textContent = challengeEnd(c.state, c.reason);
     $as("challenge-send", HTMLButtonElement).disabled = false;
   }, function (e) { $("challenge-status").textContent = e.message; });
+}
+
+/**
+ * How a challenge ended ("declined", "cancelled", "expired"), with the bot's reason if it gave one.
+ * @param {string} state
+ * @param {string | undefined} reason
+ * @returns {string}
+ */
+function challengeEnd(state, reason) {
+  if (state === "declined") return reason ? t("The challenge was declined: {reason}", { reason: reason }) : t("The challenge was declined.");
+  if (state === "cancelled") return reason ? t("The challenge was cancelled: {reason}", { reason: reason }) : t("The challenge was cancelled.");
+  // "expired" (no other state ends one)
+  return reason ? t("The challenge was expired: {reason}", { reason: reason }) : t("The challenge was expired.");
 }
 
 /** @param {string} text */
@@ -197,11 +223,11 @@ function showError(text) {
 }
 
 getJson("/api/players/" + encodeURIComponent(name)).then(function (p) {
-  document.title = p.name + " · Sushi Go! online";
+  document.title = t("{name} · Sushi Go! online", { name: p.name });
   $("player-name").textContent = p.name;
   $("bot-mark").hidden = !p.bot;
   if (p.bot) offerChallenge(p.name);
-  $("player-since").textContent = "Playing since " + new Date(p.created * 1000).toLocaleDateString() + ".";
+  $("player-since").textContent = t("Playing since {date}.", { date: new Date(p.created * 1000).toLocaleDateString() });
   $as("download-all", HTMLAnchorElement).href = "/api/players/" + encodeURIComponent(p.name) + "/records";
   $as("download-all", HTMLAnchorElement).setAttribute("download", "sushigo-" + p.name + ".jsonl");
   $("player").hidden = false;
@@ -209,7 +235,8 @@ getJson("/api/players/" + encodeURIComponent(name)).then(function (p) {
   $("ratings").replaceChildren(...editions.map(function (e) {
     const title = editionWords(e).title;
     const r = p.ratings[e];
-    const box = el("span", null, title + ": " + ratingText(r) + " (" + r.games + " rated games)");
+    const box = el("span", null, tn("{edition}: {rating} ({n} rated game)", "{edition}: {rating} ({n} rated games)", r.games,
+      { edition: title, rating: ratingText(r) }));
     box.setAttribute("data-testid", "rating");
     return box;
   }));

@@ -15,6 +15,7 @@
 import { editionWords } from "./cards.js";
 import { $, $as, el, getJson, postJson } from "./dom.js";
 import { currentSubscription } from "./push.js";
+import { t, tn } from "./i18n.js";
 
 var TICKET_KEY = "sushigo.play";
 var NAME_KEY = "sushigo.name";
@@ -46,7 +47,7 @@ function showPart(part) {
 /** @param {number} seconds */
 function secs(seconds) {
   var s = Math.max(0, Math.round(seconds));
-  return s < 60 ? s + " s" : Math.floor(s / 60) + " min " + (s % 60) + " s";
+  return s < 60 ? t("{s} s", { s: s }) : t("{min} min {s} s", { min: Math.floor(s / 60), s: s % 60 });
 }
 
 /** The page as the place's status says. @param {any} st */
@@ -54,37 +55,53 @@ function render(st) {
   if (st.state !== "gone") P.known = true;
   if (st.state === "waiting") {
     showPart("waiting");
-    document.title = "Sushi Go! online";
+    document.title = t("Sushi Go! online");
     var others = Math.max(0, (st.waiting || 1) - 1);
-    $("play-wait-text").textContent = "Looking for players (" + editionWords(st.edition).title
-      + (st.menu ? ", " + st.menu : "") + "): " + secs(st.waited) + " so far; "
-      + (others === 0 ? "nobody else is waiting yet" : others === 1 ? "1 other player waiting"
-        : others + " other players waiting") + ". "
-      + (st.bots_in > 0 ? "Bots take the empty seats in " + secs(st.bots_in) + "." : "Bots are taking the empty seats.");
+    var title = editionWords(st.edition).title;
+    $("play-wait-text").textContent = t("Looking for players ({game}): {waited} so far; {others}.", {
+      game: st.menu ? t("{edition}, {menu}", { edition: title, menu: t(st.menu) }) : title,
+      waited: secs(st.waited),
+      others: others === 0 ? t("nobody else is waiting yet")
+        : tn("{n} other player waiting", "{n} other players waiting", others)
+    }) + " " + (st.bots_in > 0 ? t("Bots take the empty seats in {time}.", { time: secs(st.bots_in) })
+      : t("Bots are taking the empty seats."));
   } else if (st.state === "matched" || st.state === "starting") {
     showPart("matched");
-    var people = (st.people || []).join(", ");
-    var bots = st.bots ? " and " + st.bots + (st.bots === 1 ? " bot" : " bots") : "";
-    var named = st.bot_accounts || [];
-    if (named.length) {
-      bots += st.bots === 1 ? " (" + named[0] + ")" : ", " + named.join(" and ") + " among them";
-    }
-    $("play-match-text").textContent = "A table of " + st.players + " is ready: " + people + bots + ". "
-      + (st.state === "starting" ? "Setting the table..." : st.confirmed
-        ? "Waiting for the others to sit down (" + st.ready + " of " + (st.people || []).length + ")."
-        : "Sit down within " + secs(st.confirm_in) + ".");
+    $("play-match-text").textContent = t("A table of {n} is ready: {who}.", { n: st.players, who: matchedWho(st) }) + " "
+      + (st.state === "starting" ? t("Setting the table...") : st.confirmed
+        ? t("Waiting for the others to sit down ({ready} of {n}).", { ready: st.ready, n: (st.people || []).length })
+        : t("Sit down within {time}.", { time: secs(st.confirm_in) }));
     $as("play-confirm", HTMLButtonElement).disabled = !!st.confirmed || st.state === "starting";
-    document.title = "Table found! Sushi Go!";
+    document.title = t("Table found! Sushi Go!");
   } else if (st.state === "seated") {
     forget();
-    say("Your table is ready.");
+    say(t("Your table is ready."));
     location.href = st.url;
   } else {
     forget();
     showPart("form");
-    document.title = "Sushi Go! online";
-    say(st.reason ? "You are out of the queue: " + st.reason + "." : "You are out of the queue.");
+    document.title = t("Sushi Go! online");
+    say(st.reason ? t("You are out of the queue: {reason}.", { reason: st.reason }) : t("You are out of the queue."));
   }
+}
+
+/**
+ * Who sits at a table found: its people ("Ana, Ben") and its bots, the bot accounts among them by name.
+ * @param {any} st
+ * @returns {string}
+ */
+function matchedWho(st) {
+  var people = (st.people || []).join(", ");
+  var named = st.bot_accounts || [];
+  if (!st.bots) return people;
+  if (!named.length) return tn("{people} and {n} bot", "{people} and {n} bots", st.bots, { people: people });
+  // TRANSLATORS: {n} is always 1 here: the one bot, {bot} its name
+  if (st.bots === 1) return t("{people} and {n} bot ({bot})", { people: people, n: 1, bot: named[0] });
+  var names = named.reduce(function (/** @type {string} */ first, /** @type {string} */ last) {
+    return t("{first} and {last}", { first: first, last: last });
+  });
+  return tn("{people} and {n} bot, {bots} among them", "{people} and {n} bots, {bots} among them", st.bots,
+    { people: people, bots: names });
 }
 
 /** This page holds no place any more: no polling, no ticket kept. */
@@ -107,11 +124,11 @@ function poll() {
     render(st);
     if (st.state !== "seated" && st.state !== "gone") P.timer = window.setTimeout(poll, 1000);
   }, function (err) {
-    if (/no place/.test(err.message)) {  // none (any more): the form, and a word only if there was one
+    if (err.status === 404) {  // none (any more): the form, and a word only if there was one
       if (P.known) render({ state: "gone" }); else { forget(); showPart("form"); }
       return;
     }
-    say("The queue did not answer (" + err.message + "); trying again.");
+    say(t("The queue did not answer ({error}); trying again.", { error: err.message }));
     P.timer = window.setTimeout(poll, 3000);
   });
 }
@@ -123,9 +140,9 @@ function join(edition) {
     var box = /** @type {HTMLInputElement | null} */ ($("play-size-" + n));
     if (box && box.checked) sizes.push(n);
   });
-  if (!sizes.length) { say("Choose at least one table size."); return; }
+  if (!sizes.length) { say(t("Choose at least one table size.")); return; }
   var name = $as("play-name", HTMLInputElement).value.replace(/\s+/g, " ").trim();
-  if (!P.account && !name) { say("Type the name the table will show."); $("play-name").focus(); return; }
+  if (!P.account && !name) { say(t("Type the name the table will show.")); $("play-name").focus(); return; }
   if (!P.account) { try { localStorage.setItem(NAME_KEY, name); } catch (e) { /* private mode */ } }
   var menu = $as("play-menu", HTMLSelectElement).value;
   var body = { edition: edition, sizes: sizes, bots_after: Number($as("play-bots", HTMLSelectElement).value),
@@ -144,16 +161,16 @@ function leave() {
   var ticket = P.ticket;
   forget();
   showPart("form");
-  document.title = "Sushi Go! online";
-  if (ticket || P.account) postJson("/api/play/leave", { ticket: ticket }).then(function () { say("You left the queue."); },
-    function () { say("You left the queue."); });
+  document.title = t("Sushi Go! online");
+  if (ticket || P.account) postJson("/api/play/leave", { ticket: ticket }).then(function () { say(t("You left the queue.")); },
+    function () { say(t("You left the queue.")); });
 }
 
 function counts() {
   getJson("/api/play").then(function (q) {
     ["base", "party"].forEach(function (e) {
       var n = q.waiting[e] || 0;
-      $("waiting-" + e).textContent = n === 0 ? "nobody waiting" : n === 1 ? "1 waiting" : n + " waiting";
+      $("waiting-" + e).textContent = n === 0 ? t("nobody waiting") : tn("{n} waiting", "{n} waiting", n);
     });
   }, function () { /* the next round tries again */ });
 }
@@ -167,12 +184,12 @@ export function setupPlayNow(account) {
   getJson("/api/play").then(function (q) {
     P.sizes = q.sizes;
     var menu = $as("play-menu", HTMLSelectElement);
-    menu.replaceChildren(el("option", null, "any menu"));
+    menu.replaceChildren(el("option", null, t("any menu")));
     as0(menu).value = "";
-    q.menus.forEach(function (m) { var o = el("option", null, m); o.value = m; menu.appendChild(o); });
+    q.menus.forEach(function (m) { var o = el("option", null, t(m)); o.value = m; menu.appendChild(o); });
     var bots = $as("play-bots", HTMLSelectElement);
     bots.replaceChildren();
-    q.bot_waits.forEach(function (s) { var o = el("option", null, "after " + secs(s)); o.value = String(s); bots.appendChild(o); });
+    q.bot_waits.forEach(function (s) { var o = el("option", null, t("after {time}", { time: secs(s) })); o.value = String(s); bots.appendChild(o); });
     bots.value = "30";
   });
   counts();

@@ -7,6 +7,7 @@
  * Test hooks (data-testid): push-toggle (aria-pressed), push-status. */
 
 import { $, $as, getJson, postJson } from "./dom.js";
+import { t } from "./i18n.js";
 
 /** @param {string} text base64url */
 function bytes(text) {
@@ -32,7 +33,7 @@ export function currentSubscription() {
 
 function turnOn() {
   return Notification.requestPermission().then(function (permission) {
-    if (permission !== "granted") throw new Error("the browser did not allow notifications for this site");
+    if (permission !== "granted") throw new Error(t("the browser did not allow notifications for this site"));
     return navigator.serviceWorker.register("/sw.js", { scope: "/" });
   }).then(function () {
     return navigator.serviceWorker.ready;
@@ -60,13 +61,15 @@ export function setupPush() {
   /** @param {boolean} on @param {string} [text] */
   function show(on, text) {
     button.setAttribute("aria-pressed", on ? "true" : "false");
-    button.textContent = on ? "Turn notifications off on this device" : "Turn notifications on for this device";
-    status.textContent = text || (on ? "This device is told when it is your move on a turn-based table or a "
-      + "play-now table is ready, even with the page closed." : "This device gets no notifications.");
+    button.textContent = on ? t("Turn notifications off on this device") : t("Turn notifications on for this device");
+    var said = on
+      ? t("This device is told when it is your move on a turn-based table or a play-now table is ready, even with the page closed.")
+      : t("This device gets no notifications.");
+    status.textContent = text || said;
   }
   if (!pushSupported()) {
     button.disabled = true;
-    show(false, "This browser cannot show notifications with the page closed.");
+    show(false, t("This browser cannot show notifications with the page closed."));
     return;
   }
   currentSubscription().then(function (sub) {
@@ -78,7 +81,9 @@ export function setupPush() {
     var on = button.getAttribute("aria-pressed") === "true";
     button.disabled = true;
     (on ? turnOff() : turnOn()).then(function () { show(!on); }, function (err) {
-      show(on, "Notifications could not be turned " + (on ? "off" : "on") + ": " + String(err && err.message || err).split("\n")[0]);
+      var why = String(err && err.message || err).split("\n")[0];
+      show(on, on ? t("Notifications could not be turned off: {why}", { why: why })
+        : t("Notifications could not be turned on: {why}", { why: why }));
     }).then(function () { button.disabled = false; });
   });
 }

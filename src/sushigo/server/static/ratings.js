@@ -4,6 +4,7 @@
 
 import { $, $as, el, getJson } from "./dom.js";
 import { ratingText } from "./ratings_text.js";
+import { t } from "./i18n.js";
 
 function load() {
   const edition = $as("board-edition", HTMLSelectElement).value;
@@ -21,10 +22,11 @@ function load() {
         const link = el("a", null, r.name);
         link.href = "/u/" + encodeURIComponent(r.name);
         who.appendChild(link);
-        if (r.bot) who.appendChild(el("span", "pill", "bot"));
+        if (r.bot) who.appendChild(el("span", "pill", t("bot")));
       } else {
-        who.appendChild(document.createTextNode(r.name + " bot"));
-        who.appendChild(el("span", "pill", r.anchor ? "bot · anchor" : "bot"));
+        who.appendChild(document.createTextNode(t("{name} bot", { name: r.name })));
+        // TRANSLATORS: the anchor: the bot whose rating is held fixed so that the others' mean something
+        who.appendChild(el("span", "pill", r.anchor ? t("bot · anchor") : t("bot")));
       }
       tr.appendChild(who);
       tr.appendChild(el("td", "num", ratingText(r)));

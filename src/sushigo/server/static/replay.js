@@ -42,8 +42,9 @@ import { $, $as, el, getJson } from "./dom.js";
 import { groupElement as drawGroup, groups } from "./collections.js";
 import { renderScores, roundEndSeats } from "./scores.js";
 import { latestTurn, lineText, plain, renderLog } from "./log.js";
-import { drawJob, graph, jobWatcher, MARKS } from "./analysis.js";
+import { drawJob, fixed, graph, jobWatcher, MARKS } from "./analysis.js";
 import * as C from "./cards.js";
+import { say, t, tn } from "./i18n.js";
 
 var END_KINDS = ["round_end", "end"];  // steps where nobody decides (sushigo.server.replays.END_KINDS)
 var path = location.pathname;
@@ -105,19 +106,19 @@ function showError(text) {
 function setupUpload() {
   $("upload").hidden = false;
   $("upload-link").hidden = true;
-  document.title = "Replay a game record · Sushi Go!";
+  document.title = t("Replay a game record · Sushi Go!");
   var form = $("upload-form"), err = $("upload-error");
   var file = $as("upload-file", HTMLInputElement);
   file.addEventListener("change", function () {
     var f = file.files && file.files[0];
     if (!f) return;
     f.text().then(function (text) { $as("upload-text", HTMLTextAreaElement).value = text; err.textContent = ""; },
-      function () { err.textContent = "That file could not be read."; });
+      function () { err.textContent = t("That file could not be read."); });
   });
   form.addEventListener("submit", function (e) {
     e.preventDefault();
     var text = $as("upload-text", HTMLTextAreaElement).value.trim();
-    if (!text) { err.textContent = "Choose a record file or paste a record first."; return; }
+    if (!text) { err.textContent = t("Choose a record file or paste a record first."); return; }
     if (!transition("send")) return;
     err.textContent = "";
     $as("upload-submit", HTMLButtonElement).disabled = true;
@@ -161,7 +162,7 @@ function load(pov, step) {
     render();
   }, function (e) {
     transition(R.doc ? "kept" : "failed");
-    showError("This replay could not be loaded: " + e.message);
+    showError(t("This replay could not be loaded: {error}", { error: e.message }));
     if (R.doc) render();
   });
 }
@@ -229,7 +230,7 @@ function setupControls() {
   });
   document.addEventListener("keydown", function (e) {
     if (!R.doc || e.altKey || e.ctrlKey || e.metaKey) return;
-    var t = e.target, tag = t instanceof Element ? t.tagName.toLowerCase() : "";
+    var target = e.target, tag = target instanceof Element ? target.tagName.toLowerCase() : "";
     if (tag === "input" || tag === "select" || tag === "textarea") return;
     var moves = { ArrowLeft: -1, ArrowRight: 1 };
     if (moves[e.key]) { e.preventDefault(); go(R.step + moves[e.key]); }
@@ -244,24 +245,28 @@ function setupControls() {
 
 function seatName(i) {
   var names = R.doc ? R.doc.names : [];
-  return i !== null && i !== undefined && i < names.length ? names[i] : "Seat " + (Number(i) + 1);
+  return i !== null && i !== undefined && i < names.length ? names[i] : t("Seat {n}", { n: Number(i) + 1 });
 }
-
-function plural(n, word) { return n + " " + word + (n === 1 ? "" : "s"); }
 
 function edition() { return R.doc ? R.doc.edition : "base"; }
 
 function stepTitle(s) {
-  if (s.kind === "end") return "The end of the game";
-  if (s.kind === "round_end") return "The end of round " + s.round;
-  return "Round " + s.round + ", turn " + s.turn;
+  if (s.kind === "end") return t("The end of the game");
+  if (s.kind === "round_end") return t("The end of round {round}", { round: s.round });
+  return t("Round {round}, turn {turn}", { round: s.round, turn: s.turn });
 }
 
 function winnersText(result) {
   var w = result && result.winners ? result.winners : [];
-  if (!w.length) return "no winner";
-  return (w.length > 1 ? "Winners: " : "Winner: ") +
-    w.map(function (i) { return seatName(i) + " (" + result.totals[i] + ")"; }).join(", ");
+  if (!w.length) return t("no winner");
+  var names = say({ words: w.map(function (i) { return t("{name} ({points})", { name: seatName(i), points: result.totals[i] }); }),
+    listing: true });
+  return w.length > 1 ? t("Winners: {names}", { names: names }) : t("Winner: {names}", { names: names });
+}
+
+/** What a Party decision asks of its seat, in the page's language (the view's `asks_msg`, the engine's message). */
+function asks(d) {
+  return d.asks_msg ? say(d.asks_msg) : d.asks || t("decide");
 }
 
 function render() {
@@ -287,10 +292,12 @@ function render() {
 }
 
 function renderTop(doc) {
-  var what = C.editionWords(doc.edition).title +
-    (doc.menu ? " · " + (typeof doc.menu === "string" ? doc.menu : "custom menu") : "");
-  $("table-info").textContent = "Replay · " + what + " · " + plural(doc.players, "player");
-  document.title = "Replay · " + what + " · Sushi Go!";
+  var title = C.editionWords(doc.edition).title;
+  var what = doc.menu ? t("{edition} · {menu}", { edition: title, menu: typeof doc.menu === "string" ? t(doc.menu) : t("custom menu") })
+    : title;
+  $("table-info").textContent = t("Replay · {game} · {players}",
+    { game: what, players: tn("{n} player", "{n} players", doc.players) });
+  document.title = t("Replay · {game} · Sushi Go!", { game: what });
   var link = $as("table-link", HTMLAnchorElement);
   link.hidden = R.kind !== "table";
   if (R.kind === "table") link.href = "/t/" + encodeURIComponent(R.id);
@@ -302,7 +309,7 @@ function renderControls(doc, s) {
   var want = R.pov === null ? "" : String(R.pov);
   if (sel.options.length !== doc.players + 1) {
     sel.textContent = "";
-    var o = el("option", null, "a spectator (no hands)");
+    var o = el("option", null, t("a spectator (no hands)"));
     o.value = "";
     sel.appendChild(o);
     doc.names.forEach(function (_, i) {
@@ -313,7 +320,7 @@ function renderControls(doc, s) {
   }
   sel.value = want;
   var n = doc.steps.length;
-  $("step-info").textContent = stepTitle(s) + " · step " + (R.step + 1) + " of " + n;
+  $("step-info").textContent = t("{title} · step {step} of {n}", { title: stepTitle(s), step: R.step + 1, n: n });
   $as("first", HTMLButtonElement).disabled = $as("prev", HTMLButtonElement).disabled = R.step === 0;
   $as("next", HTMLButtonElement).disabled = $as("last", HTMLButtonElement).disabled = R.step === n - 1;
   var sc = $as("scrubber", HTMLInputElement);
@@ -344,20 +351,22 @@ function renderMoment(doc, s) {
   var v = s.view, me = R.pov;
   var decision = v.decision && s.kind !== "pick" && END_KINDS.indexOf(s.kind) < 0 ? v.decision : null;
   if (s.kind === "pick") {
-    box.appendChild(el("p", null, "Everyone picks a card from their hand, face down; the cards are revealed together." +
-      (me === null ? " A spectator sees no hand." : "")));
+    box.appendChild(el("p", null, me === null
+      ? t("Everyone picks a card from their hand, face down; the cards are revealed together. A spectator sees no hand.")
+      : t("Everyone picks a card from their hand, face down; the cards are revealed together.")));
   } else if (decision) {
-    var info = el("p", "decision", seatName(decision.seat) + "'s " + C.label(decision.card) + ": " +
-      (decision.asks || "decide") + ".");
+    var info = el("p", "decision", t("{name}'s {card}: {asks}.",
+      { name: seatName(decision.seat), card: C.label(decision.card), asks: asks(decision) }));
     info.setAttribute("data-testid", "decision-info");
     box.appendChild(info);
   } else if (s.kind === "round_end") {
-    box.appendChild(el("p", null, "Every card of round " + s.round + " is on the table: how it scored is below."));
+    box.appendChild(el("p", null, t("Every card of round {round} is on the table: how it scored is below.", { round: s.round })));
   } else {
-    box.appendChild(el("p", "winners", winnersText(v.result) + "."));
+    box.appendChild(el("p", "winners", t("{sentence}.", { sentence: winnersText(v.result) })));
   }
   if (me !== null && Array.isArray(v.hand) && v.hand.length && END_KINDS.indexOf(s.kind) < 0) {
-    box.appendChild(el("p", "small-label", seatName(me) + "'s hand" + (s.chosen ? "" : " (" + seatName(me) + " is not deciding now)") + ":"));
+    box.appendChild(el("p", "small-label", s.chosen ? t("{name}'s hand:", { name: seatName(me) })
+      : t("{name}'s hand ({name} is not deciding now):", { name: seatName(me) })));
     var hand = el("div", "hand replay-hand");
     hand.setAttribute("data-testid", "replay-hand");
     var want = s.chosen && (s.kind === "pick" || s.kind === "chopsticks") ? chosenCards(s.chosen.text) : [];
@@ -378,11 +387,11 @@ function renderMoment(doc, s) {
   if (decision && me === decision.seat && decision.drawn && decision.drawn.length) {
     var drawn = el("div", "hand replay-hand");
     decision.drawn.forEach(function (name) { drawn.appendChild(C.element(name, { mini: true })); });
-    box.appendChild(el("p", "small-label", "Drawn from the deck:"));
+    box.appendChild(el("p", "small-label", t("Drawn from the deck:")));
     box.appendChild(drawn);
   }
   if (s.chosen) {
-    var ch = el("p", "chosen", seatName(me) + " chose " + s.chosen.words + ".");
+    var ch = el("p", "chosen", t("{name} chose {choice}.", { name: seatName(me), choice: s.chosen.words }));
     ch.setAttribute("data-testid", "chosen");
     box.appendChild(ch);
   }
@@ -394,18 +403,21 @@ function renderMoment(doc, s) {
 function stepAnalysis(d) {
   var sec = el("section", "step-analysis" + (d.label ? " " + d.label : ""));
   sec.setAttribute("data-testid", "step-analysis");
-  var head = d.label ? (d.label === "inaccuracy" ? "An " : "A ") + d.label + " " + MARKS[d.label] + ": " + d.best_words + " was better by " +
-    d.loss.toFixed(1) + " points." : d.played === d.best ? "The best choice, by the analysis." :
-    "Within " + d.loss.toFixed(1) + " points of the best choice (" + d.best_words + ").";
+  var said = { mark: MARKS[d.label], best: d.best_words, loss: fixed(d.loss, 1) };
+  var head = d.label === "inaccuracy" ? t("An inaccuracy {mark}: {best} was better by {loss} points.", said)
+    : d.label === "mistake" ? t("A mistake {mark}: {best} was better by {loss} points.", said)
+      : d.label === "blunder" ? t("A blunder {mark}: {best} was better by {loss} points.", said)
+        : d.played === d.best ? t("The best choice, by the analysis.")
+          : t("Within {loss} points of the best choice ({best}).", said);
   var h = el("p", "step-verdict", head);
   if (d.label) h.setAttribute("data-testid", "better");
   sec.appendChild(h);
   var tbl = el("table", "value-table");
-  var cap = el("caption", "small-label", "Expected final margin over the best other player, from what " +
-    seatName(R.pov) + " knew then");
+  var cap = el("caption", "small-label", t("Expected final margin over the best other player, from what {name} knew then",
+    { name: seatName(R.pov) }));
   tbl.appendChild(cap);
   var hr = el("tr");
-  ["Choice", "Margin", "Loss"].forEach(function (t, k) { hr.appendChild(el("th", k ? "num" : null, t)); });
+  [t("Choice"), t("Margin"), t("Loss")].forEach(function (text, k) { hr.appendChild(el("th", k ? "num" : null, text)); });
   var thead = el("thead");
   thead.appendChild(hr);
   tbl.appendChild(thead);
@@ -417,10 +429,12 @@ function stepAnalysis(d) {
     if (k === 0) tr.setAttribute("data-best", "true");
     if (val.action === d.played) tr.setAttribute("data-played", "true");
     var name = el("td", null, val.words || val.action);
-    if (val.action === d.played) name.appendChild(el("span", "badge you", "chosen"));
+    // TRANSLATORS: a badge on the choice made, in the table of a decision's choices.
+    if (val.action === d.played) name.appendChild(el("span", "badge you", t("chosen")));
     tr.appendChild(name);
-    tr.appendChild(el("td", "num", (val.margin >= 0 ? "+" : "−") + Math.abs(val.margin).toFixed(1)));
-    tr.appendChild(el("td", "num", k === 0 ? "best" : "−" + val.loss.toFixed(1)));
+    tr.appendChild(el("td", "num", (val.margin >= 0 ? "+" : "−") + fixed(Math.abs(val.margin), 1)));
+    // TRANSLATORS: the "Loss" column of the best choice (it loses nothing).
+    tr.appendChild(el("td", "num", k === 0 ? t("best") : "−" + fixed(val.loss, 1)));
     body.appendChild(tr);
   });
   tbl.appendChild(body);
@@ -437,7 +451,7 @@ function renderRoundEnd(doc, s) {
   box.textContent = "";
   box.setAttribute("data-round", String(s.round));
   var round = doc.rounds[s.round - 1];
-  box.appendChild(el("h2", null, "Round " + s.round + "'s cards and how they scored"));
+  box.appendChild(el("h2", null, t("Round {round}'s cards and how they scored", { round: s.round })));
   roundEndSeats(box, round, round.explained,
     s.view.result && s.view.result.rounds ? s.view.result.rounds[s.round - 1] : null, seatName);
 }
@@ -460,36 +474,39 @@ function renderSeats(doc, s) {
     var nm = el("span", "seat-name", seatName(i));
     nm.setAttribute("data-testid", "seat-name");
     head.appendChild(nm);
-    if (i === R.pov) head.appendChild(el("span", "badge you", "seen by"));
-    if (s.deciding.indexOf(i) >= 0 && s.kind !== "pick") head.appendChild(el("span", "badge thinking", "deciding"));
-    if (s.kind === "end" && result && result.winners.indexOf(i) >= 0) head.appendChild(el("span", "badge winner", "winner"));
+    // TRANSLATORS: a badge on the seat whose point of view the replay shows.
+    if (i === R.pov) head.appendChild(el("span", "badge you", t("seen by")));
+    if (s.deciding.indexOf(i) >= 0 && s.kind !== "pick") head.appendChild(el("span", "badge thinking", t("deciding")));
+    if (s.kind === "end" && result && result.winners.indexOf(i) >= 0) head.appendChild(el("span", "badge winner", t("winner")));
     sec.appendChild(head);
     var meta = el("div", "seat-meta");
-    var sc = el("span", "seat-score", "Score " + (result && result.totals ? result.totals[i] : 0));
+    // TRANSLATORS: a seat's score so far ("Score 23").
+    var sc = el("span", "seat-score", t("Score {points}", { points: result && result.totals ? result.totals[i] : 0 }));
     sc.setAttribute("data-testid", "seat-score");
     meta.appendChild(sc);
-    if (playing && v.hand_sizes) meta.appendChild(el("span", null, "Hand " + v.hand_sizes[i]));
-    if (edition() !== "party" && v.puddings) meta.appendChild(el("span", null, "Puddings " + v.puddings[i]));
+    // TRANSLATORS: how many cards a seat's hand holds ("Hand 7").
+    if (playing && v.hand_sizes) meta.appendChild(el("span", null, t("Hand {n}", { n: v.hand_sizes[i] })));
+    if (edition() !== "party" && v.puddings) meta.appendChild(el("span", null, t("Puddings {n}", { n: v.puddings[i] })));
     sec.appendChild(meta);
     var col = v.collections ? v.collections[i] || [] : [];
     if (playing) {
       var cbox = el("div", "collection");
       cbox.setAttribute("data-testid", "collection");
-      cbox.setAttribute("aria-label", seatName(i) + "'s cards");
+      cbox.setAttribute("aria-label", t("{name}'s cards", { name: seatName(i) }));
       groups(col, v.on_wasabi ? v.on_wasabi[i] : null).forEach(function (g) { cbox.appendChild(drawGroup(g, null)); });
-      if (!col.length) cbox.appendChild(el("span", "empty", "no cards yet this round"));
+      if (!col.length) cbox.appendChild(el("span", "empty", t("no cards yet this round")));
       sec.appendChild(cbox);
     }
     var des = edition() === "party" && v.desserts ? v.desserts[i] || [] : [];
     if (des.length) {
       var dbox = el("div", "desserts");
-      dbox.appendChild(el("span", "small-label", "Desserts kept:"));
+      dbox.appendChild(el("span", "small-label", t("Desserts kept:")));
       groups(des, null).forEach(function (g) { dbox.appendChild(drawGroup(g, null)); });
       sec.appendChild(dbox);
     }
     var told = newest.filter(function (l) { return l.seat === i && l.round === s.round; });
     if (told.length && playing) {
-      var rv = el("p", "revealed", "Last turn: " + told.map(function (l) { return plain(l.text, seatName); }).join(" "));
+      var rv = el("p", "revealed", t("Last turn: {lines}", { lines: told.map(function (l) { return plain(lineText(l), seatName); }).join(" ") }));
       rv.setAttribute("data-testid", "revealed");
       sec.appendChild(rv);
     }
@@ -501,14 +518,17 @@ function renderAnalysisPanel(doc, s) {
   var box = $("replay-analysis");
   box.hidden = false;
   box.textContent = "";
-  box.appendChild(el("h2", null, R.pov === null ? "Analysis" : seatName(R.pov) + "'s decisions, analysed"));
+  var who = { name: seatName(R.pov) };
+  box.appendChild(el("h2", null, R.pov === null ? t("Analysis") : t("{name}'s decisions, analysed", who)));
   if (R.pov === null) {
-    box.appendChild(el("p", "small-label", "Choose a player above (\u201cSeen by\u201d) to see what their decisions were worth."));
+    box.appendChild(el("p", "small-label", t("Choose a player above (\u201cSeen by\u201d) to see what their decisions were worth.")));
     return;
   }
-  var seat = drawJob(box, W, { label: "Analyse " + seatName(R.pov) + "'s decisions", progress: "Analysing…",
-    blurb: "Every decision " + seatName(R.pov) + " made, valued from what they knew then: " +
-      "what each choice was worth in expected final points, and where another was better." });
+  var seat = drawJob(box, W, { label: t("Analyse {name}'s decisions", who),
+    progress: function (done, total) {
+      return tn("Analysing… {done} of {n} decision", "Analysing… {done} of {n} decisions", total, { done: done });
+    },
+    blurb: t("Every decision {name} made, valued from what they knew then: what each choice was worth in expected final points, and where another was better.", who) });
   if (!seat) return;
   var a = analysed();
   var current = a.atStep[R.step];
@@ -516,7 +536,7 @@ function renderAnalysisPanel(doc, s) {
     a.stepOf.forEach(function (n, i) { if (n !== null && n <= R.step) current = i; });
   }
   if (seat.decisions.length) {
-    box.appendChild(el("p", "small-label", "Expected final margin after each decision (choose a point to go there):"));
+    box.appendChild(el("p", "small-label", t("Expected final margin after each decision (choose a point to go there):")));
     box.appendChild(graph(seat.decisions, { current: current, choose: function (i) {
       if (a.stepOf[i] !== null) go(a.stepOf[i]);
     } }));
@@ -526,8 +546,8 @@ function renderAnalysisPanel(doc, s) {
   seat.decisions.forEach(function (d, i) {
     if (!d.label || a.stepOf[i] === null) return;
     var li = el("li", "mistake " + d.label);
-    var b2 = el("button", "link-button", "Round " + d.round + ", turn " + d.turn + " " + MARKS[d.label] + " " +
-      d.played_words + "; " + d.best_words + " was better by " + d.loss.toFixed(1) + " points");
+    var b2 = el("button", "link-button", t("Round {round}, turn {turn} {mark} {played}; {best} was better by {loss} points",
+      { round: d.round, turn: d.turn, mark: MARKS[d.label], played: d.played_words, best: d.best_words, loss: fixed(d.loss, 1) }));
     b2.type = "button";
     b2.setAttribute("data-testid", "mistake");
     b2.setAttribute("data-label", d.label);
@@ -537,7 +557,7 @@ function renderAnalysisPanel(doc, s) {
     li.appendChild(b2);
     list.appendChild(li);
   });
-  if (!list.childNodes.length) list.appendChild(el("li", null, "No inaccuracy, mistake or blunder: well played."));
+  if (!list.childNodes.length) list.appendChild(el("li", null, t("No inaccuracy, mistake or blunder: well played.")));
   box.appendChild(list);
 }
 
@@ -549,7 +569,7 @@ if (!R.kind) {
     setupUpload();
   } else {
     transition("lost");
-    showError("This is not a replay address.");
+    showError(t("This is not a replay address."));
   }
 } else {
   setupControls();

@@ -10,7 +10,7 @@
 
 import { $as, as, el } from "./dom.js";
 import * as Cards from "./cards.js";
-import { say } from "./i18n.js";
+import { say, t } from "./i18n.js";
 
 var MEMORY_KEY = "sushigo.memory";
 
@@ -19,10 +19,6 @@ export function memoryOn() {
   try { return localStorage.getItem(MEMORY_KEY) === "1"; } catch (e) { return false; }
 }
 
-/**
- * One dish as a list item: its cards, name,
- * scoring line and example (`lead` before the example, "Example: " by default).
- */
 /** A dish's name, rule and example in the page's language (the engine's messages, `d.msg`). */
 export function dishWords(d) {
   if (!d.msg) return { name: d.name, rule: d.rule, example: d.example };
@@ -34,6 +30,10 @@ export function howToPlay(data) {
   return data.how_to_play_msg ? data.how_to_play_msg.map(function (m) { return say(m); }) : (data.how_to_play || []);
 }
 
+/**
+ * One dish as a list item: its cards, name, scoring line and example (`lead`: the example's line, a
+ * translated sentence with the field {example}: t("Example: {example}") by default).
+ */
 export function dishRow(d, testid, lead, all) {
   var li = el("li", "dish");
   li.setAttribute("data-testid", testid);
@@ -46,7 +46,8 @@ export function dishRow(d, testid, lead, all) {
   var said = dishWords(d);
   text.appendChild(el("strong", "dish-name", said.name));
   text.appendChild(el("span", "dish-rule", " " + said.rule));
-  text.appendChild(el("span", "dish-example", (lead || "Example: ") + said.example));
+  var line = lead || t("Example: {example}");
+  text.appendChild(el("span", "dish-example", line.replace("{example}", function () { return said.example; })));
   li.appendChild(text);
   return li;
 }
@@ -63,9 +64,9 @@ export function setupRules(tableId, changed) {
   function load() {
     if (loaded) return;
     loaded = true;
-    body.textContent = "Loading…";
+    body.textContent = t("Loading…");
     fetch("/api/tables/" + encodeURIComponent(tableId) + "/rules").then(function (r) {
-      if (!r.ok) throw new Error("the rules could not be loaded (" + r.status + ")");
+      if (!r.ok) throw new Error(t("the rules could not be loaded ({status})", { status: String(r.status) }));
       return r.json();
     }).then(function (data) { draw(data); }).catch(function (e) {
       loaded = false;

@@ -40,7 +40,7 @@ import { dishRow } from "./rules.js";
 import * as Cards from "./cards.js";
 import { sheets as HELD } from "./held.js";  // the edit tokens of the sheets this browser keeps
 import { WORDS } from "./words.js";
-import { say } from "./i18n.js";
+import { lang, say, t, tn } from "./i18n.js";
 import { figureText, raceSentences } from "./scores.js";
 
 var LOCAL = "sushigo.sheet.";   // + id: {doc, dirty}
@@ -94,11 +94,11 @@ function post(url, body, method) {
 }
 
 function names() { return S.doc.meta.names; }
-/** The table's names for a sheet's players: its meta's, "Player N" (from 1) for the rest. */
+/** The table's names for a sheet's players: its meta's, "Player N" (from 1, in the page's language) for the rest. */
 function namesOf(sheet) {
   var meta = sheet.meta && typeof sheet.meta === "object" ? sheet.meta : {};
   var out = Array.isArray(meta.names) ? meta.names.slice(0, sheet.players).map(String) : [];
-  for (var s = out.length; s < sheet.players; s++) out.push("Player " + (s + 1));
+  for (var s = out.length; s < sheet.players; s++) out.push(t("Player {n}", { n: s + 1 }));
   return out;
 }
 function named(text) {
@@ -172,7 +172,7 @@ function changed() {
   keepLocal();
   render();
   clearTimeout(pending);
-  if (!S.readonly) setSync("Saving…", "saving");  // from the change on, not only once the request leaves
+  if (!S.readonly) setSync(t("Saving…"), "saving");  // from the change on, not only once the request leaves
   pending = setTimeout(flush, 250);
 }
 
@@ -193,19 +193,19 @@ function flush() {
   if (S.readonly) return Promise.resolve();
   var sheet = sheetOf(S.doc);
   var changes = S.changes;
-  setSync("Saving…", "saving");
+  setSync(t("Saving…"), "saving");
   return score().then(function () {
     return post("/api/sheets/" + encodeURIComponent(S.id), { token: S.token, sheet: sheet }, "PUT");
   }).then(function (r) {
-    if (!r.ok) { setSync(r.body.error || "Not saved", "closed"); return; }
+    if (!r.ok) { setSync(r.body.error || t("Not saved"), "closed"); return; }
     S.version = r.body.version;
     if (S.changes !== changes) return;  // changed meanwhile: that change's own save says "Saved"
     S.dirty = false;
     keepLocal();
-    setSync("Saved", "open");
+    setSync(t("Saved"), "open");
   }).catch(function () {
     S.online = false;
-    setSync("Offline: kept on this phone", "closed");
+    setSync(t("Offline: kept on this phone"), "closed");
     render();
   });
 }
@@ -223,8 +223,8 @@ function poll() {
       S.version = j.version;
       adopt(j.sheet).catch(function (e) { S.error = { error: String(e.message || e) }; render(); });
     }
-    setSync("Watching", "open");
-  }).catch(function () { S.online = false; setSync("Offline", "closed"); render(); });
+    setSync(t("Watching"), "open");
+  }).catch(function () { S.online = false; setSync(t("Offline"), "closed"); render(); });
 }
 
 /** Take a stored or imported sheet: its setup, and its entries.  Its rounds are the
@@ -299,17 +299,20 @@ function sameCounts(a, b) {
 
 /** The note for a sheet whose meta's counts were dropped, naming where they first differ. */
 function metaDropped(counts, read, who) {
-  var at = "";
-  if (counts) {
-    for (var r = 0; r < read.length && !at; r++) {
-      for (var s = 0; s < read[r].length && !at; s++) {
-        if (!counts[r] || !sameSeat(counts[r][s], read[r][s])) at = " (from round " + (r + 1) + ", " + who[s] + ")";
+  if (!counts) {
+    // TRANSLATORS: "sushigo score" is a command (the same scoring on a terminal): keep it as it is.
+    return t("This sheet's meta did not match its rounds: the rounds are scored, as sushigo score scores them, and the meta's counts were dropped.");
+  }
+  for (var r = 0; r < read.length; r++) {
+    for (var s = 0; s < read[r].length; s++) {
+      if (!counts[r] || !sameSeat(counts[r][s], read[r][s])) {
+        return t("This sheet's meta did not match its rounds (from round {round}, {name}): the rounds are scored, as sushigo score scores them, and the meta's counts were dropped.",
+          { round: r + 1, name: who[s] });
       }
     }
-    if (!at) at = " (from round " + (read.length + 1) + ")";
   }
-  return "This sheet's meta did not match its rounds" + at + ": the rounds are scored, as sushigo score scores " +
-    "them, and the meta's counts were dropped.";
+  return t("This sheet's meta did not match its rounds (from round {round}): the rounds are scored, as sushigo score scores them, and the meta's counts were dropped.",
+    { round: read.length + 1 });
 }
 
 function fillRaces() {
@@ -334,14 +337,14 @@ function useSetup(setup) {
 function drawGuide(setup) {
   var body = $("guide-panel").querySelector(".rules-body");
   body.textContent = "";
-  body.appendChild(el("p", "muted", "Read it aloud before the first pick; lay out the examples to show them."));
+  body.appendChild(el("p", "muted", t("Read it aloud before the first pick; lay out the examples to show them.")));
   var list = el("ul", "dishes");
   setup.dishes.forEach(function (d) { list.appendChild(dishRow(d, "dish")); });
   body.appendChild(list);
   if (setup.demonstrations.length) {
-    body.appendChild(el("h3", null, "A demonstration"));
+    body.appendChild(el("h3", null, t("A demonstration")));
     var demo = el("ul", "dishes");
-    setup.demonstrations.forEach(function (d) { demo.appendChild(dishRow(d, "demonstration", "On the table: ", true)); });
+    setup.demonstrations.forEach(function (d) { demo.appendChild(dishRow(d, "demonstration", t("On the table: {example}"), true)); });
     body.appendChild(demo);
   }
 }
@@ -362,15 +365,19 @@ function allIn(r) { return (S.doc.meta.entered[r] || []).length === S.doc.player
 /** The scorer's line with its place in words, the table's names for its seats: "Round 1,
  * Ana: 11 cards, ..." (the engine counts seats from 0, the page names them, "Player N"
  * from 1).  A card's position in the sheet is left out, the page having ordered the
- * cards, unless the sheet is a file someone wrote (withCard). */
+ * cards, unless the sheet is a file someone wrote (withCard).  The scorer's own words
+ * (`rest`) are the server's, as it sends them. */
 function said(error, who, withCard) {
   var w = error.where || {};
   if (w.round === undefined) return error.error;
-  var m = /^(?:uramaki, )?round \d+(?:, seat \d+)?(, card \d+)?: ([\s\S]*)$/.exec(String(error.error));
-  var rest = m ? m[2] : String(error.error);
+  var m = /^(?:uramaki, )?round \d+(?:, seat \d+)?(?:, card (\d+))?: ([\s\S]*)$/.exec(String(error.error));
   var seats = who || names();
-  var seat = w.seat !== undefined ? ", " + (seats[w.seat] || "Player " + (w.seat + 1)) : "";
-  return "Round " + w.round + seat + (withCard && m && m[1] ? m[1] : "") + ": " + rest;
+  var place = { round: w.round, error: m ? m[2] : String(error.error), card: withCard && m && m[1] ? Number(m[1]) : null,
+    name: w.seat !== undefined ? seats[w.seat] || t("Player {n}", { n: w.seat + 1 }) : null };
+  if (place.name === null) {
+    return place.card === null ? t("Round {round}: {error}", place) : t("Round {round}, card {card}: {error}", place);
+  }
+  return place.card === null ? t("Round {round}, {name}: {error}", place) : t("Round {round}, {name}, card {card}: {error}", place);
 }
 
 /** Whether the seat panel on screen shows the impossible entry (else the banner does). */
@@ -392,7 +399,7 @@ function render() {
   $("readonly").hidden = !S.readonly;
   if (S.round >= S.doc.meta.entries.length) S.round = S.doc.meta.entries.length - 1;
   var banner = $("sheet-error");
-  var offline = !S.online ? "Offline: your entries are kept on this phone; the scores update when the connection returns." : "";
+  var offline = !S.online ? t("Offline: your entries are kept on this phone; the scores update when the connection returns.") : "";
   // an impossible entry is named at its round and player: in that player's panel, or up here
   var elsewhere = S.error && !errorShown() ? said(S.error) : "";
   banner.hidden = !elsewhere && !offline;
@@ -409,18 +416,19 @@ function renderTabs() {
   var nav = $("round-tabs");
   nav.textContent = "";
   S.doc.meta.entries.forEach(function (r, i) {
-    var b = el("button", "sk-tab", "Round " + (i + 1));
+    var b = el("button", "sk-tab", t("Round {round}", { round: i + 1 }));
     b.type = "button";
     b.setAttribute("data-testid", "tab-" + (i + 1));
     if (i === S.round) b.setAttribute("aria-current", "true");
-    if (S.doc.meta.edited.indexOf(i + 1) >= 0) b.appendChild(el("span", "sk-edited", " edited"));
+    // TRANSLATORS: a round tab's mark, when a round was changed after the next one began.
+    if (S.doc.meta.edited.indexOf(i + 1) >= 0) b.appendChild(el("span", "sk-edited", " " + t("edited")));
     if (S.error && (S.error.where || {}).round === i + 1) b.classList.add("has-error");
     b.addEventListener("click", function () { S.round = i; S.seat = firstOpenSeat(i); render(); });
     nav.appendChild(b);
   });
   var last = S.doc.meta.entries.length - 1;
   if (!S.readonly && last < ROUNDS - 1 && allIn(last) && !S.error) {  // no next round while an entry is impossible
-    var next = el("button", "sk-tab primary", "Start round " + (last + 2));
+    var next = el("button", "sk-tab primary", t("Start round {round}", { round: last + 2 }));
     next.type = "button";
     next.setAttribute("data-testid", "next-round");
     next.addEventListener("click", function () {
@@ -452,7 +460,7 @@ function renderRound() {
   var r = S.round, m = S.doc.meta;
   var seats = el("div", "sk-seats");
   seats.setAttribute("role", "group");
-  seats.setAttribute("aria-label", "Players, round " + (r + 1));
+  seats.setAttribute("aria-label", t("Players, round {round}", { round: r + 1 }));
   names().forEach(function (name, s) {
     var b = el("button", "sk-seat");
     b.type = "button";
@@ -461,8 +469,9 @@ function renderRound() {
     var pts = seatPoints(r, s);
     b.setAttribute("data-points", pts === null ? "" : String(pts));
     b.appendChild(el("span", "sk-seat-name", name));
-    b.appendChild(el("span", "sk-seat-points", pts === null ? "" : pts + " pts"));
-    if (m.entered[r].indexOf(s) >= 0) b.appendChild(el("span", "sk-seat-done", "✓ entered"));
+    // TRANSLATORS: a seat's points, short ("11 pts").
+    b.appendChild(el("span", "sk-seat-points", pts === null ? "" : tn("{n} pts", "{n} pts", pts)));
+    if (m.entered[r].indexOf(s) >= 0) b.appendChild(el("span", "sk-seat-done", t("✓ entered")));
     if (errorAt(r, s)) b.classList.add("has-error");
     b.addEventListener("click", function () { S.seat = s; render(); });
     seats.appendChild(b);
@@ -477,11 +486,12 @@ function seatPanel(r, s) {
   var counts = m.entries[r][s];
   var panel = el("section", "panel sk-collection");
   panel.setAttribute("aria-labelledby", "sk-who");
-  var head = el("h2", null, names()[s] + " · round " + (r + 1));
+  var head = el("h2", null, t("{name} · round {round}", { name: names()[s], round: r + 1 }));
   head.id = "sk-who";
   panel.appendChild(head);
   var n = collection(counts).length;
-  panel.appendChild(el("p", "muted", n + (n === 1 ? " card" : " cards") + " entered; a hand is " + S.setup.hand_size + "."));
+  panel.appendChild(el("p", "muted", tn("{n} card entered; a hand is {size}.", "{n} cards entered; a hand is {size}.", n,
+    { size: S.setup.hand_size })));
   if (errorAt(r, s)) {
     var err = el("p", "sk-error", said(S.error));
     err.setAttribute("data-testid", "seat-error");
@@ -491,7 +501,7 @@ function seatPanel(r, s) {
   if (!S.readonly) panel.appendChild(grid(r, s, counts));
   else panel.appendChild(kept(counts));
   if (S.setup.race) {
-    var lab = el("label", "sk-race", "Uramaki race points this round ");
+    var lab = el("label", "sk-race", t("Uramaki race points this round") + " ");
     var sel = el("select");
     sel.setAttribute("data-testid", "race");
     sel.disabled = S.readonly;
@@ -503,7 +513,8 @@ function seatPanel(r, s) {
   }
   panel.appendChild(figures(r, s));
   if (!S.readonly) {
-    var done = el("button", "primary sk-done", m.entered[r].indexOf(s) >= 0 ? "Next player" : "Done: " + names()[s] + "'s cards are in");
+    var done = el("button", "primary sk-done", m.entered[r].indexOf(s) >= 0 ? t("Next player")
+      : t("Done: {name}'s cards are in", { name: names()[s] }));
     done.type = "button";
     done.setAttribute("data-testid", "done");
     done.addEventListener("click", function () {
@@ -521,7 +532,8 @@ function seatPanel(r, s) {
 function kept(counts) {
   var list = el("ul", "sk-kept");
   Object.keys(counts).forEach(function (k) {
-    if (counts[k] > 0) list.appendChild(el("li", null, counts[k] + " × " + entry(k).label));
+    // TRANSLATORS: how many of an entry a collection holds ("2 × Salmon nigiri").
+    if (counts[k] > 0) list.appendChild(el("li", null, t("{n} × {entry}", { n: counts[k], entry: entry(k).label })));
   });
   return list;
 }
@@ -580,7 +592,7 @@ function entryRow(r, s, key, counts) {
     var b = el("button", "sk-step", text);
     b.type = "button";
     b.setAttribute("data-testid", testid);
-    b.setAttribute("aria-label", words + " " + e.label + " for " + names()[s]);
+    b.setAttribute("aria-label", words);
     if (delta < 0 && !(counts[key] > 0)) b.disabled = true;
     b.addEventListener("click", function () {
       counts[key] = Math.max(0, (counts[key] || 0) + delta);
@@ -592,12 +604,13 @@ function entryRow(r, s, key, counts) {
     });
     return b;
   }
-  row.appendChild(button("−", -1, "fewer", "One fewer"));
+  var who = { entry: e.label, name: names()[s] };
+  row.appendChild(button("−", -1, "fewer", t("One fewer {entry} for {name}", who)));
   var count = el("output", "sk-count", String(counts[key] || 0));
   count.setAttribute("data-testid", "count");
   count.setAttribute("aria-live", "polite");
   row.appendChild(count);
-  row.appendChild(button("+", 1, "more", "One more"));
+  row.appendChild(button("+", 1, "more", t("One more {entry} for {name}", who)));
   return row;
 }
 
@@ -606,7 +619,7 @@ function figures(r, s) {
   list.setAttribute("data-testid", "figures");
   var story = roundStory(r);
   if (!story || S.error) {
-    list.appendChild(el("li", "muted", S.error ? "Scores wait for the impossible entry above to be fixed." : "Scoring…"));
+    list.appendChild(el("li", "muted", S.error ? t("Scores wait for the impossible entry above to be fixed.") : t("Scoring…")));
     return list;
   }
   var waiting = !allIn(r);
@@ -616,24 +629,38 @@ function figures(r, s) {
     li.setAttribute("data-testid", "figure");
     li.setAttribute("data-category", f.category);
     li.setAttribute("data-points", pending ? "" : String(f.points));
-    li.textContent = pending ? f.count + " " + f.category + ": awarded once every collection of the round is in"
-      : figureText(f);
+    li.textContent = pending ? pendingRolls(f) : figureText(f);
     list.appendChild(li);
   });
-  if (!story.figures[s].length) list.appendChild(el("li", "muted", "Nothing that scores yet."));
+  if (!story.figures[s].length) list.appendChild(el("li", "muted", t("Nothing that scores yet.")));
   return list;
+}
+
+/** A roll figure waiting for the round's other collections ("3 maki: awarded once ..."). */
+function pendingRolls(f) {
+  if (f.category === "maki") {
+    return tn("{n} maki: awarded once every collection of the round is in",
+      "{n} maki: awarded once every collection of the round is in", f.count);
+  }
+  if (f.category === "temaki") {
+    return tn("{n} temaki: awarded once every collection of the round is in",
+      "{n} temaki: awarded once every collection of the round is in", f.count);
+  }
+  return tn("{n} uramaki: awarded once every collection of the round is in",
+    "{n} uramaki: awarded once every collection of the round is in", f.count);
 }
 
 function roundSummary(r) {
   var box = el("section", "panel sk-summary");
   box.setAttribute("data-testid", "round-summary");
-  box.appendChild(el("h2", null, "Round " + (r + 1)));
+  box.appendChild(el("h2", null, t("Round {round}", { round: r + 1 })));
   var story = roundStory(r);
   var done = (S.doc.meta.entered[r] || []).length;
   if (!allIn(r)) {
-    box.appendChild(el("p", "muted", done + " of " + S.doc.players + " collections in; the roll awards come once all are in."));
+    box.appendChild(el("p", "muted", tn("{done} of {n} collection in; the roll awards come once all are in.",
+      "{done} of {n} collections in; the roll awards come once all are in.", S.doc.players, { done: done })));
   } else if (S.error) {
-    box.appendChild(el("p", "muted", "No scores while an entry is impossible."));
+    box.appendChild(el("p", "muted", t("No scores while an entry is impossible.")));
   } else if (story) {
     raceSentences(story).forEach(function (line) {
       var p = el("p", "sk-race-line", line);
@@ -641,19 +668,21 @@ function roundSummary(r) {
       box.appendChild(p);
     });
     var pts = S.story.rounds[r];
-    box.appendChild(el("p", null, "Round " + (r + 1) + " scored: " + names().map(function (n, s) { return n + " " + pts[s]; }).join(", ") + "."));
+    // the engine's words for a round's points (sushigo.engine.narration.scores_line), the names put in
+    var each = names().map(function (n, s) { return t("{seat} {points}", { seat: n, points: pts[s] }); });
+    box.appendChild(el("p", null, t("Round {round} scored: {scores}.", { round: r + 1, scores: say({ words: each, listing: true }) })));
   }
   return box;
 }
 
 function renderTotals() {
-  var t = $("scoresheet");
-  t.textContent = "";
+  var tbl = $("scoresheet");
+  tbl.textContent = "";
   var res = S.story && !S.error && S.story.rounds.length === S.doc.meta.entries.length ? S.story : null;
   var head = el("tr");
   head.appendChild(el("th", null, ""));
   names().forEach(function (n) { var th = el("th", null, n); th.scope = "col"; head.appendChild(th); });
-  var thead = el("thead"); thead.appendChild(head); t.appendChild(thead);
+  var thead = el("thead"); thead.appendChild(head); tbl.appendChild(thead);
   var body = el("tbody");
   function row(label, values, testid) {
     var tr = el("tr");
@@ -664,24 +693,31 @@ function renderTotals() {
   }
   var blank = names().map(function () { return null; });
   S.doc.meta.entries.forEach(function (x, r) {
-    row("Round " + (r + 1) + (S.doc.meta.edited.indexOf(r + 1) >= 0 ? " (edited)" : ""), res && res.rounds[r] || blank, "sheet-round");
+    row(S.doc.meta.edited.indexOf(r + 1) >= 0 ? t("Round {round} (edited)", { round: r + 1 }) : t("Round {round}", { round: r + 1 }),
+      res && res.rounds[r] || blank, "sheet-round");
   });
-  var dessert = res ? res.explain.dessert.replace(/_/g, " ") : "pudding";
-  if (res) row(dessert.charAt(0).toUpperCase() + dessert.slice(1) + " kept", res.explain.kept, "sheet-kept");
+  if (res) {
+    // the dessert (an item: "green_tea_ice_cream") by its name ("Green tea ice cream", the engine's message)
+    var dessert = res.explain.dessert.replace(/_/g, " ");
+    row(t("{dessert} kept", { dessert: t(dessert.charAt(0).toUpperCase() + dessert.slice(1)) }), res.explain.kept, "sheet-kept");
+  }
   var desserts = Cards.editionWords(S.doc.edition).tiebreak;
   var over = S.doc.meta.entries.length === ROUNDS;
-  row(over ? desserts : desserts + " (after round " + ROUNDS + ")", res && over ? res.pudding : blank, "sheet-dessert");
-  row("Total", res ? res.totals : blank, "sheet-total");
-  t.appendChild(body);
+  row(over ? desserts : t("{row} (after round {round})", { row: desserts, round: ROUNDS }), res && over ? res.pudding : blank,
+    "sheet-dessert");
+  row(t("Total"), res ? res.totals : blank, "sheet-total");
+  tbl.appendChild(body);
   var end = $("end");
   end.textContent = "";
   if (res && res.explain.end && allIn(ROUNDS - 1)) {
-    end.appendChild(el("h3", null, "End of the game"));
+    end.appendChild(el("h3", null, t("End of the game")));
     var said = res.explain.end.lines_msg;
     (res.explain.end.lines || []).forEach(function (line, i) {
       end.appendChild(el("p", null, named(said && said[i] ? say({ sentence: said[i] }) : line.charAt(0).toUpperCase() + line.slice(1) + ".")));
     });
-    (res.explain.end.figures || []).forEach(function (f, s) { end.appendChild(el("p", null, names()[s] + ": " + figureText(f))); });
+    (res.explain.end.figures || []).forEach(function (f, s) {
+      end.appendChild(el("p", null, t("{name}: {figures}", { name: names()[s], figures: figureText(f) })));
+    });
     var winners = res.explain.end.winners_msg ? say(res.explain.end.winners_msg) : res.explain.end.winners;
     var w = el("p", "winners", named(winners));
     w.setAttribute("data-testid", "winners");
@@ -708,10 +744,10 @@ function drawImage() {
   var g = c.getContext("2d");
   g.fillStyle = "#fffdf9"; g.fillRect(0, 0, c.width, c.height);
   g.fillStyle = "#2b2522"; g.font = "bold 26px sans-serif";
-  g.fillText(Cards.editionWords(S.doc.edition).title + " score sheet", 24, 44);
+  g.fillText(t("{edition} score sheet", { edition: Cards.editionWords(S.doc.edition).title }), 24, 44);
   g.font = "15px sans-serif";
   g.fillStyle = "#6d625a";
-  g.fillText(new Date().toLocaleDateString() + (S.doc.edition === "party" && typeof S.doc.menu === "object" ? " · " + S.doc.menu.join(", ").replace(/_/g, " ") : ""), 24, 68);
+  g.fillText(new Date().toLocaleDateString(lang) + (S.doc.edition === "party" && typeof S.doc.menu === "object" ? " · " + S.doc.menu.join(", ").replace(/_/g, " ") : ""), 24, 68);
   g.fillStyle = "#2b2522";
   g.font = "16px sans-serif";
   var y = 96;
@@ -722,9 +758,9 @@ function drawImage() {
     y += 44;
   }
   line("", names(), true);
-  S.doc.meta.entries.forEach(function (x, r) { line("Round " + (r + 1), res && res.rounds[r] || []); });
+  S.doc.meta.entries.forEach(function (x, r) { line(t("Round {round}", { round: r + 1 }), res && res.rounds[r] || []); });
   if (res && S.doc.meta.entries.length === ROUNDS) line(Cards.editionWords(S.doc.edition).tiebreak, res.pudding);
-  line("Total", res ? res.totals : [], true);
+  line(t("Total"), res ? res.totals : [], true);
   if (res && res.explain.end) {
     g.font = "16px sans-serif";
     g.fillText(named(res.explain.end.winners_msg ? say(res.explain.end.winners_msg) : res.explain.end.winners), 24, y);
@@ -739,7 +775,7 @@ function wireActions() {
   $("image").addEventListener("click", drawImage);
   $("share").addEventListener("click", function () {
     var link = location.origin + "/score/" + S.id;
-    $("share-note").textContent = "Anyone with this link can watch (not edit): " + link;
+    $("share-note").textContent = t("Anyone with this link can watch (not edit): {link}", { link: link });
     copy(link, $("share"));
   });
   $("guide-button").addEventListener("click", function () { openGuide($("guide-panel").hidden); });
@@ -760,8 +796,8 @@ function listMine() {
     var doc = local && local.doc;
     if (!doc || !doc.meta || !Array.isArray(doc.meta.names)) return;
     var li = el("li");
-    var a = el("a", null, doc.meta.names.join(", ") + " · " + Cards.editionWords(doc.edition).title +
-      " · round " + (doc.rounds || []).length);
+    var a = el("a", null, t("{names} · {edition} · round {round}", { names: say({ words: doc.meta.names.map(String), listing: true }),
+      edition: Cards.editionWords(doc.edition).title, round: (doc.rounds || []).length }));
     a.href = "/score/" + encodeURIComponent(id) + "#edit=" + encodeURIComponent(token);
     a.setAttribute("data-testid", "my-sheet");
     li.appendChild(a);
@@ -775,8 +811,8 @@ function setupForm(options) {
   form.hidden = false;
   listMine();
   var menu = $as("menu", HTMLSelectElement);
-  Object.keys(options.menus).forEach(function (name) { var o = el("option", null, name); o.value = name; menu.appendChild(o); });
-  var custom = el("option", null, "Custom menu…"); custom.value = ""; menu.appendChild(custom);
+  Object.keys(options.menus).forEach(function (name) { var o = el("option", null, t(name)); o.value = name; menu.appendChild(o); });
+  var custom = el("option", null, t("Custom menu…")); custom.value = ""; menu.appendChild(custom);
   menu.value = options.default_menu;
   var players = $as("players", HTMLSelectElement);
   function party() { return as(form.querySelector('input[name="edition"]:checked'), HTMLInputElement).value === "party"; }
@@ -794,20 +830,20 @@ function setupForm(options) {
     if (old.length === +players.value) return;
     box.textContent = "";
     for (var s = 0; s < +players.value; s++) {
-      var lab = el("label", null, "Player " + (s + 1) + " ");
+      var lab = el("label", null, t("Player {n}", { n: s + 1 }) + " ");
       var input = el("input");
       input.setAttribute("data-testid", "name-" + s);
       input.maxLength = options.max_name || 24;
       input.autocomplete = "off";
-      input.placeholder = "Player " + (s + 1);
+      input.placeholder = t("Player {n}", { n: s + 1 });
       input.value = old[s] || "";
       lab.appendChild(input);
       box.appendChild(lab);
     }
   }
   form.addEventListener("change", function (ev) {
-    var t = ev.target;
-    if (t === players || t === menu || (t instanceof HTMLInputElement && t.name === "edition")) sync();
+    var target = ev.target;
+    if (target === players || target === menu || (target instanceof HTMLInputElement && target.name === "edition")) sync();
   });
   players.value = "4";
   sync();
@@ -823,7 +859,9 @@ function setupForm(options) {
     } else if ($as("opt-pass_both_ways", HTMLInputElement).checked) {
       doc.options = { pass_both_ways: true };
     }
-    var who = Array.prototype.map.call($("names").querySelectorAll("input"), function (i, s) { return i.value.trim() || "Player " + (s + 1); });
+    var who = Array.prototype.map.call($("names").querySelectorAll("input"), function (i, s) {
+      return i.value.trim() || t("Player {n}", { n: s + 1 });
+    });
     var setupDoc = { players: n, edition: doc.edition, menu: doc.menu, options: doc.edition === "party" ? doc.options : undefined };
     $("setup-error").textContent = "";
     post("/api/score/setup", setupDoc).then(function (r) {
@@ -841,8 +879,10 @@ function setupForm(options) {
     if (!file || !transition("import")) return;
     file.text().then(function (text) {
       var sheet;
-      try { sheet = JSON.parse(text); } catch (e) { throw new Error("that file is not JSON"); }
-      if (!sheet || typeof sheet !== "object" || !Array.isArray(sheet.rounds)) throw new Error("that file is not a score sheet (docs/spec/game-record.md)");
+      try { sheet = JSON.parse(text); } catch (e) { throw new Error(t("that file is not JSON")); }
+      if (!sheet || typeof sheet !== "object" || !Array.isArray(sheet.rounds)) {
+        throw new Error(t("that file is not a score sheet (docs/spec/game-record.md)"));
+      }
       return adopt(sheet).then(create);
     }).catch(function (e) { transition("failed"); $("setup-error").textContent = String(e.message || e); });
   });
@@ -859,7 +899,7 @@ function create() {
     transition("created");
     S.round = 0; S.seat = 0;
     keepLocal();
-    setSync("Saved", "open");
+    setSync(t("Saved"), "open");
     return score();
   });
 }
@@ -896,7 +936,7 @@ function start() {
   ready.then(function () {
     transition(S.readonly ? "watch" : "edit");
     S.seat = firstOpenSeat(S.round = S.doc.meta.entries.length - 1);
-    setSync(S.readonly ? "Watching" : "Saved", "open");
+    setSync(S.readonly ? t("Watching") : t("Saved"), "open");
     render();
   }).catch(function (e) {
     transition("failed");

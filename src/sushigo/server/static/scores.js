@@ -8,13 +8,33 @@
 
 import { $, $as, as, el } from "./dom.js";
 import { groupElement as drawGroup, groups } from "./collections.js";
-import { say } from "./i18n.js";
+import { say, t, tn } from "./i18n.js";
 
-function plural(n, word) { return n + " " + word + (n === 1 ? "" : "s"); }
-
+// A breakdown row's name in the page's language: its category is a menu item ("miso_soup"), its
+// English name that item's ("Miso soup"), a message of the engine's and the terminal's.
 function categoryLabel(c) {
-  var t = String(c).replace(/_/g, " ");
-  return t.charAt(0).toUpperCase() + t.slice(1);
+  var words = String(c).replace(/_/g, " ");
+  return t(words.charAt(0).toUpperCase() + words.slice(1));
+}
+
+/**
+ * A translated sentence as nodes: each `{field}` of `fields` is its node (or its text), the rest
+ * is text ("{name}: {figures}" with the name in <strong>).
+ * @param {string} text
+ * @param {Record<string, Node | string>} fields
+ */
+export function withNodes(text, fields) {
+  var frag = document.createDocumentFragment();
+  var re = /\{(\w+)\}/g, last = 0, m;
+  while ((m = re.exec(text)) !== null) {
+    if (!Object.prototype.hasOwnProperty.call(fields, m[1])) continue;
+    if (m.index > last) frag.appendChild(document.createTextNode(text.slice(last, m.index)));
+    var part = fields[m[1]];
+    frag.appendChild(typeof part === "string" ? document.createTextNode(part) : part);
+    last = re.lastIndex;
+  }
+  if (last < text.length) frag.appendChild(document.createTextNode(text.slice(last)));
+  return frag;
 }
 
 // How a round scored, in the engine's words (view.explained: the server
@@ -24,9 +44,9 @@ export function explanation(story, seatName) {
   box.setAttribute("data-testid", "explained");
   story.figures.forEach(function (figures, s) {
     var p = el("p", "explained-seat");
-    p.appendChild(el("strong", null, seatName(s) + ": "));
     var texts = figures.map(figureText);
-    p.appendChild(document.createTextNode(texts.length ? texts.join("; ") : "nothing that scores"));
+    p.appendChild(withNodes(t("{name}: {figures}"), { name: el("strong", null, seatName(s)),
+      figures: texts.length ? texts.join("; ") : t("nothing that scores") }));
     box.appendChild(p);
   });
   addRaces(box, story);
@@ -63,17 +83,17 @@ export function roundEndSeats(box, last, story, points, seatName) {
     sec.setAttribute("data-testid", "round-end-seat");
     sec.setAttribute("data-seat", String(i));
     var head = el("h3", null, seatName(i));
-    if (points) head.appendChild(el("span", "round-points", " " + points[i] + " points"));
+    if (points) head.appendChild(el("span", "round-points", " " + tn("{n} point", "{n} points", points[i])));
     sec.appendChild(head);
     var cbox = el("div", "collection");
-    cbox.setAttribute("aria-label", seatName(i) + "'s cards in round " + last.round);
+    cbox.setAttribute("aria-label", t("{name}'s cards in round {round}", { name: seatName(i), round: last.round }));
     groups(col, last.on_wasabi ? last.on_wasabi[i] : null).forEach(function (g) { cbox.appendChild(drawGroup(g, null)); });
-    if (!col.length) cbox.appendChild(el("span", "empty", "no cards"));
+    if (!col.length) cbox.appendChild(el("span", "empty", t("no cards")));
     sec.appendChild(cbox);
     if (story && story.figures[i]) {
       var ul = el("ul", "figures");
       story.figures[i].forEach(function (f) { ul.appendChild(el("li", null, figureText(f))); });
-      if (!story.figures[i].length) ul.appendChild(el("li", null, "nothing that scores"));
+      if (!story.figures[i].length) ul.appendChild(el("li", null, t("nothing that scores")));
       sec.appendChild(ul);
     }
     grid.appendChild(sec);
@@ -88,35 +108,52 @@ export function roundEndSeats(box, last, story, points, seatName) {
 }
 
 /**
- * Draw the score panel.  `t`: {view, finished, party, id, seatName(i), winnersText(),
+ * A round's column heading: "Round 2", shortened to "R2" on a narrow screen (the words the short
+ * form leaves out are the .wide-only part, when the short form is the long one less a middle part).
+ */
+function roundHeading(th, round) {
+  var long = t("Round {round}", { round: round });
+  // TRANSLATORS: the short "Round {round}" of a narrow score sheet's column.
+  var short = t("R{round}", { round: round });
+  th.title = long;
+  var lead = 0;
+  while (lead < short.length && short.charAt(lead) === long.charAt(lead)) lead++;
+  var tail = 0;
+  while (tail < short.length - lead && short.charAt(short.length - 1 - tail) === long.charAt(long.length - 1 - tail)) tail++;
+  if (lead + tail < short.length || lead + tail > long.length) { th.textContent = long; return; }  // none: the long one
+  th.appendChild(document.createTextNode(long.slice(0, lead)));
+  th.appendChild(el("span", "wide-only", long.slice(lead, long.length - tail)));
+  th.appendChild(document.createTextNode(long.slice(long.length - tail)));
+}
+
+/**
+ * Draw the score panel.  `page`: {view, finished, party, id, seatName(i), winnersText(),
  * ending: the game's end as sentences (the log's "game" lines, names put in),
  * record: the record's address when it is not the table's, seat: the seat this page is, for
  * the replay link}.
  */
-export function renderScores(t) {
+export function renderScores(page) {
   var panel = $("scores");
-  var v = t.view;
+  var v = page.view;
   var r = v && v.result ? v.result : null;
-  var finished = t.finished;
+  var finished = page.finished;
   if (!r || (!r.rounds.length && !finished)) { panel.hidden = true; return; }
   panel.hidden = false;
   var n = r.totals.length;
-  var party = t.party;
+  var party = page.party;
   var tbl = $("scoresheet");
   tbl.textContent = "";
-  var cap = el("caption", null, finished ? "Final scores" : "Score sheet");
+  var cap = el("caption", null, finished ? t("Final scores") : t("Score sheet"));
   tbl.appendChild(cap);
   var thead = el("thead"), hr = el("tr");
-  hr.appendChild(el("th", null, "Player"));
+  hr.appendChild(el("th", null, t("Player")));
   for (var k = 0; k < 3; k++) {
-    var rh = el("th", "num", "R");
-    rh.appendChild(el("span", "wide-only", "ound "));
-    rh.appendChild(document.createTextNode(String(k + 1)));
-    rh.title = "Round " + (k + 1);
+    var rh = el("th", "num");
+    roundHeading(rh, k + 1);
     hr.appendChild(rh);
   }
-  hr.appendChild(el("th", "num", party ? "Desserts" : "Pudding"));
-  hr.appendChild(el("th", "num", "Total"));
+  hr.appendChild(el("th", "num", party ? t("Desserts") : t("Pudding")));
+  hr.appendChild(el("th", "num", t("Total")));
   thead.appendChild(hr);
   tbl.appendChild(thead);
   var body = el("tbody");
@@ -125,7 +162,7 @@ export function renderScores(t) {
     var tr = el("tr");
     tr.setAttribute("data-seat", String(s));
     if (finished && winners.indexOf(s) >= 0) tr.className = "winner-row";
-    var th = el("th", null, t.seatName(s));
+    var th = el("th", null, page.seatName(s));
     th.scope = "row";
     tr.appendChild(th);
     for (k = 0; k < 3; k++) {
@@ -133,10 +170,12 @@ export function renderScores(t) {
       cell.setAttribute("data-testid", "round-score");
       tr.appendChild(cell);
     }
-    var pud = party ? (r.dessert_cards ? r.dessert_cards[s] + " card" + (r.dessert_cards[s] === 1 ? "" : "s") : "") : (r.puddings ? plural(r.puddings[s], "pudding") : "");
+    var pud = party ? (r.dessert_cards ? tn("{n} card", "{n} cards", r.dessert_cards[s]) : "")
+      : (r.puddings ? tn("{n} pudding", "{n} puddings", r.puddings[s]) : "");
     var pc = el("td", "num", finished ? String(r.pudding[s]) : "–");
     if (pud) pc.title = pud;
-    if (finished && pud) pc.appendChild(el("span", "sub", " (" + pud + ")"));
+    // TRANSLATORS: the puddings or dessert cards behind a seat's dessert points, in brackets ("(3 puddings)").
+    if (finished && pud) pc.appendChild(el("span", "sub", " " + t("({what})", { what: pud })));
     tr.appendChild(pc);
     var tot = el("td", "num total", r.totals[s]);
     tot.setAttribute("data-testid", "total");
@@ -157,14 +196,14 @@ export function renderScores(t) {
     d.setAttribute("data-round", String(ri + 1));
     var newest = ri === rounds.length - 1;
     d.open = openBefore.hasOwnProperty(String(ri + 1)) ? openBefore[String(ri + 1)] : newest;
-    d.appendChild(el("summary", null, "Round " + (ri + 1) + " scoring"));
+    d.appendChild(el("summary", null, t("Round {round} scoring", { round: ri + 1 })));
     var cats = [];
     rnd.forEach(function (line) { Object.keys(line || {}).forEach(function (c) { if (cats.indexOf(c) < 0) cats.push(c); }); });
     var wrap = el("div", "table-scroll");
     var t2 = el("table", "breakdown-table");
     var h = el("tr");
     h.appendChild(el("th", null, ""));
-    for (var s2 = 0; s2 < rnd.length; s2++) h.appendChild(el("th", "num", t.seatName(s2)));
+    for (var s2 = 0; s2 < rnd.length; s2++) h.appendChild(el("th", "num", page.seatName(s2)));
     var th2 = el("thead");
     th2.appendChild(h);
     t2.appendChild(th2);
@@ -176,23 +215,23 @@ export function renderScores(t) {
       b2.appendChild(row);
     });
     var sumRow = el("tr", "sum");
-    sumRow.appendChild(el("th", null, "Round total"));
+    sumRow.appendChild(el("th", null, t("Round total")));
     for (var s3 = 0; s3 < rnd.length; s3++) sumRow.appendChild(el("td", "num", r.rounds[ri] ? r.rounds[ri][s3] : ""));
     b2.appendChild(sumRow);
     t2.appendChild(b2);
     wrap.appendChild(t2);
     d.appendChild(wrap);
     var story = v.explained && v.explained[ri];
-    if (story) d.appendChild(explanation(story, t.seatName));
+    if (story) d.appendChild(explanation(story, page.seatName));
     bd.appendChild(d);
   });
   // the end of the game in the engine's words: puddings or each seat's desserts, and the winners
-  var end = (t.ending || []);
+  var end = (page.ending || []);
   if (finished && end.length) {
     var e = el("details", "breakdown");
     e.setAttribute("data-testid", "game-end");
     e.open = true;
-    e.appendChild(el("summary", null, t.party ? "Desserts and the winner" : "Puddings and the winner"));
+    e.appendChild(el("summary", null, page.party ? t("Desserts and the winner") : t("Puddings and the winner")));
     var box = el("div", "explained");
     end.forEach(function (line) { box.appendChild(el("p", "explained-seat", line)); });
     e.appendChild(box);
@@ -201,12 +240,12 @@ export function renderScores(t) {
 
   var w = $("winners");
   w.hidden = !finished;
-  w.textContent = finished ? t.winnersText() : "";
+  w.textContent = finished ? page.winnersText() : "";
   var rec = as(panel.querySelector(".record"), HTMLElement);
   rec.hidden = !finished;
   var link = $as("record-link", HTMLAnchorElement);
-  link.href = t.record || "/api/tables/" + encodeURIComponent(t.id) + "/record";
-  link.setAttribute("download", "sushigo-" + t.id + ".json");
+  link.href = page.record || "/api/tables/" + encodeURIComponent(page.id) + "/record";
+  link.setAttribute("download", "sushigo-" + page.id + ".json");
   var again = $("replay-link");  // the table page: its replay, from this seat's point of view
-  if (again instanceof HTMLAnchorElement) again.href = "/t/" + encodeURIComponent(t.id) + "/replay#pov=" + (t.seat === null || t.seat === undefined ? "spectator" : t.seat);
+  if (again instanceof HTMLAnchorElement) again.href = "/t/" + encodeURIComponent(page.id) + "/replay#pov=" + (page.seat === null || page.seat === undefined ? "spectator" : page.seat);
 }

@@ -98,6 +98,7 @@ import { renderAnalysis } from "./analysis.js";
 import * as C from "./cards.js";
 import { seats as Held } from "./held.js";
 import { WORDS } from "./words.js";
+import { lang, say, t, tn } from "./i18n.js";
 
 
 var NAME_KEY = "sushigo.name";
@@ -124,7 +125,7 @@ var NAME_KEY = "sushigo.name";
  * @property {string | null} [committed_text]
  * @property {number[]} [change_to]
  * @property {string[]} [change_to_text]
- * @property {any} [decision]          the pending Party decision {kind, seat, card, drawn, asks (in words)}
+ * @property {any} [decision]          the pending Party decision {kind, seat, card, drawn, asks (in words), asks_msg}
  * @property {string[][]} collections
  * @property {boolean[]} [picked]
  * @property {any} [last_round]
@@ -301,7 +302,7 @@ function handle(msg) {
       S.chat = [];  // the server sends the whole chat again after the log
       if (S.seat !== null && S.token) Held.remember(S.id, { token: S.token, seat: S.seat });
       newerSeq(msg.seq);
-      setConn("open", "Connected");
+      setConn("open", t("Connected"));
       if (msg.table && typeof msg.table === "object" && msg.table.seats) S.table = msg.table;
       maybeAskName();
       transition("welcome");
@@ -426,10 +427,10 @@ function onError(msg) {
     S.asSeat = null;
     S.stop = true;
     showError(code === "not_signed_in"
-      ? "Sign in (the account page) to take your seat here; meanwhile you can watch: open the table's address without #as."
+      ? t("Sign in (the account page) to take your seat here; meanwhile you can watch: open the table's address without #as.")
       : code === "needs_account"
-        ? "This is a rated table: sign in (the account page), then open this invite again."
-        : text.charAt(0).toUpperCase() + text.slice(1) + ".");
+        ? t("This is a rated table: sign in (the account page), then open this invite again.")
+        : say({ sentence: text }));  // the server's words, as a sentence
     if (S.ws) S.ws.close();
     transition("error");
     render();
@@ -445,10 +446,10 @@ function onError(msg) {
       S.seat = null; S.view = null; S.table = null; S.token = null; S.welcomed = false; S.log = [];
     }
     showError(code === "bad_token"
-      ? "This invite link is not valid for this table (" + text + ")."
+      ? t("This invite link is not valid for this table ({why}).", { why: text })
       : code === "seat_taken"
-        ? "This seat has been taken; ask the table to hand it back (its creator can make a new invite). You can still watch: open the table's address without #seat."
-        : "This table cannot be opened here (" + text + ").");
+        ? t("This seat has been taken; ask the table to hand it back (its creator can make a new invite). You can still watch: open the table's address without #seat.")
+        : t("This table cannot be opened here ({why}).", { why: text }));
     if (S.ws) S.ws.close();
     transition("error");
     render();
@@ -572,31 +573,42 @@ function isPair(text) { return /^[a-z0-9_]+\+[a-z0-9_]+$/.test(text) && text.ind
 function actionLabel(text) {
   var v = S.view, kind = v && v.decision ? v.decision.kind : null;
   if (text === "pass") {
-    if (kind === "chopsticks") return "Don't use the chopsticks";
-    if (kind === "spoon") return "Don't use the spoon";
-    if (kind === "takeout_box") return "Stop flipping";
-    return "Pass";
+    if (kind === "chopsticks") return t("Don't use the chopsticks");
+    if (kind === "spoon") return t("Don't use the spoon");
+    if (kind === "takeout_box") return t("Stop flipping");
+    return t("Pass");
   }
   var f = /^flip:(\d+)$/.exec(text);
   if (f) {
     var idx = Number(f[1]);
     var col = v && v.seat !== null && v.collections ? v.collections[v.seat] || [] : [];
-    return "Flip " + (col[idx] !== undefined ? C.label(col[idx]) : "card " + (idx + 1)) + " (#" + (idx + 1) + ")";
+    return col[idx] !== undefined ? t("Flip {card} (#{n})", { card: C.label(col[idx]), n: idx + 1 })
+      : t("Flip card {n} (#{n})", { n: idx + 1 });
   }
   if (isPair(text)) {
     var p = text.split("+");
-    return "Chopsticks: " + C.label(p[0]) + ", then " + C.label(p[1]);
+    return t("Chopsticks: {first}, then {second}", { first: C.label(p[0]), second: C.label(p[1]) });
   }
   var so = /^special_order>(.+)$/.exec(text);
   if (so && kind !== "spoon" && kind !== "menu" && kind !== "chopsticks") {
     var what = so[1].replace(/\+wasabi$/, "");
-    return "Copy " + (what === "face_down" ? "a face-down card" : C.label(what)) + (/\+wasabi$/.test(so[1]) ? " on a wasabi" : "");
+    var onWasabi = /\+wasabi$/.test(so[1]);
+    if (what === "face_down") return onWasabi ? t("Copy a face-down card on a wasabi") : t("Copy a face-down card");
+    return onWasabi ? t("Copy {card} on a wasabi", { card: C.label(what) }) : t("Copy {card}", { card: C.label(what) });
   }
   var lab = C.label(text);
-  if (kind === "spoon") return "Ask for " + lab;
-  if (kind === "menu") return "Take " + lab;
-  if (kind === "chopsticks") return "Play " + lab;
+  if (kind === "spoon") return t("Ask for {card}", { card: lab });
+  if (kind === "menu") return t("Take {card}", { card: lab });
+  if (kind === "chopsticks") return t("Play {card}", { card: lab });
   return lab;
+}
+
+/**
+ * What a Party decision asks of its seat, in the page's language: the engine's message
+ * (`asks_msg`: sushigo.engine.party.game.DECISION_ASKS), its English `asks` from an older server.
+ */
+function asks(/** @type {{kind: string, asks?: string, asks_msg?: any}} */ d) {
+  return d.asks_msg ? say(d.asks_msg) : d.asks || t("decide");
 }
 
 /** Is a decision yours now (a pick, a change of your hidden pick, a Party special). */
@@ -609,7 +621,7 @@ function pick(/** @type {number} */ action) {
   if (!choicesOf(S.view).some(function (c) { return c.action === action; })) return;
   if (changing(S.view) && action === S.view.committed) return;
   if (!send({ type: "pick", seq: S.seq, action: action })) {
-    showError("Not connected: your pick was not sent.");
+    showError(t("Not connected: your pick was not sent."));
     return;
   }
   S.pickedAt = S.stateSeq;
@@ -626,7 +638,7 @@ function pick(/** @type {number} */ action) {
 function withdraw() {
   var v = S.view;
   if (!changing(v) || S.pickedAt !== null) return;
-  if (!send({ type: "withdraw", seq: S.seq })) { showError("Not connected: try again."); return; }
+  if (!send({ type: "withdraw", seq: S.seq })) { showError(t("Not connected: try again.")); return; }
   S.pickedAt = S.stateSeq;
   transition("withdraw");
   render();
@@ -640,9 +652,10 @@ function seatCount() {
 
 function seatName(i) {
   var s = S.table && S.table.seats ? S.table.seats[i] : null;
-  if (s && s.name) return String(s.name) + (s.account_bot ? " (bot)" : "");  // a bot account's seat says so
-  if (s && s.kind === "bot") return String(s.bot || "bot").split(":")[0] + " bot";
-  return "Seat " + (i + 1);
+  if (s && s.name) return s.account_bot ? t("{name} (bot)", { name: String(s.name) }) : String(s.name);  // a bot account's seat says so
+  // TRANSLATORS: a bot's seat; {bot}: the bot's name (greedy, random...)
+  if (s && s.kind === "bot") return t("{bot} bot", { bot: s.bot ? String(s.bot).split(":")[0] : t("bot") });
+  return t("Seat {n}", { n: i + 1 });
 }
 
 /** Whether this page's seat belongs to an account (it bears the account's name: nothing to ask or change). */
@@ -669,8 +682,8 @@ $("name-form").addEventListener("submit", function (ev) {
   ev.preventDefault();
   var input = $as("name-input", HTMLInputElement);
   var name = input.value.replace(/\s+/g, " ").trim();
-  if (!name) { $("name-error").textContent = "Please type a name."; return; }
-  if (name.length > 24) { $("name-error").textContent = "At most 24 characters."; return; }
+  if (!name) { $("name-error").textContent = t("Please type a name."); return; }
+  if (name.length > 24) { $("name-error").textContent = tn("At most {n} character.", "At most {n} characters.", 24); return; }
   storeName(name);
   $("name-error").textContent = "";
   S.nameWanted = false;
@@ -733,27 +746,28 @@ function focusable(/** @type {Element | null} */ e) {
 }
 
 function renderTop() {
-  var t = S.table, v = S.view;
+  var table = S.table, v = S.view;
   // the memory aid shows the cards the view says a seat may know (both editions' views have them)
   as(document.querySelector(".memory"), HTMLElement).hidden = !(v && Array.isArray(v.known_cards)) || S.seat === null;
   var info = "";
-  if (t || v) {
+  if (table || v) {
     var ed = edition();
     info = C.editionWords(ed).title;
-    var menu = t && t.menu ? t.menu : null;
-    if (menu) info += " · " + (Array.isArray(menu) ? "custom menu" : String(menu));
+    var menu = table && table.menu ? table.menu : null;
+    if (menu) info += " · " + (Array.isArray(menu) ? t("custom menu") : t(String(menu)));
     var n = seatCount();
-    if (n) info += " · " + n + " players";
-    if (S.seat === null && S.welcomed) info += " · watching";
+    if (n) info += " · " + tn("{n} player", "{n} players", n);
+    if (S.seat === null && S.welcomed) info += " · " + t("watching");
   }
   $("table-info").textContent = info;
-  $("seeded-tag").hidden = !(t && t.seeded);
+  $("seeded-tag").hidden = !(table && table.seeded);
   var r = "";
-  if (v && S.status === "playing") r = "Round " + v.round + " of " + WORDS.rounds + " · turn " + v.turn;
-  else if (S.status === "finished") r = "Game over";
+  if (v && S.status === "playing") r = t("Round {round} of {rounds} · turn {turn}", { round: v.round, rounds: WORDS.rounds, turn: v.turn });
+  else if (S.status === "finished") r = t("Game over");
   $("round-info").textContent = r;
   $("rename").hidden = !(S.token && S.seat !== null && S.welcomed && !(S.table && S.table.ended)) || accountsSeat();
-  document.title = (S.status === "finished" ? "Game over · " : canPick() ? "Your turn · " : "") + "Sushi Go! table";
+  document.title = S.status === "finished" ? t("Game over · Sushi Go! table")
+    : canPick() ? t("Your turn · Sushi Go! table") : t("Sushi Go! table");
 }
 
 function renderNameForm() {
@@ -774,49 +788,55 @@ function waitingSeats() {
   return out;
 }
 
-function plural(n, word) { return n + " " + word + (n === 1 ? "" : "s"); }
+/** The parts of a status line, one after the other. */
+function parts(/** @type {string[]} */ said) { return said.join(" · "); }
 
 function renderStatus() {
   var st = $("status"), text;
   var v = S.view;
   if (!S.table && !v) {
-    text = S.stop ? "Cannot join this table." : "Connecting…";
+    text = S.stop ? t("Cannot join this table.") : t("Connecting…");
   } else if (S.status === "cancelled" || S.status === "abandoned") {
-    text = S.status === "cancelled" ? "This table was cancelled by its creator."
-      : "This table was abandoned: nothing happened at it for too long.";
+    text = S.status === "cancelled" ? t("This table was cancelled by its creator.")
+      : t("This table was abandoned: nothing happened at it for too long.");
   } else if (S.status === "waiting" || (!v && S.status !== "finished")) {
     var seats = S.table ? S.table.seats || [] : [];
     var missing = seats.filter(function (s) { return s.kind === "human" && !(s.joined && s.name); }).length;
-    text = missing ? "Waiting for " + plural(missing, "player") + " to join" : "Starting…";
-    if (S.token && S.nameWanted) text += " · type your name to join";
+    text = missing ? tn("Waiting for {n} player to join", "Waiting for {n} players to join", missing) : t("Starting…");
+    if (S.token && S.nameWanted) text = parts([text, t("type your name to join")]);
   } else if (S.status === "finished") {
-    text = "Game over · " + winnersText();
+    text = t("Game over · {winners}", { winners: winnersText() });
   } else if (S.phase === "lesson") {
-    text = "Learn to play: read about the dishes of this table, then start";
+    text = t("Learn to play: read about the dishes of this table, then start");
   } else if (S.holding !== null) {
-    text = "Round " + S.holding + " is over: see how it scored" +
-      (S.seat === null ? "; round " + (S.holding + 1) + " follows in a moment" : ", then continue");
+    text = S.seat === null
+      ? t("Round {round} is over: see how it scored; round {next} follows in a moment", { round: S.holding, next: S.holding + 1 })
+      : t("Round {round} is over: see how it scored, then continue", { round: S.holding });
   } else if (v && v.decision && v.phase === "resolve") {
     var d = v.decision;
     if (d.seat === S.seat) {
-      text = canPick() ? "Your turn: use your " + C.label(d.card) : "Sent · waiting…";
+      text = canPick() ? t("Your turn: use your {card}", { card: C.label(d.card) }) : t("Sent · waiting…");
     } else {
-      text = "Waiting for " + seatName(d.seat) + " (" + C.label(d.card) + ")";
+      text = t("Waiting for {seat} ({card})", { seat: seatName(d.seat), card: C.label(d.card) });
     }
   } else {
     var w = waitingSeats();
     if (canPick() && changing(v)) {
-      text = "You picked " + actionLabel(actionText(v.committed)) + " · until everyone has picked you may choose another card" +
-        (w.length ? " · waiting for " + plural(w.length, "player") : "");
+      var said = [t("You picked {choice}", { choice: actionLabel(actionText(v.committed)) }),
+        t("until everyone has picked you may choose another card")];
+      if (w.length) said.push(tn("waiting for {n} player", "waiting for {n} players", w.length));
+      text = parts(said);
     } else if (canPick()) {
-      text = "Your turn: pick a card" + (S.chopMode ? " (chopsticks: pick two)" : "") +
-        (w.length > 1 ? " · " + plural(w.length, "player") + " still picking" : "");
+      text = S.chopMode ? t("Your turn: pick a card (chopsticks: pick two)") : t("Your turn: pick a card");
+      if (w.length > 1) text = parts([text, tn("{n} player still picking", "{n} players still picking", w.length)]);
     } else if (w.length) {
       var yours = S.seat !== null && (v.committed !== null && v.committed !== undefined || S.sentAction !== null);
-      var what = yours ? "You picked " + actionLabel(actionText(v.committed !== null && v.committed !== undefined ? v.committed : S.sentAction)) + " · " : "";
-      text = what + "Waiting for " + plural(w.length, "player");
+      var waits = tn("Waiting for {n} player", "Waiting for {n} players", w.length);
+      text = yours ? parts([t("You picked {choice}", {
+        choice: actionLabel(actionText(v.committed !== null && v.committed !== undefined ? v.committed : S.sentAction)) }), waits])
+        : waits;
     } else {
-      text = "Revealing…";
+      text = t("Revealing…");
     }
   }
   st.textContent = text;
@@ -827,17 +847,21 @@ function winnersText() {
   var r = S.view && S.view.result;
   var winners = S.table && Array.isArray(S.table.winners) ? S.table.winners : r ? r.winners : [];
   var totals = S.table && Array.isArray(S.table.totals) ? S.table.totals : r ? r.totals : [];
-  if (!winners || !winners.length) return "no winner";
-  var names = winners.map(function (w) { return seatName(w) + (totals[w] !== undefined ? " (" + totals[w] + ")" : ""); });
-  return (winners.length > 1 ? "Winners: " : "Winner: ") + names.join(", ");
+  if (!winners || !winners.length) return t("no winner");
+  var names = winners.map(function (w) {
+    return totals[w] !== undefined ? t("{seat} ({points})", { seat: seatName(w), points: totals[w] }) : seatName(w);
+  });
+  return tn("Winner: {seats}", "Winners: {seats}", winners.length, { seats: say({ words: names, listing: true }) });
 }
 
 function passInfo() {
   var v = S.view;
   if (!v || S.seat === null) return "";
   var to = v.pass_to, from = v.receive_from;
-  if (v.players === 2) return "You and " + seatName(to) + " swap hands after each turn.";
-  return "You pass to " + seatName(to) + " (" + v.passes + ") and receive from " + seatName(from) + ".";
+  if (v.players === 2) return t("You and {seat} swap hands after each turn.", { seat: seatName(to) });
+  var names = { to: seatName(to), from: seatName(from) };
+  return v.passes === "right" ? t("You pass to {to} (right) and receive from {from}.", names)
+    : t("You pass to {to} (left) and receive from {from}.", names);
 }
 
 function renderHand() {
@@ -856,12 +880,12 @@ function renderHand() {
   var decision = v.decision && v.phase === "resolve" ? v.decision : null;
   var myDecision = decision && decision.seat === S.seat;
   $("passing").textContent = passInfo();
-  $("hand-title").textContent = "Your hand (" + v.hand.length + ")";
+  $("hand-title").textContent = t("Your hand ({n})", { n: v.hand.length });
 
   var dec = $("decision");
   if (myDecision) {
     dec.hidden = false;
-    dec.textContent = "Your " + C.label(decision.card) + ": " + (decision.asks || "decide") + ".";
+    dec.textContent = t("Your {card}: {asks}.", { card: C.label(decision.card), asks: asks(decision) });
   } else {
     dec.hidden = true;
     dec.textContent = "";
@@ -890,11 +914,11 @@ function renderHand() {
     }
     // a special order is played by choosing what it copies: the card points at those choices
     var copies = handPicks && mine && name === "special_order" && k < 0 &&
-      legal.some(function (t) { return /^special_order>/.test(t); });
+      legal.some(function (x) { return /^special_order>/.test(x); });
     if (copies) {
       enabled = true;
       b.setAttribute("aria-describedby", "copy-title");
-      b.title = "Special order: choose below what it copies";
+      b.title = t("Special order: choose below what it copies");
     }
     if (!enabled) { b.disabled = true; b.classList.add("unplayable"); }
     var sent = S.sentAction !== null ? S.sentAction : v.committed;
@@ -913,13 +937,14 @@ function renderHand() {
 
   // Chopsticks (original game: pairs before the reveal).
   var pairs = [];
-  legal.forEach(function (t, k) { if (isPair(t)) { pairs.push(k); covered[k] = true; } });
+  legal.forEach(function (x, k) { if (isPair(x)) { pairs.push(k); covered[k] = true; } });
   var bar = $("chopsticks-bar");
   bar.textContent = "";
   bar.hidden = !(pairs.length && mine);
   if (pairs.length && mine) {
     var tog = el("button", "toggle" + (S.chopMode ? " on" : ""),
-      S.chopMode ? (S.chopFirst === null ? "Chopsticks on: pick your first card" : "Now pick the second card") : "Use chopsticks (take 2 cards)");
+      S.chopMode ? (S.chopFirst === null ? t("Chopsticks on: pick your first card") : t("Now pick the second card"))
+        : t("Use chopsticks (take 2 cards)"));
     tog.type = "button";
     tog.setAttribute("data-testid", "chopsticks-toggle");
     tog.setAttribute("data-focus", "chop-toggle");
@@ -931,7 +956,7 @@ function renderHand() {
     });
     bar.appendChild(tog);
     if (S.chopMode) {
-      var cancel = el("button", "link-button", "Cancel");
+      var cancel = el("button", "link-button", t("Cancel"));
       cancel.type = "button";
       cancel.addEventListener("click", function () { S.chopMode = false; S.chopFirst = null; render(); });
       bar.appendChild(cancel);
@@ -948,31 +973,36 @@ function renderHand() {
   // Every other choice; a decision's "pass" first (a spoon may offer two dozen cards).
   var acts = $("actions");
   acts.textContent = "";
-  var order = legal.map(function (t, k) { return k; });
+  var order = legal.map(function (x, k) { return k; });
   order.sort(function (a, b) { return Number(legal[b] === "pass") - Number(legal[a] === "pass") || a - b; });
   var copyTitle = false;
   order.forEach(function (k) {
-    var t = legal[k];
+    var choice = legal[k];
     if (covered[k]) return;
-    var kind = t === "pass" ? "pass" : /^flip:/.test(t) ? "flip" : /^special_order>/.test(t) && !decision ? "special_order"
+    var kind = choice === "pass" ? "pass" : /^flip:/.test(choice) ? "flip" : /^special_order>/.test(choice) && !decision ? "special_order"
       : decision ? decision.kind : "card";
     if (kind === "special_order" && !copyTitle) {
       copyTitle = true;
-      var title = el("p", "actions-title", "Your special order copies one of your cards of this round:");
+      var title = el("p", "actions-title", t("Your special order copies one of your cards of this round:"));
       title.id = "copy-title";
       acts.appendChild(title);
     }
-    acts.appendChild(actionButton(ids[k], t, kind, mine));
+    acts.appendChild(actionButton(ids[k], choice, kind, mine));
   });
   acts.hidden = !acts.childNodes.length;
   renderHints(mine);
+}
+
+/** `x` with one decimal, as the page's language writes it (rounded as toFixed does). */
+function tenths(/** @type {number} */ x) {
+  return Number(x.toFixed(1)).toLocaleString(lang, { minimumFractionDigits: 1, maximumFractionDigits: 1, useGrouping: false });
 }
 
 // The server's estimate of each choice (a table with hints; docs/server.md, "hint").
 function hintFits(h, v) {
   if (!h || !v || h.round !== v.round || h.turn !== v.turn || !Array.isArray(h.legal)) return false;
   var a = h.legal.slice().sort(), b = choiceTexts(v).sort();
-  return a.length === b.length && a.every(function (t, i) { return t === b[i]; });
+  return a.length === b.length && a.every(function (x, i) { return x === b[i]; });
 }
 
 function renderHints(mine) {
@@ -981,22 +1011,33 @@ function renderHints(mine) {
   var v = S.view;
   if (!(S.table && S.table.hints) || !mine || !v || choicesOf(v).length < 2) { box.hidden = true; return; }
   box.hidden = false;
-  box.appendChild(el("h3", null, "Hint"));
+  box.appendChild(el("h3", null, t("Hint")));
   var h = hintFits(S.hint, v) ? S.hint : null;
   if (!h) {
-    box.appendChild(el("p", "hint-wait", "Thinking about your choices…"));
+    box.appendChild(el("p", "hint-wait", t("Thinking about your choices…")));
     return;
   }
   if (h.busy) {
-    box.appendChild(el("p", "hint-wait", "The server is busy: no hint for this decision."));
+    box.appendChild(el("p", "hint-wait", t("The server is busy: no hint for this decision.")));
     return;
   }
-  box.appendChild(el("p", "hint-note", "From what you know now, " + h.samples + " playouts each: the expected " +
-    "final margin over the best other player, and the chance to win."));
+  box.appendChild(el("p", "hint-note", tn(
+    "From what you know now, {n} playout each: the expected final margin over the best other player, and the chance to win.",
+    "From what you know now, {n} playouts each: the expected final margin over the best other player, and the chance to win.",
+    h.samples)));
   var list = el("ol", "hint-list");
   var head = el("li", "hint-row hint-head");
   head.setAttribute("aria-hidden", "true");
-  ["choice", "margin", "win", "vs best"].forEach(function (t) { head.appendChild(el("span", null, t)); });
+  [
+    // TRANSLATORS: a column head of the hint table (short): the choice
+    t("choice"),
+    // TRANSLATORS: a column head of the hint table (short): the choice's expected final margin over the best other player
+    t("margin"),
+    // TRANSLATORS: a column head of the hint table (short): the choice's chance to win
+    t("win"),
+    // TRANSLATORS: a column head of the hint table (short): what the choice loses against the best choice
+    t("vs best")
+  ].forEach(function (x) { head.appendChild(el("span", null, x)); });
   list.appendChild(head);
   h.actions.forEach(function (a, i) {
     var li = el("li", "hint-row" + (i === 0 ? " best" : ""));
@@ -1006,9 +1047,10 @@ function renderHints(mine) {
     var words = String(a.words);
     if (words.indexOf("to ") === 0) words = words.charAt(3).toUpperCase() + words.slice(4);
     li.appendChild(el("span", "hint-name", words));
-    li.appendChild(el("span", "hint-margin", (a.margin >= 0 ? "+" : "−") + Math.abs(a.margin).toFixed(1)));
-    li.appendChild(el("span", "hint-win", Math.round(100 * a.win) + "%"));
-    li.appendChild(el("span", "hint-loss", i === 0 ? "best" : "−" + a.loss.toFixed(1)));
+    li.appendChild(el("span", "hint-margin", (a.margin >= 0 ? "+" : "−") + tenths(Math.abs(a.margin))));
+    // TRANSLATORS: a chance to win, in percent
+    li.appendChild(el("span", "hint-win", t("{n}%", { n: Math.round(100 * a.win) })));
+    li.appendChild(el("span", "hint-loss", i === 0 ? t("best") : "−" + tenths(a.loss)));
     list.appendChild(li);
   });
   box.appendChild(list);
@@ -1047,7 +1089,7 @@ function actionButton(id, text, kind, enabled) {
 function chopCandidate(/** @type {number} */ i) {
   var v = S.view, name = v.hand[i], texts = choiceTexts(v);
   if (S.chopFirst === null) {
-    return texts.some(function (t) { return isPair(t) && t.split("+")[0] === name; });
+    return texts.some(function (x) { return isPair(x) && x.split("+")[0] === name; });
   }
   if (S.chopFirst === i) return true;
   return texts.indexOf(v.hand[S.chopFirst] + "+" + name) >= 0;
@@ -1087,7 +1129,7 @@ function onCardClick(i) {
 function renderSeats() {
   var box = $("seats");
   box.textContent = "";
-  var t = S.table, v = S.view;
+  var table = S.table, v = S.view;
   var n = seatCount();
   if (!n) return;
   var order = [];
@@ -1097,7 +1139,7 @@ function renderSeats() {
   var waiting = S.status === "playing" ? waitingSeats() : [];
   var result = v && v.result ? v.result : null;
   order.forEach(function (i) {
-    var s = t && t.seats ? t.seats[i] || {} : {};
+    var s = table && table.seats ? table.seats[i] || {} : {};
     var sec = el("section", "seat panel");
     sec.setAttribute("data-testid", "seat");
     sec.setAttribute("data-seat", String(i));
@@ -1110,64 +1152,65 @@ function renderSeats() {
     var dot = el("span", "dot");
     var connected = s.kind === "bot" || !!s.connected;
     dot.classList.add(s.kind === "bot" ? "bot" : connected ? "online" : s.joined ? "away" : "empty");
-    dot.title = s.kind === "bot" ? "bot" : connected ? "connected" : s.joined ? "joined, not connected" : "not joined yet";
+    dot.title = s.kind === "bot" ? t("bot") : connected ? t("connected") : s.joined ? t("joined, not connected") : t("not joined yet");
     head.appendChild(dot);
     var nm = el("span", "seat-name", seatName(i));
     nm.setAttribute("data-testid", "seat-name");
     head.appendChild(nm);
-    if (i === S.seat) head.appendChild(el("span", "badge you", "you"));
-    if (s.kind === "bot") head.appendChild(el("span", "badge bot", "bot"));
-    else if (!s.joined) head.appendChild(el("span", "badge", "not joined"));
-    else if (s.stand_in) head.appendChild(el("span", "badge away", "away: " + s.stand_in + " plays"));
-    else if (!connected) head.appendChild(el("span", "badge away", "away"));
+    if (i === S.seat) head.appendChild(el("span", "badge you", t("you")));
+    if (s.kind === "bot") head.appendChild(el("span", "badge bot", t("bot")));
+    else if (!s.joined) head.appendChild(el("span", "badge", t("not joined")));
+    else if (s.stand_in) head.appendChild(el("span", "badge away", t("away: {bot} plays", { bot: s.stand_in })));
+    else if (!connected) head.appendChild(el("span", "badge away", t("away")));
     if (S.status === "playing" && v) {
-      if (waiting.indexOf(i) >= 0) head.appendChild(el("span", "badge thinking", v.decision && v.phase === "resolve" ? "deciding…" : "picking…"));
-      else if (picked) head.appendChild(el("span", "badge picked", "✓ picked"));
+      if (waiting.indexOf(i) >= 0) head.appendChild(el("span", "badge thinking", v.decision && v.phase === "resolve" ? t("deciding…") : t("picking…")));
+      else if (picked) head.appendChild(el("span", "badge picked", t("✓ picked")));
     }
     if (result && result.winners && S.status === "finished" && result.winners.indexOf(i) >= 0) {
-      head.appendChild(el("span", "badge winner", "winner"));
+      head.appendChild(el("span", "badge winner", t("winner")));
     }
     sec.appendChild(head);
 
     if (v) {
       var meta = el("div", "seat-meta");
       var total = result && result.totals ? result.totals[i] : 0;
-      var sc = el("span", "seat-score", "Score " + total);
+      var sc = el("span", "seat-score", t("Score {points}", { points: total }));
       sc.setAttribute("data-testid", "seat-score");
       meta.appendChild(sc);
-      if (S.status === "playing" && v.hand_sizes) meta.appendChild(el("span", null, "Hand " + v.hand_sizes[i]));
-      if (edition() !== "party" && v.puddings) meta.appendChild(el("span", null, "Puddings " + v.puddings[i]));
+      // TRANSLATORS: how many cards a seat holds in its hand
+      if (S.status === "playing" && v.hand_sizes) meta.appendChild(el("span", null, t("Hand {n}", { n: v.hand_sizes[i] })));
+      if (edition() !== "party" && v.puddings) meta.appendChild(el("span", null, t("Puddings {n}", { n: v.puddings[i] })));
       sec.appendChild(meta);
 
       var col = v.collections ? v.collections[i] || [] : [];
       var cbox = el("div", "collection");
       cbox.setAttribute("data-testid", "collection");
-      cbox.setAttribute("aria-label", seatName(i) + "'s cards");
+      cbox.setAttribute("aria-label", t("{seat}'s cards", { seat: seatName(i) }));
       var onW = v.on_wasabi ? v.on_wasabi[i] : null;
       var fresh = S.fresh ? S.fresh[i] : null;
       groups(col, onW).forEach(function (g) { cbox.appendChild(drawGroup(g, fresh, S.freshAt)); });
-      if (!col.length) cbox.appendChild(el("span", "empty", S.status === "playing" ? "no cards yet this round" : ""));
+      if (!col.length) cbox.appendChild(el("span", "empty", S.status === "playing" ? t("no cards yet this round") : ""));
       if (col.length || S.status === "playing") sec.appendChild(cbox);
 
       var des = edition() === "party" && v.desserts ? v.desserts[i] || [] : [];
       if (des.length) {
         var dbox = el("div", "desserts");
         dbox.setAttribute("data-testid", "desserts");
-        dbox.appendChild(el("span", "small-label", "Desserts kept:"));
+        dbox.appendChild(el("span", "small-label", t("Desserts kept:")));
         groups(des, null).forEach(function (g) { dbox.appendChild(drawGroup(g, null)); });
         sec.appendChild(dbox);
       }
       var known = v.known_cards ? v.known_cards[i] : null;
       var whole = v.known_hands && Array.isArray(v.known_hands[i]);
       if (memoryOn() && i !== S.seat && Array.isArray(known) && known.length && S.status === "playing") {
-        var kh = el("p", "known-hand", (whole ? "Holds: " : "Holds, among others: ") +
-          known.map(function (x) { return C.label(x); }).join(", "));
+        var held = { cards: say({ words: known.map(function (x) { return C.label(x); }), listing: true }) };
+        var kh = el("p", "known-hand", whole ? t("Holds: {cards}", held) : t("Holds, among others: {cards}", held));
         kh.setAttribute("data-testid", "known-hand");
         sec.appendChild(kh);
       }
       var told = newest.filter(function (l) { return l.seat === i && l.round === v.round; });
       if (told.length && S.status === "playing") {
-        var rv = el("p", "revealed", "Just now: " + told.map(function (l) { return plain(lineText(l), seatName); }).join(" "));
+        var rv = el("p", "revealed", t("Just now: {said}", { said: told.map(function (l) { return plain(lineText(l), seatName); }).join(" ") }));
         rv.setAttribute("data-testid", "revealed");
         sec.appendChild(rv);
       }
@@ -1191,7 +1234,7 @@ function renderRoundEnd() {
   S.roundEndKey = key;
   box.textContent = "";
   var finished = S.status === "finished";
-  var h = el("h2", null, finished ? "The last round's cards" : "End of round " + number);
+  var h = el("h2", null, finished ? t("The last round's cards") : t("End of round {round}", { round: number }));
   h.id = "round-end-title";
   box.setAttribute("aria-labelledby", h.id);
   box.appendChild(h);
@@ -1199,7 +1242,7 @@ function renderRoundEnd() {
     v.result && v.result.rounds && v.result.rounds[number - 1], seatName);
   if (!finished) {
     var row = el("div", "round-end-actions");
-    var b = el("button", "primary", "Continue to round " + (number + 1));
+    var b = el("button", "primary", t("Continue to round {round}", { round: number + 1 }));
     b.type = "button";
     b.setAttribute("data-testid", "continue");
     b.setAttribute("data-focus", "continue");
@@ -1217,7 +1260,7 @@ function updateCountdown(box) {
   var cd = box.querySelector(".countdown");
   if (!cd) return;
   cd.textContent = S.seat === null && S.holding !== null && S.holdUntil
-    ? "Round " + (S.holding + 1) + " in " + Math.max(0, Math.ceil((S.holdUntil - Date.now()) / 1000)) + " s" : "";
+    ? t("Round {round} in {n} s", { round: S.holding + 1, n: Math.max(0, Math.ceil((S.holdUntil - Date.now()) / 1000)) }) : "";
 }
 
 
@@ -1232,23 +1275,24 @@ function currentDeadline() {
 
 
 function renderTimer() {
-  var t = $("timer");
+  var timer = $("timer");
   var deadline = S.status === "playing" && canPick() ? currentDeadline() : null;
   if (deadline === null) {
-    t.hidden = true;
+    timer.hidden = true;
     return;
   }
   var left = Math.max(0, Math.round(deadline - Date.now() / 1000));
-  t.hidden = false;
+  timer.hidden = false;
   if (left >= 3600) {  // a turn-based table's move: hours and minutes
     var hours = Math.floor(left / 3600), minutes = Math.floor((left % 3600) / 60);
-    t.textContent = "Time " + hours + " h " + ("0" + minutes).slice(-2) + " min";
-    t.setAttribute("aria-label", hours + " hours " + minutes + " minutes left to decide");
+    timer.textContent = t("Time {hours} h {minutes} min", { hours: hours, minutes: ("0" + minutes).slice(-2) });
+    timer.setAttribute("aria-label", t("{hours} hours {minutes} minutes left to decide", { hours: hours, minutes: minutes }));
   } else {
-    t.textContent = "Time " + Math.floor(left / 60) + ":" + ("0" + (left % 60)).slice(-2);
-    t.setAttribute("aria-label", left + " seconds left to decide");
+    // TRANSLATORS: the time left to decide; {clock}: minutes:seconds ("1:05")
+    timer.textContent = t("Time {clock}", { clock: Math.floor(left / 60) + ":" + ("0" + (left % 60)).slice(-2) });
+    timer.setAttribute("aria-label", tn("{n} second left to decide", "{n} seconds left to decide", left));
   }
-  t.classList.toggle("urgent", left <= 10);
+  timer.classList.toggle("urgent", left <= 10);
 }
 
 function drawExtras() {
@@ -1269,7 +1313,7 @@ window.addEventListener("hashchange", function () {
 });
 
 if (!S.id) {
-  showError("No table in this address.");
+  showError(t("No table in this address."));
 } else {
   if (S.token) Held.remember(S.id, { token: S.token });
   fetch("/api/options").then(function (r) { return r.json(); }).then(function (o) {

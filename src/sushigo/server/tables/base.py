@@ -12,6 +12,7 @@ from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
 from typing import Any
 
 from sushigo.analysis.evaluate import DEFAULT_SAMPLES
+from sushigo.engine.messages import Message
 from sushigo.server.store import HappeningRow, LoadedTable, Store
 from sushigo.server.writer import Writer
 
@@ -128,7 +129,7 @@ class ServiceBase(ABC):
         """The chat messages and reactions ``seat`` may read."""
 
     @abstractmethod
-    def _tell(self, table: LiveTable, kind: str, text: str, seat: int) -> None:
+    def _tell(self, table: LiveTable, kind: str, said: Message, seat: int) -> None:
         """Add a line of the server's own to the log and send it."""
 
     # ------------------------------------------------------------------ in :mod:`.frames`

@@ -8,8 +8,10 @@ import asyncio
 import time
 
 from sushigo.engine.editions import action_words, to_record
+from sushigo.engine.messages import Seat, msg
 from sushigo.engine.narration import Line
 from sushigo.engine.records import dumps as record_dumps
+from sushigo.i18n import _l
 from sushigo.server.ratings import player_of
 from sushigo.server.store import AppendEvent, EventRow, RateGame, SetStatus, StoreError
 from sushigo.tournament.ratings import rank_seats
@@ -63,9 +65,10 @@ class Decisions(ServiceBase):
         before = set(game.pending_seats)
         if by == "timer":
             words = action_words(game, action)
-            table.log.append(Line("timer", game.round, game.turn,
-                                  f"Time ran out for {{{seat}}}: greedy decided for them.",
-                                  seat=seat, private=f"Time ran out: greedy chose {words} for you."))
+            table.log.append(Line.told("timer", game.round, game.turn,
+                                       msg("Time ran out for {seat}: greedy decided for them.", seat=Seat(seat)),
+                                       seat=seat, private=msg("Time ran out: greedy chose {choice} for you.",
+                                                              choice=words)))
         moved = game.commit(seat, action)
         table.log += table.narrator.update()
         table.seq += 1
@@ -86,14 +89,16 @@ class Decisions(ServiceBase):
         (the state ``seat`` decided on) is neither ahead of it nor older than the
         seat's open or hidden decision (for a pick and a withdrawal alike)."""
         if table.status == WAITING:
-            raise TableError("not_started", "the game starts once every seat is filled")
+            raise TableError("not_started", _l("the game starts once every seat is filled"))
         if table.status != PLAYING:
             raise TableError("game_over", _ended(table))
         game = table.game
         if seq > table.public_seq:
-            raise TableError("stale", f"seq {seq} is ahead of the game ({table.public_seq})")
+            raise TableError("stale", _l("seq {seq} is ahead of the game ({now})",
+                                           seq=str(seq), now=str(table.public_seq)))
         if seq < table.opened[seat] and (seat in game.pending_seats or game.has_committed(seat)):
-            raise TableError("stale", f"seq {seq} predates this decision (it opened at {table.opened[seat]})")
+            raise TableError("stale", _l("seq {seq} predates this decision (it opened at {opened})",
+                                           seq=str(seq), opened=str(table.opened[seat])))
 
     def check_pick(self, table: LiveTable, seat: int, seq: int, action: int) -> None:
         """Raise :class:`TableError` unless ``seat`` may decide ``action`` on state ``seq`` now."""
@@ -101,12 +106,12 @@ class Decisions(ServiceBase):
         game = table.game
         if game.has_committed(seat):  # a change of mind: any pick it could have made, until the reveal
             if action not in game.change_choices(seat):
-                raise TableError("illegal", f"action {action} is not legal now")
+                raise TableError("illegal", _l("action {action} is not legal now", action=str(action)))
             return
         if seat not in game.pending_seats:
-            raise TableError("not_your_turn", "the game is not waiting for you")
+            raise TableError("not_your_turn", _l("the game is not waiting for you"))
         if not game.is_legal(seat, action):
-            raise TableError("illegal", f"action {action} is not legal now")
+            raise TableError("illegal", _l("action {action} is not legal now", action=str(action)))
 
     async def pick(self, table: LiveTable, seat: int, seq: int, action: int, *, by: str = "seat",
                    ack: Connection | None = None) -> int:
@@ -130,7 +135,7 @@ class Decisions(ServiceBase):
         that the seat has not picked any more."""
         self._check_current(table, seat, seq)
         if not table.game.change_choices(seat):  # empty without a hidden pick
-            raise TableError("nothing_to_withdraw", "you have no hidden pick to take back")
+            raise TableError("nothing_to_withdraw", _l("you have no hidden pick to take back"))
         return await self._decide(table, seat, None, WITHDRAW, ack=ack)
 
     async def _decide(self, table: LiveTable, seat: int, action: int | None, by: str, *, change: bool = False,
@@ -166,7 +171,7 @@ class Decisions(ServiceBase):
                 fut.add_done_callback(_retrieve)
             log.error("table %s: %s; reloading it from the database", table.id, e)
             await self._reload(table)
-            raise TableError("server_error", "the pick could not be stored; the table was reloaded") from None
+            raise TableError("server_error", _l("the pick could not be stored; the table was reloaded")) from None
         if by in ("seat", WITHDRAW) and table.seats[seat].kind == "human":
             table.refresh.add(seat)  # the seat's sockets show its hidden pick (and what it may change it to)
         if table.seq == stored:  # nothing newer is waiting for its commit: publish

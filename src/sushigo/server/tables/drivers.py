@@ -13,7 +13,9 @@ from typing import Any, Final
 from sushigo.bots import make_bot
 from sushigo.bots.base import Bot, view_for
 from sushigo.bots.greedy import GreedyBot
+from sushigo.engine.messages import Seat, msg
 from sushigo.engine.narration import Line
+from sushigo.i18n import Phrase, _l
 from sushigo.server.store import StoreError
 
 from .base import ServiceBase
@@ -33,7 +35,8 @@ class Drivers(ServiceBase):
         table.stand_ins[seat] = make_bot(bot, seed=(table.seed + 104729 * (seat + 1)) % (1 << 63))
         game = table.game
         turn = None if game.is_over else game.turn
-        table.log.append(Line("stand_in", game.round, turn, f"{{{seat}}} is away: {bot} plays for them.", seat=seat))
+        table.log.append(Line.told("stand_in", game.round, turn, msg("{seat} is away: {bot} plays for them.",
+                                                                     seat=Seat(seat), bot=bot), seat=seat))
 
     def _seat_player(self, table: LiveTable, seat: int, at: float) -> None:
         """The seat is its player's again; a timer gives them the full time for the decision at hand."""
@@ -45,24 +48,26 @@ class Drivers(ServiceBase):
             bot.close()
         game = table.game
         turn = None if game.is_over else game.turn
-        table.log.append(Line("back", game.round, turn, f"{{{seat}}} is back and plays again.", seat=seat))
+        table.log.append(Line.told("back", game.round, turn, msg("{seat} is back and plays again.", seat=Seat(seat)),
+                                   seat=seat))
 
-    def may_hand_over(self, table: LiveTable, seat: int, now: float | None = None) -> str | None:
+    def may_hand_over(self, table: LiveTable, seat: int, now: float | None = None) -> Phrase | None:
         """Why human ``seat`` cannot be handed to a bot now (``None``: it can)."""
         if table.status != PLAYING:
-            return "the game is not being played"
+            return _l("the game is not being played")
         if not 0 <= seat < len(table.seats) or table.seats[seat].kind != "human":
-            return f"seat {seat} is not a player's seat"
+            return _l("seat {seat} is not a player's seat", seat=str(seat))
         s = table.seats[seat]
         if s.stand_in is not None:
-            return f"a bot already plays for seat {seat}"
+            return _l("a bot already plays for seat {seat}", seat=str(seat))
         if s.connections or s.away_since is None:
-            return f"seat {seat}'s player is at the table"
+            return _l("seat {seat}'s player is at the table", seat=str(seat))
         if seat not in table.game.pending_seats:
-            return f"the table is not waiting for seat {seat}"
+            return _l("the table is not waiting for seat {seat}", seat=str(seat))
         gone = (time.time() if now is None else now) - s.away_since
         if gone < self.away_after:
-            return f"seat {seat}'s player left {gone:.0f} s ago; wait {self.away_after - gone:.0f} s more"
+            return _l("seat {seat}'s player left {gone} s ago; wait {left} s more", seat=str(seat),
+                      gone=f"{gone:.0f}", left=f"{self.away_after - gone:.0f}")
         return None
 
     async def hand_over(self, table: LiveTable, by: int | None, seat: int, *, forced: bool = False) -> None:
@@ -70,14 +75,14 @@ class Drivers(ServiceBase):
         first); it returns to the player when they reconnect.  ``by``: the seat
         that asked (``None``: the move timer)."""
         if by is not None and (by == seat or table.seats[by].kind != "human"):
-            raise TableError("not_allowed", "only another player of the table can hand a seat to a bot")
+            raise TableError("not_allowed", _l("only another player of the table can hand a seat to a bot"))
         why = None if forced else self.may_hand_over(table, seat)
         if why is not None:
             raise TableError("not_allowed", why)
         try:
             await self._happening(table, "stand_in", seat, {"bot": STAND_IN, "by": by})[1]
         except StoreError:
-            raise TableError("server_error", "the hand-over could not be stored; try again") from None
+            raise TableError("server_error", _l("the hand-over could not be stored; try again")) from None
         if table.seats[seat].stand_in is not None or table.seats[seat].connections:
             return  # the player came back meanwhile (that return is stored after this)
         self._seat_bot(table, seat, STAND_IN, by)

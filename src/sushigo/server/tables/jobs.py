@@ -17,6 +17,7 @@ from sushigo.analysis.evaluate import DEFAULT_SAMPLES, DecisionEvaluation, evalu
 from sushigo.analysis.game import action_label, plan_analysis
 from sushigo.engine.editions import AnyGame, action_text, action_words, replay
 from sushigo.engine.editions import seat_view as editions_seat_view
+from sushigo.i18n import _l
 from sushigo.server.protocol import dump
 
 from .base import ServiceBase
@@ -92,9 +93,9 @@ class Jobs(ServiceBase):
         """
         summary = await self.summary(table_id)
         if summary is None:
-            raise TableError("no_table", f"no table {table_id!r}")
+            raise TableError("no_table", _l("no table {id}", id=repr(table_id)))
         if summary["status"] != FINISHED:
-            raise TableError("not_finished", "a game is analysed once it is finished")
+            raise TableError("not_finished", _l("a game is analysed once it is finished"))
         return await self.record_analysis(table_id, summary["players"], seat, lambda: self.record(table_id),
                                           start=start, address=address)
 
@@ -105,7 +106,8 @@ class Jobs(ServiceBase):
         an uploaded record's key, see :mod:`sushigo.server.replays`), whose record ``record()`` reads:
         as :meth:`analysis`, which checks that the table is finished first."""
         if not 0 <= seat < players:
-            raise TableError("bad_request", f"seat {seat}: the game has seats 0 to {players - 1}")
+            raise TableError("bad_request", _l("seat {seat}: the game has seats 0 to {last}",
+                                               seat=str(seat), last=players - 1))
         job = self.analyses.get((key, seat))
         if job is not None and job.status != "failed":
             return job
@@ -119,15 +121,15 @@ class Jobs(ServiceBase):
             return job
         working = [j for j in self.analyses.values() if j.status in ("queued", "running")]
         if sum(1 for j in working if j.address == address) >= ANALYSES_PER_ADDRESS:
-            raise TableError("rate_limited", "this address has a game being analysed already: "
-                                             "ask again once it is done")
+            raise TableError("rate_limited", _l("this address has a game being analysed already: "
+                                                "ask again once it is done"))
         if len(working) >= ANALYSIS_QUEUE:
-            raise TableError("busy", "the server is analysing other games: try again in a minute")
+            raise TableError("busy", _l("the server is analysing other games: try again in a minute"))
         job = self.analyses[(key, seat)] = AnalysisJob(key, seat, address=address)  # before any await: it counts
         text = await record()
         if text is None:
             del self.analyses[(key, seat)]
-            raise TableError("no_table", "this game has no stored record")
+            raise TableError("no_table", _l("this game has no stored record"))
         self._spawn(self._analyse(job, text))
         return job
 

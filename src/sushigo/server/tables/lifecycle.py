@@ -13,6 +13,7 @@ from sushigo.bots import make_bot
 from sushigo.engine.editions import new_game, to_record
 from sushigo.engine.records import dumps as record_dumps
 from sushigo.engine.rules import RulesError
+from sushigo.i18n import _l
 from sushigo.server.store import OPEN_STATUSES, AddHappening, HappeningRow, LoadedTable, SetStatus, StoreError
 
 from .base import ServiceBase
@@ -223,8 +224,8 @@ class LifeCycle(ServiceBase):
         table = self.tables.get(table_id) or await self.revive(table_id[:64])
         if table is None:
             if await self.summary(table_id[:64]) is None:
-                raise TableError("no_table", "no such table")
-            raise TableError("wrong_process", "this table is served by another server process")
+                raise TableError("no_table", _l("no such table"))
+            raise TableError("wrong_process", _l("this table is served by another server process"))
         return table
 
     async def revive(self, table_id: str) -> LiveTable | None:

@@ -20,6 +20,7 @@ from sushigo.engine.editions import narrator as narrator_for
 from sushigo.engine.menus import menu_label
 from sushigo.engine.narration import Line, Narrator
 from sushigo.engine.rules import Rules
+from sushigo.i18n import Phrase, _l
 from sushigo.server.store import OPEN_STATUSES, HappeningRow, LoadedTable, SeatRow, TableRow
 
 log = logging.getLogger("sushigo.server")
@@ -84,7 +85,7 @@ SERVER_SETTINGS: Final = frozenset({"iterations", "time", "c", "policy", "epsilo
 """The bot settings web clients may give (no paths: ``learned:file=`` would read the server's disk)."""
 
 
-SEAT_TAKEN: Final = "this seat has been taken; ask the table to hand it back"
+SEAT_TAKEN: Final = _l("this seat has been taken; ask the table to hand it back")
 """The answer to an invite that claimed its seat already (or was replaced by a new one)."""
 
 
@@ -383,15 +384,45 @@ def _rules_of(row: TableRow) -> Rules:
     return Rules.from_options(row.players, options, edition=row.edition, menu=row.rules.get("menu"))
 
 
-def _ended(table: LiveTable) -> str:
+def _ended(table: LiveTable) -> Phrase:
     """How an ended table ended, in words."""
-    return "the game is over" if table.status == FINISHED else f"the table was {table.status}"
+    if table.status == FINISHED:
+        return _l("the game is over")
+    if table.status == CANCELLED:
+        return _l("the table was cancelled")
+    if table.status == ABANDONED:
+        return _l("the table was abandoned")
+    return _l("the table was {status}", status=table.status)
+
+
+_CLOSED: Final = {
+    (FINISHED, "chat"): _l("the game is over: its chat can no longer change"),
+    (FINISHED, "seats"): _l("the game is over: its seats can no longer change"),
+    (FINISHED, "invites"): _l("the game is over: its invites can no longer change"),
+    (FINISHED, "names"): _l("the game is over: its names can no longer change"),
+    (CANCELLED, "chat"): _l("the table was cancelled: its chat can no longer change"),
+    (CANCELLED, "seats"): _l("the table was cancelled: its seats can no longer change"),
+    (CANCELLED, "invites"): _l("the table was cancelled: its invites can no longer change"),
+    (CANCELLED, "names"): _l("the table was cancelled: its names can no longer change"),
+    (ABANDONED, "chat"): _l("the table was abandoned: its chat can no longer change"),
+    (ABANDONED, "seats"): _l("the table was abandoned: its seats can no longer change"),
+    (ABANDONED, "invites"): _l("the table was abandoned: its invites can no longer change"),
+    (ABANDONED, "names"): _l("the table was abandoned: its names can no longer change"),
+}
+"""That an ended table's chat, seats, invites or names can no longer change, by how it ended:
+each a whole sentence (a language says each its own way)."""
+
+
+def _closed(table: LiveTable, what: str) -> Phrase:
+    """:data:`_CLOSED`'s sentence for ``table`` and ``what``."""
+    return _CLOSED.get((table.status, what)) or _l("the table was {status}: its {what} can no longer change",
+                                                   status=table.status, what=what)
 
 
 def _check_open(table: LiveTable, what: str) -> None:
     """Raise ``game_over`` at an ended table: it is read-only (its ``what`` too)."""
     if table.status not in OPEN_STATUSES:
-        raise TableError("game_over", f"{_ended(table)}: its {what} can no longer change")
+        raise TableError("game_over", _closed(table, what))
 
 
 def _one_line(e: BaseException) -> str:

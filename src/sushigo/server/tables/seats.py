@@ -15,14 +15,18 @@ from typing import Any
 from sushigo.bots import make_bot, parse_bot_spec
 from sushigo.engine.editions import new_game
 from sushigo.engine.flags import FlagError, rules_from_flags
+from sushigo.engine.messages import Seat as Told
+from sushigo.engine.messages import msg
 from sushigo.engine.rules import Rules, RulesError
+from sushigo.i18n import Phrase, _l, _ln
 from sushigo.server.accounts import DELETED_NAME
 from sushigo.server.protocol import CreateTable as CreateRequest
-from sushigo.server.protocol import dump
+from sushigo.server.protocol import dump, error
 from sushigo.server.store import OPEN_STATUSES, CreateTable, SeatRow, SetName, SetStatus, SetToken, StoreError, TableRow
 
 from .base import ServiceBase
 from .model import (
+    ABANDONED,
     BOT_LIMITS,
     CANCELLED,
     FINISHED,
@@ -41,7 +45,9 @@ from .model import (
 
 def _rules_from_request(req: CreateRequest) -> Rules:
     if req.players != len(req.seats):
-        raise TableError("bad_request", f"{len(req.seats)} seats listed for {req.players} players")
+        raise TableError("bad_request", _ln("{n} seat listed for {players} players",
+                                            "{n} seats listed for {players} players", len(req.seats),
+                                            players=req.players))
     try:
         return rules_from_flags(
             req.players, edition=req.edition,
@@ -56,27 +62,45 @@ def _rules_from_request(req: CreateRequest) -> Rules:
         raise TableError("bad_request", text.replace("edition party", 'edition "party"')) from None
 
 
+def _ended_table(status: str, cancelling: bool) -> Phrase:
+    """Why an ended table's creator can change nothing (``cancelling``: cancel it), by how it ended."""
+    if cancelling:
+        return _l("the table is finished; only a waiting table can be cancelled") if status == FINISHED else \
+            _l("the table is cancelled; only a waiting table can be cancelled") if status == CANCELLED else \
+            _l("the table is abandoned; only a waiting table can be cancelled") if status == ABANDONED else \
+            _l("the table is {status}; only a waiting table can be cancelled", status=status)
+    return _l("the table is finished; it is read-only") if status == FINISHED else \
+        _l("the table is cancelled; it is read-only") if status == CANCELLED else \
+        _l("the table is abandoned; it is read-only") if status == ABANDONED else \
+        _l("the table is {status}; it is read-only", status=status)
+
+
 def _bot_spec(entry: str, seat: int) -> str:
     spec = entry[4:].strip()
     if not spec:
-        raise TableError("bad_request", f"seat {seat}: 'bot:' needs a bot name")
+        raise TableError("bad_request", _l("seat {seat}: 'bot:' needs a bot name", seat=str(seat)))
     if spec.lower().startswith("cmd:"):
-        raise TableError("bad_request", f"seat {seat}: external programs cannot play on the server")
+        raise TableError("bad_request", _l("seat {seat}: external programs cannot play on the server", seat=str(seat)))
     try:
         _, settings = parse_bot_spec(spec)
-        refused = sorted(set(settings) - SERVER_SETTINGS)
-        if "file" in refused:
-            raise ValueError("bots cannot load files on the server")
-        if refused:
-            raise ValueError(f"setting {refused[0]!r} cannot be used on the server")
+    except ValueError as e:  # the bots' own words
+        raise TableError("bad_request", _l("seat {seat}: {why}", seat=str(seat), why=str(e))) from None
+    refused = sorted(set(settings) - SERVER_SETTINGS)
+    if "file" in refused:
+        raise TableError("bad_request", _l("seat {seat}: bots cannot load files on the server", seat=str(seat)))
+    if refused:
+        raise TableError("bad_request", _l("seat {seat}: setting {setting} cannot be used on the server",
+                                           seat=str(seat), setting=repr(refused[0])))
+    try:
         make_bot(spec, seed=0)
     except ValueError as e:
-        raise TableError("bad_request", f"seat {seat}: {e}") from None
+        raise TableError("bad_request", _l("seat {seat}: {why}", seat=str(seat), why=str(e))) from None
     for key, most in BOT_LIMITS.items():
         value = settings.get(key)
         if value is not None and not 0 < value <= most:
             raise TableError("bad_request",
-                             f"seat {seat}: {key}={value:g} (on the server: more than 0, at most {most:g})")
+                             _l("seat {seat}: {setting}={value} (on the server: more than 0, at most {most})",
+                                seat=str(seat), setting=key, value=f"{value:g}", most=f"{most:g}"))
     return spec
 
 
@@ -90,10 +114,10 @@ class Seats(ServiceBase):
         each player claims its seat (:meth:`claim_rematch`)."""
         rules = _rules_from_request(req)
         if req.rated and (req.seed is not None or req.hints or req.learn):
-            raise TableError("bad_request", "a rated table has no seed, no hints and no lesson")
+            raise TableError("bad_request", _l("a rated table has no seed, no hints and no lesson"))
         if req.turn_hours is not None and req.timer is not None:
-            raise TableError("bad_request", "a table has a move timer (timer, seconds) or is turn-based "
-                                            "(turn_hours), not both")
+            raise TableError("bad_request", _l("a table has a move timer (timer, seconds) or is turn-based "
+                                               "(turn_hours), not both"))
         timer = req.turn_hours * 3600 if req.turn_hours is not None else req.timer
         seats: list[Seat] = []
         tokens: dict[int, str] = {}
@@ -108,9 +132,10 @@ class Seats(ServiceBase):
             elif kind.startswith("bot:"):
                 seats.append(Seat(i, "bot", _bot_spec(entry.strip(), i), None, None))
             else:
-                raise TableError("bad_request", f"seat {i}: {entry[:40]!r} is neither 'human' nor 'bot:NAME'")
+                raise TableError("bad_request", _l("seat {seat}: {entry} is neither 'human' nor 'bot:NAME'",
+                                                   seat=str(i), entry=repr(entry[:40])))
         if all(s.kind == "bot" for s in seats):
-            raise TableError("bad_request", "a table needs at least one human seat")
+            raise TableError("bad_request", _l("a table needs at least one human seat"))
         seed = req.seed if req.seed is not None else secrets.randbits(63)
         table_id = self.prefix + secrets.token_urlsafe(9)
         creator = secrets.token_urlsafe(24)
@@ -150,28 +175,29 @@ class Seats(ServiceBase):
 
     async def cancel(self, table_id: str, creator: str) -> LiveTable:
         """Cancel a table that has not started, for its creator (stored first)."""
-        table = await self._creators_table(table_id, creator, ended="only a waiting table can be cancelled")
+        table = await self._creators_table(table_id, creator, cancelling=True)
         if table.status != WAITING or table.starting:
-            raise TableError("not_waiting", "the game has started; only a waiting table can be cancelled")
+            raise TableError("not_waiting", _l("the game has started; only a waiting table can be cancelled"))
         try:
             await self.writer.submit(SetStatus(table.id, CANCELLED, time.time()))
         except StoreError:
-            raise TableError("server_error", "the table could not be cancelled; try again") from None
+            raise TableError("server_error", _l("the table could not be cancelled; try again")) from None
         self._end(table, CANCELLED)
         return table
 
-    async def _creators_table(self, table_id: str, creator: str, *, ended: str = "it is read-only") -> LiveTable:
-        """The open table ``table_id`` this process runs, if ``creator`` is its creator's token."""
+    async def _creators_table(self, table_id: str, creator: str, *, cancelling: bool = False) -> LiveTable:
+        """The open table ``table_id`` this process runs, if ``creator`` is its creator's token
+        (``cancelling``: to cancel it; an ended table says so)."""
         table = self.tables.get(table_id)
         if table is None:
             summary = await self.summary(table_id)
             if summary is None:
-                raise TableError("no_table", f"no table {table_id!r}")
+                raise TableError("no_table", _l("no table {id}", id=repr(table_id)))
             if summary["status"] in OPEN_STATUSES:
-                raise TableError("wrong_process", "this table is served by another server process")
-            raise TableError("not_waiting", f"the table is {summary['status']}; {ended}")
+                raise TableError("wrong_process", _l("this table is served by another server process"))
+            raise TableError("not_waiting", _ended_table(summary["status"], cancelling))
         if table.creator_hash is None or not hmac.compare_digest(table.creator_hash, hash_token(creator)):
-            raise TableError("not_creator", "this is not the creator's token of this table")
+            raise TableError("not_creator", _l("this is not the creator's token of this table"))
         return table
 
     async def claim_rematch(self, table: LiveTable, seat: int | None) -> tuple[LiveTable, str, str | None]:
@@ -181,9 +207,9 @@ class Seats(ServiceBase):
         token (the caller sends them to that seat's socket only: the socket
         holds the old seat's secret, so each new seat goes to its old player)."""
         if seat is None or table.seats[seat].kind != "human":
-            raise TableError("not_seated", "only the table's players can play again")
+            raise TableError("not_seated", _l("only the table's players can play again"))
         if table.status != FINISHED:
-            raise TableError("not_over", "play again once the game is over")
+            raise TableError("not_over", _l("play again once the game is over"))
         creator = None
         async with table.rematch_lock:
             if table.rematch is None:
@@ -192,15 +218,15 @@ class Seats(ServiceBase):
                 try:
                     await self._happening(table, "rematch", seat, {"table": new.id})[1]
                 except StoreError:
-                    raise TableError("server_error", "the new table could not be linked; try again") from None
+                    raise TableError("server_error", _l("the new table could not be linked; try again")) from None
                 table.rematch = new.id
                 table.moved = True
                 self._publish(table)
             found = self.tables.get(table.rematch)
             if found is not None and found.seats[seat].token_hash is not None:
-                raise TableError("already_claimed", "this seat took its place at the new table already")
+                raise TableError("already_claimed", _l("this seat took its place at the new table already"))
             if found is None or found.status != WAITING:
-                raise TableError("not_waiting", "the new table has started or ended without this seat")
+                raise TableError("not_waiting", _l("the new table has started or ended without this seat"))
             new = found
             token = secrets.token_urlsafe(24)
             digest = hash_token(token)
@@ -215,7 +241,7 @@ class Seats(ServiceBase):
             except (StoreError, TableError):
                 new.seats[seat].token_hash = None
                 new.seats[seat].account = new.seats[seat].account_name = None
-                raise TableError("server_error", "the seat could not be stored; try again") from None
+                raise TableError("server_error", _l("the seat could not be stored; try again")) from None
             return new, token, creator
 
     def _rematch_request(self, table: LiveTable) -> CreateRequest:
@@ -259,7 +285,7 @@ class Seats(ServiceBase):
         ``hello`` that names a seat instead of its secret; else :class:`TableError`."""
         holder = table.seats[seat].account if 0 <= seat < len(table.seats) else None
         if holder is None or not hmac.compare_digest(holder.encode(), account.encode()):
-            raise TableError("not_your_seat", "this seat is not your account's")
+            raise TableError("not_your_seat", _l("this seat is not your account's"))
         return seat
 
     def forget_account(self, account: str) -> None:
@@ -293,10 +319,10 @@ class Seats(ServiceBase):
         if invite is None:
             raise TableError("seat_taken", SEAT_TAKEN)
         if table.rated and account is None:
-            raise TableError("needs_account", "a rated table seats signed-in players only: sign in, then open "
-                                              "the invite again")
+            raise TableError("needs_account", _l("a rated table seats signed-in players only: sign in, then open "
+                                                 "the invite again"))
         if table.rated and account is not None and any(x.account == account[0] for x in table.seats):
-            raise TableError("already_seated", "your account has a seat at this rated table already")
+            raise TableError("already_seated", _l("your account has a seat at this rated table already"))
         secret = secrets.token_urlsafe(24)
         digest = hash_token(secret)
         s.invite_hash, s.token_hash = None, digest  # before any await: a second hello with it finds it spent
@@ -313,15 +339,14 @@ class Seats(ServiceBase):
             s.account, s.account_name = before
             s.account_bot = was_bot
             del s.spent[-1 if old is None else -2:]
-            raise TableError("server_error", "the seat could not be claimed; try again") from None
+            raise TableError("server_error", _l("the seat could not be claimed; try again")) from None
         if old is not None:
             for conn in table.connections_of(seat):
-                conn.send(dump({"type": "error", "code": "seat_taken",
-                                "message": "your seat was claimed with the new invite the table's creator made"}))
+                conn.send(error("seat_taken", _l("your seat was claimed with the new invite the table's creator made")))
                 conn.close(1008, "seat claimed with a new invite")
                 self.detach(table, conn)
                 conn.seat = None  # anything it still sends is a spectator's
-            self._tell(table, "claim", f"{{{seat}}}'s seat was claimed with its new invite.", seat)
+            self._tell(table, "claim", msg("{seat}'s seat was claimed with its new invite.", seat=Told(seat)), seat)
             self.broadcast_seats(table)
         return secret
 
@@ -333,19 +358,20 @@ class Seats(ServiceBase):
         table = await self._creators_table(table_id, creator)
         _check_open(table, "invites")
         if not 0 <= seat < len(table.seats) or table.seats[seat].kind != "human":
-            raise TableError("bad_request", f"seat {seat} is not a player's seat")
+            raise TableError("bad_request", _l("seat {seat} is not a player's seat", seat=str(seat)))
         s = table.seats[seat]
         token = secrets.token_urlsafe(24)
         digest = hash_token(token)
         try:
             await self._happening(table, "invite", seat, {"invite": digest.hex()})[1]
         except StoreError:
-            raise TableError("server_error", "the invite could not be stored; try again") from None
+            raise TableError("server_error", _l("the invite could not be stored; try again")) from None
         if s.invite_hash is not None:
             s.spent.append(s.invite_hash)
         s.invite_hash = digest
         if s.token_hash is not None:
-            self._tell(table, "invite", f"The table's creator made a new invite for {{{seat}}}'s seat.", seat)
+            self._tell(table, "invite", msg("The table's creator made a new invite for {seat}'s seat.",
+                                            seat=Told(seat)), seat)
         self.broadcast_seats(table)
         return token
 
@@ -357,7 +383,7 @@ class Seats(ServiceBase):
             try:
                 await self.writer.submit(SetName(table.id, seat, name))
             except StoreError:
-                raise TableError("server_error", "the name could not be stored; try again") from None
+                raise TableError("server_error", _l("the name could not be stored; try again")) from None
             s.name = name
         if not await self._start_if_ready(table):
             self.broadcast_seats(table)
@@ -375,7 +401,7 @@ class Seats(ServiceBase):
             await self.writer.submit(SetStatus(table.id, PLAYING))
             await start
         except StoreError:
-            raise TableError("server_error", "the game could not be started; try again") from None
+            raise TableError("server_error", _l("the game could not be started; try again")) from None
         finally:
             table.starting = False
         table.started = now
@@ -405,7 +431,7 @@ class Seats(ServiceBase):
             if s.connections == 1 and s.stand_in is not None:
                 self._take_seat_back(table, s.seat)
             elif s.connections == 1 and s.seen:
-                self._tell(table, "back", f"{{{s.seat}}} is back.", s.seat)
+                self._tell(table, "back", msg("{seat} is back.", seat=Told(s.seat)), s.seat)
             s.seen = True
             self.broadcast_seats(table)
         else:
@@ -419,6 +445,6 @@ class Seats(ServiceBase):
                 s.connections -= 1
                 if s.connections == 0:
                     s.away_since = time.time()
-                    self._tell(table, "away", f"{{{s.seat}}} left the table.", s.seat)
+                    self._tell(table, "away", msg("{seat} left the table.", seat=Told(s.seat)), s.seat)
             self.broadcast_seats(table)
         self.forget_if_idle(table)

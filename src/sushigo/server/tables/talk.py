@@ -8,7 +8,9 @@ import time
 from collections.abc import Sequence
 from typing import Any
 
+from sushigo.engine.messages import Message
 from sushigo.engine.narration import Line
+from sushigo.i18n import _l, _ln
 from sushigo.server.protocol import REACTIONS, clean_chat, dump
 from sushigo.server.store import HappeningRow, StoreError
 
@@ -31,18 +33,21 @@ class Talk(ServiceBase):
                   reaction: str | None = None) -> None:
         """A chat message or a reaction from ``seat`` (stored first, then sent to whoever may read it)."""
         if not table.chat:
-            raise TableError("no_chat", "this table was created without chat")
+            raise TableError("no_chat", _l("this table was created without chat"))
         if seat is None:
-            raise TableError("not_seated", "spectators cannot chat")
+            raise TableError("not_seated", _l("spectators cannot chat"))
         _check_open(table, "chat")
         now = time.time()
         most, window = CHAT_RATE
         recent = [t for t in table.said.get(seat, []) if now - t < window]
         if len(recent) >= most:
-            raise TableError("chat_rate", f"at most {most} messages in {window:g} seconds; wait a moment")
+            raise TableError("chat_rate", _ln("at most {n} message in {seconds} seconds; wait a moment",
+                                                 "at most {n} messages in {seconds} seconds; wait a moment", most,
+                                                 seconds=f"{window:g}"))
         if reaction is not None:
             if reaction not in REACTIONS:
-                raise TableError("bad_message", f"unknown reaction {reaction[:20]!r} (one of {', '.join(REACTIONS)})")
+                raise TableError("bad_message", _l("unknown reaction {reaction} (one of {reactions})",
+                                                   reaction=repr(reaction[:20]), reactions=", ".join(REACTIONS)))
             kind, data = "react", {"reaction": reaction}
         else:
             kind, data = "chat", {"text": clean_chat(text or "")}
@@ -52,7 +57,7 @@ class Talk(ServiceBase):
         try:
             await stored
         except StoreError:
-            raise TableError("server_error", "the message could not be stored; try again") from None
+            raise TableError("server_error", _l("the message could not be stored; try again")) from None
         table.talk.append(row)
         message = dump({"type": "chat", "messages": [_talk_json(row)]})
         for conn in table.connections:
@@ -65,26 +70,26 @@ class Talk(ServiceBase):
     async def mute(self, table: LiveTable, seat: int | None, other: int, muted: bool) -> None:
         """``seat`` stops (or starts again) reading ``other``'s chat (stored first)."""
         if seat is None:
-            raise TableError("not_seated", "spectators cannot mute")
+            raise TableError("not_seated", _l("spectators cannot mute"))
         _check_open(table, "chat")
         if not 0 <= other < len(table.seats) or other == seat:
-            raise TableError("bad_message", f"seat {other} is not another seat of this table")
+            raise TableError("bad_message", _l("seat {seat} is not another seat of this table", seat=str(other)))
         try:
             await self._happening(table, "mute", seat, {"seat": other, "muted": muted})[1]
         except StoreError:
-            raise TableError("server_error", "the mute could not be stored; try again") from None
+            raise TableError("server_error", _l("the mute could not be stored; try again")) from None
         mutes = table.mutes.setdefault(seat, set())
         (mutes.add if muted else mutes.discard)(other)
         text = dump({"type": "muted", "seats": sorted(mutes)})
         for conn in table.connections_of(seat):
             conn.send(text)
 
-    def _tell(self, table: LiveTable, kind: str, text: str, seat: int) -> None:
+    def _tell(self, table: LiveTable, kind: str, said: Message, seat: int) -> None:
         """Add a line of the server's own (a seat leaving or returning) and send it, while the game is on."""
         if table.status != PLAYING:
             return
         game = table.game
-        table.log.append(Line(kind, game.round, None if game.is_over else game.turn, text, seat=seat))
+        table.log.append(Line.told(kind, game.round, None if game.is_over else game.turn, said, seat=seat))
         self._publish_log(table)
 
 
