@@ -97,24 +97,25 @@ def keep(*names: str) -> dict[str, str]:
     return {name: f"{{{name}}}" for name in names}
 
 
-def listing(parts: Sequence[Part]) -> Text:
-    """Parts in a plain list, joined as the language joins one (``a, b, c``)."""
+def _folded(parts: Sequence[Part], join: str, rest: str) -> Text:
+    """``parts`` joined from the last one back, each by the template ``join``
+    (its ``{first}``, and the part joined so far as ``{rest}``)."""
     if not parts:
         return Text()
     out = styled("{only}", only=parts[-1])
     for part in reversed(parts[:-1]):
-        out = styled(_(COMMA), first=part, rest=out)
+        out = styled(_(join), **{"first": part, rest: out})
     return out
+
+
+def listing(parts: Sequence[Part]) -> Text:
+    """Parts in a plain list, joined as the language joins one (``a, b, c``)."""
+    return _folded(parts, COMMA, "rest")
 
 
 def each_and(parts: Sequence[Part]) -> Text:
     """Parts joined by "and", each to the next (``a and b and c``)."""
-    if not parts:
-        return Text()
-    out = styled("{only}", only=parts[-1])
-    for part in reversed(parts[:-1]):
-        out = styled(_(AND), first=part, last=out)
-    return out
+    return _folded(parts, AND, "last")
 
 
 def not_a_card(token: str, *names: Sequence[str]) -> str:

@@ -45,8 +45,9 @@ def translated_page(name: str, lang: str) -> str:
 
 
 def _page(name: str, request: Request) -> Response:
-    return Response(translated_page(name, page_language(request)), media_type="text/html",
-                    headers={**_FRESH, "Vary": "Accept-Language, Cookie", "Content-Language": page_language(request)})
+    lang = page_language(request)
+    return Response(translated_page(name, lang), media_type="text/html",
+                    headers={**_FRESH, "Vary": "Accept-Language, Cookie", "Content-Language": lang})
 
 
 @cache
