@@ -7,7 +7,8 @@
 
 What is extracted (Babel's extractors; the keywords are the project's markers): the
 Python sources (``msg``, ``nmsg`` (plural), ``label``, ``N_`` of :mod:`sushigo.engine.messages`;
-``_``, ``_l`` and ``_n``, ``_ln`` (plural) of :mod:`sushigo.i18n`), the pages' JavaScript (``t("...")``,
+``told`` and ``ntold`` (an error's text; plural) too; ``_``, ``_l`` and ``_n``, ``_ln`` (plural) of
+:mod:`sushigo.i18n`), the pages' JavaScript (``t("...")``,
 ``tn("one", "many", n)``) and the pages' HTML (every text and every ``title``,
 ``placeholder``, ``alt``, ``aria-label`` attribute: :func:`sushigo.i18n.pages.extract_html`).
 A new language: CONTRIBUTING.md, "Adding a language".
@@ -33,16 +34,20 @@ sys.path.insert(0, str(ROOT / "src"))
 from sushigo.i18n import DEFAULT, LANGUAGES, LOCALES, babel_locale, po_path  # noqa: E402
 
 SOURCES = ROOT / "src" / "sushigo"
-ENGINE = {"msg": None, "nmsg": (1, 2), "label": None, "N_": None}
+ENGINE = {"msg": None, "nmsg": (1, 2), "label": None, "N_": None, "told": (2,), "ntold": (2, 3)}
 """The engine's markers (sushigo.engine.messages)."""
 ADAPTERS = {"_": None, "_n": (1, 2), "_l": None, "_ln": (1, 2), "N_": None, "msg": None, "nmsg": (1, 2)}
-"""The terminal's, the command line's and the server's (sushigo.i18n)."""
+"""The terminal's, the command line's, the server's, the tournament's, the statistics' and the bridge's
+(sushigo.i18n)."""
 PAGES = {"t": None, "tn": (1, 2)}
 """The pages' scripts' (static/i18n.js)."""
 METHODS = [  # (pattern, extractor, keywords)
     ("engine/**.py", "python", ENGINE),
     ("terminal/**.py", "python", ADAPTERS),
     ("cli/**.py", "python", ADAPTERS),
+    ("tournament/**.py", "python", ADAPTERS),
+    ("stats/**.py", "python", ADAPTERS),
+    ("connect/**.py", "python", ADAPTERS),
     ("server/**.py", "python", ADAPTERS),
     ("i18n/**.py", "python", ADAPTERS),
     ("server/static/**.js", "javascript", PAGES),
@@ -172,7 +177,10 @@ def merge(lang: str, fragment: Path, template: Catalog) -> int:
     for m in read(fragment, lang):
         forms = list(m.string) if isinstance(m.string, (list, tuple)) else [m.string]
         if m.id and m.id in catalog and all(forms):
-            catalog[m.id].string = m.string
+            # a fragment written with a newer CLDR's plural forms than the catalog's (fr, es, it:
+            # "many") keeps the catalog's: its header's rule chooses among those only
+            catalog[m.id].string = tuple(forms[:catalog.num_plurals]) if isinstance(m.string, (list, tuple)) \
+                else m.string
             done += 1
     write(catalog, po_path(lang))
     return done

@@ -8,11 +8,12 @@ from pathlib import Path
 import pytest
 
 from cli.test_party_cli import assert_one_line_error, run
-from sushigo.analysis.game import ANALYSIS_FORMAT, action_label, analyze_game
+from sushigo.analysis.game import ANALYSIS_FORMAT, action_label, action_label_said, analyze_game
 from sushigo.bots import make_bot
 from sushigo.bots.base import play_game
 from sushigo.engine.base.actions import parse_action
 from sushigo.engine.editions import AnyGame, to_record
+from sushigo.engine.messages import from_json, render
 from sushigo.engine.party.actions import parse_party_action
 from sushigo.engine.rules import Rules
 
@@ -40,9 +41,15 @@ def test_json_is_the_analysis_of_the_library(which: str, games: dict[str, AnyGam
     assert proc.returncode == 0, proc.stderr
     doc = json.loads(proc.stdout)
     assert doc["format"] == ANALYSIS_FORMAT
-    expected = analyze_game(game, [1], samples=3, seed=4).to_json(lambda a: action_label(game, a))
+    expected = analyze_game(game, [1], samples=3, seed=4).to_json(lambda a: action_label(game, a),
+                                                                  lambda a: action_label_said(game, a))
     assert doc == json.loads(json.dumps(expected))
-    assert all(d["played_words"] == action_label(game, parse(d["played"])) for d in doc["seats"][0]["decisions"])
+    decisions = doc["seats"][0]["decisions"]
+    assert all(d["played_words"] == action_label(game, parse(d["played"])) for d in decisions)
+    # the words as messages say the same English
+    assert all(render(from_json(d["played_words_msg"])) == d["played_words"]
+               and render(from_json(d["best_words_msg"])) == d["best_words"]
+               and all(render(from_json(v["words_msg"])) == v["words"] for v in d["values"]) for d in decisions)
 
 
 def test_the_table_chart_and_summary_for_every_seat(games: dict[str, AnyGame], tmp_path: Path) -> None:

@@ -167,6 +167,36 @@ def test_whole_games_at_the_table(live_server: str, browser: Browser, lang: str,
     join(page, invites(live_server, created)[0], "Ana")
     found: list[str] = []
     scan_table(page, lang, found)
+    # the game's replay, at a step where the seat's choice is told in words
+    page.locator('[data-testid="replay-link"]').click()
+    page.wait_for_selector('[data-testid="moment"]:not([hidden])')
+    page.keyboard.press("ArrowRight")
+    page.wait_for_selector('[data-testid="chosen"]')
+    scan(page, lang, "replay", found)
+    assert found == [], found[:40]
+    assert errors == []
+    context.close()
+
+
+@pytest.mark.parametrize(("lang", "menu"), [("de", "Points Platter"), ("ja", "Master Menu"), ("fr", "")])
+def test_a_score_sheet_being_kept(live_server: str, browser: Browser, lang: str, menu: str) -> None:
+    """Every entry's button and group, and a seat's collection, in the page's language."""
+    context, page = open_in(browser, live_server, lang)
+    errors = watch_errors(page)
+    page.goto(live_server + "/score")
+    page.wait_for_selector('[data-testid="start"]')
+    if menu:
+        page.check('[data-testid="edition-party"]')
+        page.select_option('[data-testid="menu"]', menu)
+    page.click('[data-testid="start"]')
+    page.wait_for_selector('[data-testid="entry"]')
+    page.click('[data-testid="seat-0"]')
+    for row in page.locator('[data-testid="entry"]').all()[:4]:
+        row.evaluate("e => { const d = e.closest('details'); if (d) d.open = true; }")
+        row.locator('[data-testid="more"]').click()
+    page.evaluate("() => document.querySelectorAll('details').forEach(d => { d.open = true; })")
+    found: list[str] = []
+    scan(page, lang, f"score sheet {menu or 'base'}", found)
     assert found == [], found[:40]
     assert errors == []
     context.close()

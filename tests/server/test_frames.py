@@ -19,7 +19,7 @@ import time
 
 import pytest
 
-from sushigo.engine.editions import action_text, action_words, new_game, seat_view, view_document
+from sushigo.engine.editions import action_said, action_text, action_words, new_game, seat_view, view_document
 from sushigo.engine.flags import rules_from_flags
 from sushigo.server.protocol import VERSION
 from sushigo.server.tables import FINISHED, PLAYING, WAITING, LiveTable, Seat, StateFrames
@@ -52,7 +52,8 @@ def _check_document(table: LiveTable, seat: int | None, view: dict[str, object])
     committed = game.committed_action(seat)
     change = game.change_choices(seat)
     now = change if committed is not None and change else game.legal_actions(seat)
-    assert view["choices"] == [{"action": a, "text": action_text(game, a), "words": action_words(game, a)}
+    assert view["choices"] == [{"action": a, "text": action_text(game, a), "words": action_words(game, a),
+                               "words_msg": action_said(game, a)}
                                for a in now]
     if committed is None:
         assert [c["text"] for c in view["choices"]] == view["legal"]  # type: ignore[attr-defined]

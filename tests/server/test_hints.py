@@ -11,6 +11,8 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
+from sushigo.engine.messages import from_json, render
+
 from .conftest import create, finish, keep, kept, make_client, tokens
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
@@ -123,6 +125,10 @@ def test_each_seat_gets_its_own_hints_and_nobody_else_does(hint_client: TestClie
             losses = [a["loss"] for a in h["actions"]]
             assert losses == sorted(losses) and losses[0] == 0
             assert all(0 <= a["win"] <= 1 for a in h["actions"])
+            # each choice's words, and as a label the message a page says in its language ("to pass": "Pass")
+            assert all(render(from_json(a["words_msg"])) == (a["words"][3].upper() + a["words"][4:]
+                                                             if a["words"].startswith("to ") else a["words"])
+                       for a in h["actions"])
 
 
 def test_a_table_without_hints_sends_none_and_a_socket_that_joins_gets_the_open_decisions_hint(
@@ -185,7 +191,7 @@ def test_analyse_my_game_queues_progresses_and_is_kept(analysis_client: TestClie
     import json
     import time
 
-    from sushigo.analysis.game import action_label, analyze_game
+    from sushigo.analysis.game import action_label, action_label_said, analyze_game
     from sushigo.engine.editions import replay
 
     body: dict[str, Any] = {"edition": edition, "players": 2, "seats": ["human", "bot:greedy"]}
@@ -210,7 +216,8 @@ def test_analyse_my_game_queues_progresses_and_is_kept(analysis_client: TestClie
         time.sleep(0.05)
     assert job["done"] == job["total"] > 0
     game = replay(json.loads(analysis_client.get(f"/api/tables/{tid}/record").text))
-    expected = analyze_game(game, [1], samples=3, seed=0).to_json(lambda a: action_label(game, a))
+    expected = analyze_game(game, [1], samples=3, seed=0).to_json(lambda a: action_label(game, a),
+                                                                  lambda a: action_label_said(game, a))
     assert job["analysis"] == json.loads(json.dumps(expected))  # the library's analysis, from the record
     # kept with the table: a new server process answers from the database, and asking again starts nothing
     with make_client(db_url, analysis_samples=3) as again:

@@ -24,7 +24,9 @@ from cryptography.hazmat.primitives.asymmetric.utils import encode_dss_signature
 from fastapi.testclient import TestClient
 
 from sushigo.engine.base.cards import CARD_LABELS, CARD_NAMES
+from sushigo.engine.messages import Words
 from sushigo.engine.party.cards import PARTY_LABELS
+from sushigo.i18n import _l, speaker
 from sushigo.server.push import MAX_DEVICES, Notice
 
 from .conftest import create, tokens
@@ -163,6 +165,28 @@ def test_a_notification_reaches_the_device_encrypted_and_signed_by_the_server(we
     claims = check_vapid(headers, key, f"http://{service.host}")
     assert claims["sub"] == "mailto:ops@sushi.example"
     assert body.find(b"Hello") == -1  # encrypted on the way
+
+
+def test_each_device_reads_its_notices_in_the_language_of_the_page_that_turned_them_on(
+        web: TestClient, service: PushService) -> None:
+    sign_up(web, "Alice", "alice password")
+    phone, laptop = Device(service, "/push/phone"), Device(service, "/push/laptop")
+    r = web.post("/api/push/subscribe", json=phone.subscription(), headers={"accept-language": "ja"})
+    assert r.status_code == 201, r.text
+    subscribe(web, laptop)  # no language asked: English
+    notice = Notice(_l("{game}: your move", game=_l("Sushi Go!")),
+                    _l("The table with {others} waits on you.", others=Words(("Bob", "Cy"))), "/t/x#as=0", "t")
+    assert web.portal.call(web.app.state.site.push.notify, account_id(web, "Alice"), notice) == 2
+    read = {}
+    for _ in range(2):
+        path, _, body = service.next()
+        read[path] = (phone if path == "/push/phone" else laptop).read(body)
+    assert read["/push/laptop"]["title"] == "Sushi Go!: your move"
+    assert read["/push/laptop"]["body"] == "The table with Bob and Cy waits on you."
+    ja = speaker("ja")
+    assert read["/push/phone"] == {"title": ja.text(notice.title), "body": ja.text(notice.body),
+                                   "url": "/t/x#as=0", "tag": "t"}
+    assert read["/push/phone"]["body"] != read["/push/laptop"]["body"] and "Bob" in read["/push/phone"]["body"]
 
 
 def test_a_play_now_match_is_told_to_the_accounts_devices(web: TestClient, service: PushService) -> None:

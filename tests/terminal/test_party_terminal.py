@@ -275,7 +275,7 @@ def test_usage_errors_are_one_line() -> None:
         ({"players": 9}, "2-8 players, not 9"),
         ({"players": 4, "humans": 5}, "humans must be 0 to 4"),
         ({"players": 4, "menu": "Tapas"}, "unknown menu 'Tapas'"),
-        ({"players": 4, "humans": 0, "bots": ["greedy", "clever"]}, "2 bots given for 4 bot seat(s)"),
+        ({"players": 4, "humans": 0, "bots": ["greedy", "clever"]}, "2 bots given for 4 bot seats"),
     ]:
         out = console()
         assert run_party_play(console=out, input_fn=lambda p: "", **kwargs) == EXIT_USAGE

@@ -413,7 +413,7 @@ def test_ctrl_c_stops_and_saves(tmp_path: Path) -> None:
         ({"players": 4, "humans": -1}, "humans must be 0 to 4"),
         ({"players": 4, "bots": ["clever"]},
          "unknown bot 'clever' (choose from: flatmc, greedy, ismcts, learned, random, or cmd:COMMAND)"),
-        ({"players": 4, "bots": ["greedy", "random"]}, "2 bots given for 3 bot seat(s)"),
+        ({"players": 4, "bots": ["greedy", "random"]}, "2 bots given for 3 bot seats"),
         ({"players": 4, "bots": ["ismcts:time=-1"]}, "ismcts time must be a positive number"),
         ({"players": 3, "humans": 1, "names": ["A", "B"]}, "2 names given for 1 human"),
         ({"players": 3, "humans": 2, "names": ["Ann", " ann "]}, "two players are called"),

@@ -279,3 +279,44 @@ def test_the_language_comes_from_lang_or_the_locale(monkeypatch: pytest.MonkeyPa
     assert main(["play", "--humans", "0", "--no-save"]) == 0
     assert spoken == ["de", "fr", "ja", "en"]
     assert i18n.current().lang == before  # the game's language ends with the game
+
+
+def test_a_player_types_a_cards_name_as_the_screen_shows_it() -> None:
+    """In French, "nigiri au calmar" (the label) or "calmar" (the short label, accents and
+    case aside) picks the squid nigiri; the English record names still work; a name the hand
+    does not hold is still refused."""
+    from sushigo.engine.base.cards import Card
+    from sushigo.engine.base.game import Game
+    from sushigo.terminal.party import PartyTerminalGame
+
+    def in_french(fn: Callable[[], Any]) -> Any:
+        def run() -> Any:
+            i18n.use("fr")
+            return fn()
+        return contextvars.copy_context().run(run)
+
+    out = Console(file=io.StringIO(), width=80)
+    game = Game(2, seed=0)
+    ui = base.TerminalGame(game, ["A", "B"], [None, None], out, lambda p: "", None, {})
+    hand = [Card.SALMON, Card.SQUID, Card.TEMPURA]
+    squid = hand.index(Card.SQUID)
+    for typed in ("Nigiri au calmar", "CALMAR", "squid", str(squid + 1)):
+        assert in_french(lambda t=typed: ui.parse_pick(t, 0, hand)) == int(Card.SQUID), typed
+    with pytest.raises(ValueError):
+        in_french(lambda: ui.parse_pick("Pudding", 0, hand))
+    # Party, in Japanese: a card of the hand by its name as shown
+    from sushigo.engine.party.game import PartyGame
+    from sushigo.engine.rules import Rules
+
+    party = PartyGame(Rules.party(2, "Sushi Go!"), seed=0)
+    pui = PartyTerminalGame(party, ["A", "B"], [None, None], out, lambda p: "", None, {})
+    cards = [int(PartyCard.SQUID), int(PartyCard.TEMPURA)]
+
+    def in_japanese(text: str) -> int:
+        def run() -> int:
+            i18n.use("ja")
+            return pui.parse_card_choice(text, cards, "hand")
+        return contextvars.copy_context().run(run)
+
+    assert in_japanese(i18n.speaker("ja").gettext("Tempura")) == int(PartyCard.TEMPURA)
+    assert in_japanese("tempura") == int(PartyCard.TEMPURA)

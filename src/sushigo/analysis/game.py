@@ -37,7 +37,8 @@ from typing import Any, Final
 from sushigo.analysis.evaluate import DEFAULT_SAMPLES, DecisionEvaluation, evaluate_decision
 from sushigo.analysis.walk import SeatDecision, seat_decisions
 from sushigo.bots.base import AnyView
-from sushigo.engine.editions import EDITIONS, AnyGame, action_words
+from sushigo.engine.editions import EDITIONS, AnyGame, action_said
+from sushigo.engine.messages import from_json, render
 
 ANALYSIS_FORMAT: Final = "sushigo-analysis/1"
 
@@ -133,10 +134,13 @@ class GameAnalysis:
         """The text form of an action of this game (:meth:`~sushigo.engine.editions.Edition.action_text`)."""
         return EDITIONS[self.edition].action_text(action)
 
-    def to_json(self, words: Callable[[int], str] | None = None) -> dict[str, Any]:
+    def to_json(self, words: Callable[[int], str] | None = None,
+                said: Callable[[int], Any] | None = None) -> dict[str, Any]:
         """The ``sushigo-analysis/1`` document (``docs/analysis.md``); ``words`` (an action
-        in words, e.g. ``sushigo.engine.editions.action_words`` of the game) adds the optional
-        keys ``played_words``, ``best_words`` and each value's ``words``."""
+        in words, e.g. :func:`action_label` of the game) adds the optional keys
+        ``played_words``, ``best_words`` and each value's ``words``; ``said`` (the same as a
+        message's JSON: :func:`action_label_said`) adds ``played_words_msg``,
+        ``best_words_msg`` and each value's ``words_msg``."""
         return {
             "format": ANALYSIS_FORMAT,
             "edition": self.edition,
@@ -144,10 +148,11 @@ class GameAnalysis:
             "samples": self.samples,
             "seed": self.seed,
             "thresholds": self.thresholds.to_json(),
-            "seats": [self._seat_json(s, words) for s in self.seats],
+            "seats": [self._seat_json(s, words, said) for s in self.seats],
         }
 
-    def _seat_json(self, seat: SeatAnalysis, words: Callable[[int], str] | None) -> dict[str, Any]:
+    def _seat_json(self, seat: SeatAnalysis, words: Callable[[int], str] | None,
+                   said: Callable[[int], Any] | None) -> dict[str, Any]:
         return {
             "seat": seat.seat,
             "summary": {
@@ -156,10 +161,11 @@ class GameAnalysis:
                 "mean_loss": round(seat.mean_loss, 3),
                 **{label: seat.count(label) for label in LABELS},
             },
-            "decisions": [self._decision_json(d, words) for d in seat.decisions],
+            "decisions": [self._decision_json(d, words, said) for d in seat.decisions],
         }
 
-    def _decision_json(self, d: AnalysedDecision, words: Callable[[int], str] | None) -> dict[str, Any]:
+    def _decision_json(self, d: AnalysedDecision, words: Callable[[int], str] | None,
+                       said: Callable[[int], Any] | None) -> dict[str, Any]:
         ev = d.evaluation
         out: dict[str, Any] = {
             "round": d.round,
@@ -182,6 +188,7 @@ class GameAnalysis:
                     "loss": round(ev.loss(v.action), 3),
                     "loss_se": round(ev.loss_se(v.action), 3),
                     **({"words": words(v.action)} if words else {}),
+                    **({"words_msg": said(v.action)} if said else {}),
                 }
                 for v in ev.values
             ],
@@ -189,6 +196,9 @@ class GameAnalysis:
         if words:
             out["played_words"] = words(d.action)
             out["best_words"] = words(ev.best.action)
+        if said:
+            out["played_words_msg"] = said(d.action)
+            out["best_words_msg"] = said(ev.best.action)
         return out
 
 
@@ -200,8 +210,18 @@ def action_label(game: AnyGame, action: int) -> str:
     >>> action_label(PartyGame(Rules.party(2, "Dinner for Two"), seed=1), 96)
     'Pass'
     """
-    text = action_words(game, action)
-    return text[3].upper() + text[4:] if text.startswith("to ") else text
+    return render(from_json(action_label_said(game, action)))
+
+
+def action_label_said(game: AnyGame, action: int) -> Any:
+    """:func:`action_label` as a message's JSON, for a reader in any language.
+
+    >>> from sushigo.engine.party.game import PartyGame
+    >>> from sushigo.engine.rules import Rules
+    >>> action_label_said(PartyGame(Rules.party(2, "Dinner for Two"), seed=1), 96)
+    {'id': 'Pass', 'params': {}}
+    """
+    return action_said(game, action, label=True)
 
 
 def decision_seed(seed: int, decision: SeatDecision) -> int:
@@ -314,6 +334,7 @@ __all__ = [
     "SeatAnalysis",
     "Thresholds",
     "action_label",
+    "action_label_said",
     "analyze_game",
     "decision_seed",
     "plan_analysis",

@@ -18,11 +18,13 @@ from typing import Annotated
 import typer
 
 from sushigo.analysis.evaluate import DEFAULT_SAMPLES
-from sushigo.analysis.game import LABELS, GameAnalysis, SeatAnalysis, action_label, analyze_game
+from sushigo.analysis.game import LABELS, GameAnalysis, SeatAnalysis, action_label, action_label_said, analyze_game
 from sushigo.cli.errors import EXIT_USAGE, fail
 from sushigo.cli.tournament import progress_bar
 from sushigo.engine.editions import AnyGame, replay
+from sushigo.engine.messages import msg
 from sushigo.engine.records import RecordError, load_json, seat_names
+from sushigo.i18n import _l, message_of
 
 MARKS = {None: "", "inaccuracy": "?!", "mistake": "?", "blunder": "??"}
 """The chess marks of each label, after the move played."""
@@ -58,23 +60,26 @@ def analyze_command(
     labelled inaccuracy (?!), mistake (?) or blunder (??) from the thresholds
     in docs/analysis.md.
     """
-    label = "standard input" if file == "-" else file
+    label = _l("standard input") if file == "-" else file
     try:
-        data = load_json(file, "record")
+        data = load_json(file, msg("record"))
         game = replay(data)
     except RecordError as e:
-        fail(f"{label}: {e}")
+        # TRANSLATORS: {file}: the record's path (or "standard input"); {why}: what is wrong with it
+        fail(_l("{file}: {why}", file=label, why=message_of(e)))
     if not game.is_over:
-        fail(f"{label}: the game is not finished")
+        fail(_l("{file}: the game is not finished", file=label))
     seats = list(dict.fromkeys(seat)) if seat else list(range(game.players))
     for s in seats:
         if not 0 <= s < game.players:
-            fail(f"--seat {s}: a {game.players}-player game has seats 0 to {game.players - 1}", EXIT_USAGE)
+            fail(_l("--seat {seat}: a {players}-player game has seats 0 to {last}", seat=str(s), players=game.players,
+                    last=game.players - 1), EXIT_USAGE)
     with progress_bar(not quiet, 0, "decisions") as progress:
         report = analyze_game(game, seats, samples=budget, seed=seed, jobs=jobs or os.cpu_count() or 1,
                               progress=progress)
     if as_json:
-        print(json.dumps(report.to_json(lambda a: action_label(game, a)), indent=1))
+        doc = report.to_json(lambda a: action_label(game, a), lambda a: action_label_said(game, a))
+        print(json.dumps(doc, indent=1))
         return
     given = seat_names(data, game.players)
     names = [f"{given[s]} (seat {s})" if given else f"Seat {s}" for s in range(game.players)]

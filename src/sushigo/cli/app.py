@@ -27,9 +27,10 @@ from sushigo.cli.errors import fail as _fail
 from sushigo.engine import engine_build
 from sushigo.engine.base.scoring import Result
 from sushigo.engine.editions import by_result, edition_for, replay, score_sheet
+from sushigo.engine.messages import msg, nmsg
 from sushigo.engine.party.game import PartyResult
 from sushigo.engine.records import RecordError, load_json, seat_names
-from sushigo.i18n import LANGUAGES, from_environment, use
+from sushigo.i18n import LANGUAGES, _l, from_environment, message_of, use
 from sushigo.terminal.render import party_score_sheet_table, score_sheet_table, winners_line
 
 app = typer.Typer(
@@ -69,7 +70,7 @@ def _output_format(value: str) -> OutputFormat:
     try:
         return OutputFormat(value.strip().lower())
     except ValueError:
-        _fail(f"unknown format {value!r} (json or table)", EXIT_USAGE)
+        _fail(_l("unknown format {value} (json or table)", value=repr(value)), EXIT_USAGE)
 
 
 def _version(value: bool) -> None:
@@ -111,10 +112,11 @@ def replay_command(file: FileArg, output: FormatOpt = "json") -> None:
     """
     fmt = _output_format(output)
     try:
-        data = load_json(file, "record")
+        data = load_json(file, msg("record"))
         result = replay(data).result()
     except RecordError as e:
-        _fail(f"{_label(file)}: {e}")
+        # TRANSLATORS: {file}: the file's path (or <stdin>); {why}: what is wrong with it
+        _fail(_l("{file}: {why}", file=_label(file), why=message_of(e)))
     _print_result(result, data, fmt, "Replay of " + os.path.basename(_label(file)))
 
 
@@ -145,10 +147,11 @@ def score_command(file: FileArg, output: FormatOpt = "json") -> None:
     """
     fmt = _output_format(output)
     try:
-        data = load_json(file, "score sheet")
+        data = load_json(file, msg("score sheet"))
         result = score_sheet(data)
     except RecordError as e:
-        _fail(f"{_label(file)}: {e}")
+        # TRANSLATORS: {file}: the file's path (or <stdin>); {why}: what is wrong with it
+        _fail(_l("{file}: {why}", file=_label(file), why=message_of(e)))
     _print_result(result, data, fmt, "Score sheet")
 
 
@@ -220,12 +223,14 @@ def bench_command(
         try:
             menu_label = ", ".join(Rules.party(players, menu).menu)
         except RulesError as e:
-            _fail(f"--menu {menu!r}: {e}", EXIT_USAGE)
+            # TRANSLATORS: {menu}: the --menu value as typed (quoted); {why}: why it is not a menu
+            _fail(_l("--menu {menu}: {why}", menu=repr(menu), why=message_of(e)), EXIT_USAGE)
     else:
         if menu is not None:
-            _fail("--menu is for --edition party", EXIT_USAGE)
+            _fail(_l("--menu is for --edition party"), EXIT_USAGE)
         if players > MAX_PLAYERS:
-            _fail(f"the base game is for 2-{MAX_PLAYERS} players, not {players} (try --edition party)", EXIT_USAGE)
+            _fail(_l("the base game is for 2-{most} players, not {players} (try --edition party)", most=MAX_PLAYERS,
+                     players=players), EXIT_USAGE)
     if profile:
         print(profile_bench(players, min(games, 2000), seed, api=api.value, edition=edition.value, menu=menu))
     runs = []
@@ -249,13 +254,13 @@ def _bench_batch(players: int, games: int, seed: int | None, batch_size: int, re
 
     name = "batch" if compiled else "numpy"
     if edition is not BenchEdition.base:
-        _fail(f"--engine {name} plays the original game only (no --edition party)", EXIT_USAGE)
+        _fail(_l("--engine {name} plays the original game only (no --edition party)", name=name), EXIT_USAGE)
     if players > MAX_PLAYERS:
-        _fail(f"the base game is for 2-{MAX_PLAYERS} players, not {players}", EXIT_USAGE)
+        _fail(_l("the base game is for 2-{most} players, not {players}", most=MAX_PLAYERS, players=players), EXIT_USAGE)
     try:
         from sushigo.sim.batch import run_batch_bench
     except ImportError as e:
-        _fail(f"--engine {name} needs {e.name}: pip install 'sushigo[rl]'")
+        _fail(_l("--engine {name} needs {module}: pip install 'sushigo[rl]'", name=name, module=str(e.name)))
     if compiled:
         try:
             from sushigo.sim.kernel import random_games
@@ -368,17 +373,18 @@ def play_command(
             two_player_pudding_penalty=two_player_pudding_penalty, wasabi_colour=wasabi_colour,
         )
     except FlagError as e:
-        _fail(str(e), EXIT_USAGE)
+        _fail(message_of(e), EXIT_USAGE)
     if time_limit is not None and not time_limit > 0:
-        _fail(f"--time-limit must be more than 0 seconds, not {time_limit}", EXIT_USAGE)
+        _fail(_l("--time-limit must be more than 0 seconds, not {time_limit}", time_limit=str(time_limit)), EXIT_USAGE)
     if humans > players:
-        _fail(f"--humans {humans} is more than --players {players}", EXIT_USAGE)
+        _fail(_l("--humans {humans} is more than --players {players}", humans=str(humans), players=str(players)),
+              EXIT_USAGE)
     for b in bot:
         if not b.strip().lower().startswith(EXTERNAL_PREFIX):
             try:
                 parse_bot_spec(b)
             except ValueError as e:
-                _fail(str(e), EXIT_USAGE)
+                _fail(message_of(e), EXIT_USAGE)
     if save is None and not no_save:
         import datetime
 
@@ -412,7 +418,8 @@ def _play_language(value: str) -> str:
     """``--lang``'s value (any case), or a one-line usage error naming the languages."""
     lang = value.strip().lower()
     if lang not in LANGUAGES:
-        _fail(f"unknown language {value!r} for --lang (choose from: {_LANG_CHOICES})", EXIT_USAGE)
+        _fail(_l("unknown language {value} for --lang (choose from: {choices})", value=repr(value),
+                 choices=_LANG_CHOICES), EXIT_USAGE)
     return lang
 
 
@@ -477,16 +484,17 @@ def tournament_command(
     from sushigo.tournament.schedule import TournamentError
 
     if len(bots) < 2:
-        _fail(f"a tournament needs 2 or more bots (one per seat), not {len(bots)}", EXIT_USAGE)
+        _fail(_l("a tournament needs 2 or more bots (one per seat), not {count}", count=len(bots)), EXIT_USAGE)
     try:
         rules = rules_from_flags(
             len(bots), edition=edition, menu=menu, pass_both_ways=pass_both_ways, reshuffle=reshuffle,
             uramaki_split=uramaki_split, menu_card_draw=menu_card_draw,
             two_player_pudding_penalty=two_player_pudding_penalty, wasabi_colour=wasabi_colour,
-            label=f"{len(bots)} bots",
+            # TRANSLATORS: a tournament's table size, starting an error about it ("9 bots: ...")
+            label=nmsg("{n} bot", "{n} bots", len(bots)),
         )
     except FlagError as e:
-        _fail(str(e), EXIT_USAGE)
+        _fail(message_of(e), EXIT_USAGE)
     try:
         run_command(
             list(bots), games=games, seed=seed, workers=workers, backend=backend, ray_address=ray_address,
@@ -494,7 +502,7 @@ def tournament_command(
             duplicate=not no_duplicate, json_output=json_output, out=out, quiet=quiet,
         )
     except TournamentError as e:
-        _fail(str(e), EXIT_USAGE if e.usage else EXIT_BAD_INPUT)
+        _fail(message_of(e), EXIT_USAGE if e.usage else EXIT_BAD_INPUT)
 
 
 def _register_stats() -> None:
@@ -552,14 +560,14 @@ def serve_command(
     try:
         from sushigo.server.serve import ServeError, serve
     except ImportError as e:
-        _fail(f"the server needs its extra: pip install 'sushigo[server]' ({e.name} is missing)")
+        _fail(_l("the server needs its extra: pip install 'sushigo[server]' ({module} is missing)", module=str(e.name)))
     if not push_contact.startswith(("mailto:", "https://")):
-        _fail("--push-contact is a mailto: or https: address")
+        _fail(_l("--push-contact is a mailto: or https: address"))
     host_port = r"[A-Za-z0-9.\-]+:[0-9]{1,5}|\[[0-9A-Fa-f:.]+\]:[0-9]{1,5}"
     if any(not re.fullmatch(host_port, s) for s in push_service or ()):
-        _fail("--push-service is HOST:PORT (a push service's host name or address and its port)")
+        _fail(_l("--push-service is HOST:PORT (a push service's host name or address and its port)"))
     if shard and not (len(shard) == 1 and shard in "abcdefghijklmnopqrstuvwxyz0123456789"):
-        _fail("--shard must be one lower-case letter or digit (it starts the ids of this process's tables)")
+        _fail(_l("--shard must be one lower-case letter or digit (it starts the ids of this process's tables)"))
     try:
         serve(host, port, db, allow_origins=tuple(allow_origin or ()), shard=shard,
               tables_per_hour=tables_per_hour, connections_per_address=connections_per_address,
@@ -567,7 +575,7 @@ def serve_command(
               analysis_samples=analysis_samples, header_timeout=header_timeout,
               push_services=tuple(push_service or ()), push_contact=push_contact)
     except ServeError as e:
-        _fail(str(e))
+        _fail(message_of(e))
 
 
 @app.command("bot-connect", epilog="The bot API and the bridge: docs/bot-api.md.")
@@ -594,13 +602,13 @@ def bot_connect_command(
     from sushigo.connect import Bridge, BridgeError, BuiltinAnswers
 
     if not re.fullmatch(r"https?://[^\s/]+/?", server):
-        _fail("--server is the server's address, http(s)://host[:port]")
+        _fail(_l("--server is the server's address, http(s)://host[:port]"))
     if play_now is not None and play_now not in ("base", "party"):
-        _fail("--play-now is base or party")
+        _fail(_l("--play-now is base or party"))
     try:
         bot = make_bot(spec, seed, timeout=timeout)
     except ValueError as e:
-        _fail(str(e))
+        _fail(message_of(e))
     try:
         with contextlib.closing(bot):
             answers = bot if isinstance(bot, ExternalBot) else BuiltinAnswers(bot)
@@ -609,9 +617,9 @@ def bot_connect_command(
                             say=lambda line: print(line, flush=True))
             finished = bridge.run()
     except BridgeError as e:
-        _fail(str(e))
+        _fail(message_of(e))
     except ValueError as e:
-        _fail(str(e))
+        _fail(message_of(e))
     print(f"{finished} table{'s' * (finished != 1)} ended", flush=True)
 
 
@@ -621,7 +629,15 @@ def _is_usage_error(error: BaseException) -> bool:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Console entry point: run the app, turning every error into one line."""
+    """Console entry point: run the app in the terminal's language
+    (:func:`~sushigo.i18n.from_environment`: ``LANGUAGE``, ``LC_ALL``, ``LC_MESSAGES``,
+    ``LANG``), turning every error into one line.  The language is set in a copy of
+    the context, so that it ends with the command (a caller's own stays as it was)."""
+    return contextvars.copy_context().run(_run, argv)
+
+
+def _run(argv: list[str] | None) -> int:
+    use(from_environment())  # before anything prints
     command = typer.main.get_command(app)
     try:
         rv = command.main(args=argv, prog_name="sushigo", standalone_mode=False)

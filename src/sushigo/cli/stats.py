@@ -16,6 +16,7 @@ import typer
 
 from sushigo.cli.errors import EXIT_BAD_INPUT, EXIT_USAGE
 from sushigo.cli.errors import fail as cli_fail
+from sushigo.i18n import _l, localized, message_of
 from sushigo.stats import StatsError, compute, read_games
 from sushigo.stats.tables import TextTable, report_tables, to_markdown
 
@@ -53,9 +54,9 @@ def stats_command(
 ) -> None:
     """Statistics of tournament games: scores, points per card type, first picks, win rate by budget."""
     if markdown and as_json:
-        _fail("--markdown and --json are alternatives: choose one", usage=True)
+        _fail(_l("--markdown and --json are alternatives: choose one"), usage=True)
     if plot_format is not None and out is None:
-        _fail("--format sets the plot files' format: add --out DIR", usage=True)
+        _fail(_l("--format sets the plot files' format: add --out DIR"), usage=True)
     try:
         report = compute(read_games(paths))
         if out is not None:
@@ -66,10 +67,10 @@ def stats_command(
             fmt = (plot_format or PlotFormat.png).value
             report = replace(report, plots=tuple(write_plots(report, out, fmt)))
     except StatsError as e:
-        _fail(str(e))
+        _fail(message_of(e))
     if not report.points:
-        print("sushigo: note: the games were saved without records: no points per card type or first picks",
-              file=sys.stderr)
+        note = _l("the games were saved without records: no points per card type or first picks")
+        print(f"sushigo: note: {localized(note)}", file=sys.stderr)
     if as_json:
         print(json.dumps(report.to_json(), indent=1))
         return

@@ -15,7 +15,9 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 
 from sushigo.engine.flags import rules_from_flags
+from sushigo.engine.messages import nmsg
 from sushigo.engine.rules import Rules
+from sushigo.i18n import _l, localized, message_of
 from sushigo.tournament.runner import BACKENDS, check_bots, run_tournament
 from sushigo.tournament.schedule import TournamentError
 
@@ -64,16 +66,18 @@ def run_command(
     line builds them with :func:`sushigo.engine.flags.rules_from_flags`).
     """
     if len(bots) < 2:
-        raise TournamentError(f"a tournament needs 2 or more bots (one per seat), not {len(bots)}")
+        raise TournamentError(_l("a tournament needs 2 or more bots (one per seat), not {count}", count=len(bots)))
     backend = backend.strip().lower()
     if backend not in BACKENDS:
-        raise TournamentError(f"--backend must be one of {', '.join(BACKENDS)}, not {backend!r}")
+        raise TournamentError(_l("--backend must be one of {choices}, not {backend}", choices=", ".join(BACKENDS),
+                                 backend=repr(backend)))
     if ray_address is not None and backend != "ray":
-        raise TournamentError("--ray-address is for --backend ray")
+        raise TournamentError(_l("--ray-address is for --backend ray"))
     if time_limit is not None and not time_limit > 0:
-        raise TournamentError(f"--time-limit must be more than 0 seconds, not {time_limit}")
+        raise TournamentError(_l("--time-limit must be more than 0 seconds, not {time_limit}",
+                                 time_limit=str(time_limit)))
     if rules is None:
-        rules = rules_from_flags(len(bots), label=f"{len(bots)} bots")
+        rules = rules_from_flags(len(bots), label=nmsg("{n} bot", "{n} bots", len(bots)))
     check_bots(bots, time_limit)
     if backend == "ray":
         from sushigo.tournament._ray import import_ray
@@ -96,10 +100,12 @@ def run_command(
     except BaseException as e:
         if partial is not None:
             partial.close()
-            note = f"{partial.count} finished game(s) kept in {partial.path}"
+            # TRANSLATORS: {path}: the games.jsonl file the finished games were saved in
+            note = _l("{count} finished game(s) kept in {path}", count=str(partial.count), path=str(partial.path))
             if isinstance(e, TournamentError):
-                raise TournamentError(f"{e} ({note})", usage=e.usage) from None
-            print(f"sushigo: stopped: {note}", file=sys.stderr)
+                # TRANSLATORS: {error}: why the tournament stopped; {note}: "N finished game(s) kept in PATH"
+                raise TournamentError(_l("{error} ({note})", error=message_of(e), note=note), usage=e.usage) from None
+            print(f"sushigo: stopped: {localized(note)}", file=sys.stderr)
         raise
     summary = result.summary()
     if out is not None:

@@ -47,6 +47,7 @@ from sushigo.engine.base.cards import Card
 from sushigo.engine.base.explain import explain_round
 from sushigo.engine.base.game import Game
 from sushigo.engine.base.narration import BaseNarrator
+from sushigo.engine.base.narration import action_said as base_action_said
 from sushigo.engine.base.narration import action_words as base_action_words
 from sushigo.engine.base.record import (
     UnknownCardInRecord,
@@ -60,13 +61,14 @@ from sushigo.engine.base.view import SeatView, determinize, on_wasabi, round_han
 from sushigo.engine.base.view import seat_view as base_seat_view
 from sushigo.engine.base.view import spectator_view as base_spectator_view
 from sushigo.engine.menus import menu_name
-from sushigo.engine.messages import N_
+from sushigo.engine.messages import N_, Words, as_json, msg, told
 from sushigo.engine.narration import Line, Narrator
 from sushigo.engine.party.actions import PARTY_NUM_ACTIONS, party_action_name
 from sushigo.engine.party.cards import PartyCard
 from sushigo.engine.party.explain import explain_party_round
 from sushigo.engine.party.game import PartyGame, PartyResult
 from sushigo.engine.party.narration import PartyNarrator
+from sushigo.engine.party.narration import action_said as party_action_said
 from sushigo.engine.party.narration import action_words as party_action_words
 from sushigo.engine.party.record import party_score_sheet, replay_party, to_party_record
 from sushigo.engine.party.view import PartySeatView, determinize_party, party_seat_view, played_cards
@@ -84,6 +86,7 @@ __all__ = [
     "Edition",
     "Moment",
     "RecordError",
+    "action_said",
     "action_text",
     "action_words",
     "by_game",
@@ -173,6 +176,12 @@ class Edition:
         """Action id ``action`` in words."""
         raise NotImplementedError
 
+    def action_said(self, action: int, label: bool = False) -> Any:
+        """Action id ``action`` in words as a message's JSON (:func:`~sushigo.engine.messages.as_json`),
+        for a front end to say in its reader's language: as a sentence's object (``"to pass"``),
+        or with ``label`` as a label (``"Pass"``)."""
+        raise NotImplementedError
+
     def card_name(self, card: int) -> str:
         """Card id ``card``'s name in records (``"squid"``, ``"miso_soup"``)."""
         raise NotImplementedError
@@ -241,7 +250,8 @@ class Edition:
         - ``explained``: every finished round's scoring in words (:func:`explained_rounds`;
           ``explained``, the rounds explained before, is extended in place);
         - ``passes``: where hands go after this turn, ``"left"`` (to the next seat) or ``"right"``;
-        - ``choices``: what the seat may send now, each ``{"action", "text", "words"}``:
+        - ``choices``: what the seat may send now, each ``{"action", "text", "words", "words_msg"}``
+          (``words_msg``: the words as a message, :func:`action_said`):
           its legal actions, or, while its pick is hidden and may change, what it
           may change it to (a spectator's: empty);
         - a seat's ``pass_to`` and ``receive_from``, ``change_to`` and ``change_to_text``
@@ -278,7 +288,7 @@ class Edition:
                     kept["last_round"] = (done, last_round)
         told = explained_rounds(game, explained) if rounds else None
         view_json = self._view_json(game, kept)
-        text, words = self.action_text, self.action_words
+        text, words, said = self.action_text, self.action_words, self.action_said
         step, players = game.pass_step, game.players
         passes = "left" if step > 0 else "right"
 
@@ -298,7 +308,7 @@ class Edition:
             out["change_to_text"] = [text(a) for a in change]
             out["committed_text"] = None if committed is None else text(committed)
             now = change if committed is not None and change else out["legal_actions"]
-            out["choices"] = [{"action": a, "text": text(a), "words": words(a)} for a in now]
+            out["choices"] = [{"action": a, "text": text(a), "words": words(a), "words_msg": said(a)} for a in now]
             return out
 
         return of
@@ -310,12 +320,12 @@ class Edition:
         return lambda seat: self.seat_view(game, seat).to_json()
 
 
-def _remembered(name: Callable[[int], str], count: int) -> Callable[[int], str]:
+def _remembered(name: Callable[[int], T], count: int) -> Callable[[int], T]:
     """``name`` (an action's text or words, which depend on the action alone) with each
     action's answer kept once asked: a view document names every choice, every time."""
-    known: list[str | None] = [None] * count
+    known: list[T | None] = [None] * count
 
-    def named(action: int) -> str:
+    def named(action: int) -> T:
         if type(action) is not int or not 0 <= action < count:
             return name(action)  # its own error for what is not an action
         text = known[action]
@@ -342,6 +352,10 @@ _BASE_TEXT: Final = _remembered(base_action_name, NUM_ACTIONS)
 _BASE_WORDS: Final = _remembered(base_action_words, NUM_ACTIONS)
 _PARTY_TEXT: Final = _remembered(party_action_name, PARTY_NUM_ACTIONS)
 _PARTY_WORDS: Final = _remembered(party_action_words, PARTY_NUM_ACTIONS)
+_BASE_SAID: Final = _remembered(lambda action: as_json(base_action_said(action)), NUM_ACTIONS)
+_PARTY_SAID: Final = _remembered(lambda action: as_json(party_action_said(action)), PARTY_NUM_ACTIONS)
+_PARTY_LABEL_SAID: Final = _remembered(lambda action: as_json(party_action_said(action, label=True)),
+                                       PARTY_NUM_ACTIONS)
 
 
 class _BaseEdition(Edition):
@@ -361,7 +375,7 @@ class _BaseEdition(Edition):
     def seat_view(self, game: AnyGame, seat: int | None, *, world: bool = False) -> SeatView:
         if seat is None:
             if world:
-                raise ValueError("a spectator's view has no world")
+                raise told(ValueError, "a spectator's view has no world")
             return base_spectator_view(_base(game))
         return base_seat_view(_base(game), seat, world=world)
 
@@ -401,6 +415,9 @@ class _BaseEdition(Edition):
 
     def action_words(self, action: int) -> str:
         return _BASE_WORDS(action)
+
+    def action_said(self, action: int, label: bool = False) -> Any:
+        return _BASE_SAID(action)
 
     def card_name(self, card: int) -> str:
         return Card(card).name_in_records
@@ -473,6 +490,9 @@ class _PartyEdition(Edition):
     def action_words(self, action: int) -> str:
         return _PARTY_WORDS(action)
 
+    def action_said(self, action: int, label: bool = False) -> Any:
+        return _PARTY_LABEL_SAID(action) if label else _PARTY_SAID(action)
+
     def card_name(self, card: int) -> str:
         return PartyCard(card).name_in_records
 
@@ -528,7 +548,8 @@ def edition_for(thing: Rules | AnyGame | AnyView | str | int) -> Edition:
     """
     if isinstance(thing, str):
         if thing not in EDITIONS:
-            raise ValueError(f"unknown edition {thing!r}: one of {', '.join(EDITIONS)}")
+            raise told(ValueError, "unknown edition {name}: one of {editions}", name=repr(thing),
+                       editions=Words(tuple(EDITIONS), listing=True))
         return EDITIONS[thing]
     if isinstance(thing, int):
         return BASE
@@ -643,6 +664,20 @@ def explain(game: AnyGame, round_number: int) -> RoundStory:
 def action_words(game: AnyGame, action: int) -> str:
     """One decision of ``game`` in words (``'Tempura'``, ``'Wasabi, then Egg nigiri (chopsticks)'``)."""
     return edition_for(game).action_words(action)
+
+
+def action_said(game: AnyGame, action: int, label: bool = False) -> Any:
+    """One decision of ``game`` in words, as a message's JSON (the ``words_msg`` of views,
+    hints and analyses: :func:`action_words` in any language); with ``label``, as a label
+    (``"Pass"`` where the words say ``"to pass"``).
+
+    >>> action_said(Game(Rules(2)), 0)
+    {'label': 'Tempura'}
+    >>> from sushigo.engine.messages import from_json, render
+    >>> render(from_json(action_said(Game(Rules(2)), 126))) == action_words(Game(Rules(2)), 126)
+    True
+    """
+    return edition_for(game).action_said(action, label)
 
 
 def narrator(game: AnyGame) -> Narrator:
@@ -781,7 +816,7 @@ def replay(data: Any) -> AnyGame:
     Raises :class:`~sushigo.engine.records.RecordError` naming the round,
     turn and seat of the first problem, including a record that stops early.
     """
-    expect(data, dict, "record", "the record")
+    expect(data, dict, msg("record"), msg("the record"))
     return EDITIONS[edition_of(data)].replay(data)
 
 
@@ -790,7 +825,7 @@ def score_sheet(data: Any) -> Result | PartyResult:
 
     The pudding adjustment applies only when all three rounds are present.
     """
-    expect(data, dict, "score sheet", "the score sheet")
+    expect(data, dict, msg("score sheet"), msg("the score sheet"))
     return EDITIONS[edition_of(data)].score_sheet(data)
 
 
@@ -801,7 +836,5 @@ def _named_party_card(error: UnknownCardInRecord) -> RecordError:
     """A base file's unknown card, said to be a Party card when it is one."""
     if error.name.strip().lower() not in _PARTY_NAMES:
         return error
-    return RecordError(
-        f"{error.where}: unknown card {error.name!r} (a Sushi Go Party! card: Party sheets and"
-        " records say \"edition\": \"party\" and name a menu)"
-    )
+    return told(RecordError, '{where}: unknown card {name} (a Sushi Go Party! card: Party sheets and records say '
+                '"edition": "party" and name a menu)', where=error.where, name=repr(error.name))

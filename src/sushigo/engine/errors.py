@@ -14,6 +14,8 @@ import operator
 from collections.abc import Sequence
 from typing import SupportsIndex
 
+from sushigo.engine.messages import told
+
 
 class IllegalActionError(ValueError):
     """A pick the rules do not allow for that seat now (the message says why)."""
@@ -45,7 +47,7 @@ def as_action(action: SupportsIndex) -> int:
     try:
         return operator.index(action)
     except TypeError:
-        raise InvalidActionError(f"an action is an int, not {type(action).__name__}") from None
+        raise told(InvalidActionError, "an action is an int, not {type}", type=type(action).__name__) from None
 
 
 def as_actions(actions: Sequence[SupportsIndex]) -> list[int]:

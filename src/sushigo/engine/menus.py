@@ -25,8 +25,8 @@ import re
 from collections.abc import Sequence
 from typing import Final
 
-from sushigo.engine.messages import N_
-from sushigo.engine.names import did_you_mean
+from sushigo.engine.messages import N_, Message, Words, msg, nmsg, told
+from sushigo.engine.names import did_you_mean_said
 
 MENU_ITEMS: Final[tuple[str, ...]] = (
     "nigiri",
@@ -87,7 +87,9 @@ def _item(text: str) -> str:
                "maki_roll": "maki", "nigiris": "nigiri"}
     name = aliases.get(name, name)
     if name not in MENU_ITEMS:
-        raise MenuError(f"unknown menu item {text.strip()!r}{did_you_mean(text, MENU_ITEMS)}")
+        # TRANSLATORS: {hint} is a suggestion (" (did you mean 'tempura'?)") or nothing
+        raise told(MenuError, "unknown menu item {item}{hint}", item=repr(text.strip()),
+                   hint=did_you_mean_said(text, MENU_ITEMS))
     return name
 
 
@@ -126,14 +128,17 @@ def parse_menu(text: str | Sequence[str]) -> Menu:
         if "," not in text:
             close = difflib.get_close_matches(key, [_key(n) for n in OFFICIAL_MENUS], n=1, cutoff=0.75)
             if close:
-                raise MenuError(f"unknown menu {text.strip()!r} (did you mean {MENU_SLUGS[close[0]]!r}?)")
-            names = ", ".join(f"'{n}'" for n in OFFICIAL_MENUS)
-            raise MenuError(f"unknown menu {text.strip()!r}: use one of {names} or list 7 items separated by commas")
+                raise told(MenuError, "unknown menu {menu} (did you mean {name}?)", menu=repr(text.strip()),
+                           name=repr(MENU_SLUGS[close[0]]))
+            names = Words(tuple(f"'{n}'" for n in OFFICIAL_MENUS), listing=True)
+            # TRANSLATORS: {names} are the official menus' names as the command line takes them (in English)
+            raise told(MenuError, "unknown menu {menu}: use one of {names} or list 7 items separated by commas",
+                       menu=repr(text.strip()), names=names)
         parts: Sequence[str] = [p for p in text.split(",") if p.strip()]
     else:
         parts = list(text)
         if not all(isinstance(p, str) for p in parts):
-            raise MenuError("a menu is a list of item names")
+            raise told(MenuError, "a menu is a list of item names")
     return normalize_menu([_item(p) for p in parts])
 
 
@@ -142,15 +147,21 @@ def normalize_menu(items: Sequence[str]) -> Menu:
     chosen = [i for i in items if i != "nigiri"]
     if len(set(chosen)) != len(chosen):
         dup = next(i for i in chosen if chosen.count(i) > 1)
-        raise MenuError(f"menu item {dup!r} is listed twice")
-    for group, want, label in ((ROLLS, 1, "roll"), (APPETIZERS, 3, "appetizers"),
-                               (SPECIALS, 2, "specials"), (DESSERTS, 1, "dessert")):
+        raise told(MenuError, "menu item {item} is listed twice", item=repr(dup))
+    for group, want in ((ROLLS, 1), (APPETIZERS, 3), (SPECIALS, 2), (DESSERTS, 1)):
         got = [i for i in chosen if i in group]
         if len(got) != want:
-            raise MenuError(
-                f"a menu has {want} {label}, this one has {len(got)}"
-                + (f" ({', '.join(got)})" if got else "")
-            )
+            wanted = nmsg("{n} roll", "{n} rolls", want) if group is ROLLS else \
+                nmsg("{n} appetizer", "{n} appetizers", want) if group is APPETIZERS else \
+                nmsg("{n} special", "{n} specials", want) if group is SPECIALS else \
+                nmsg("{n} dessert", "{n} desserts", want)
+            if got:
+                # TRANSLATORS: {wanted} is what a menu has of one kind ("1 roll", "3 appetizers"); {items} are the
+                # menu items of that kind it has, as the command line names them
+                raise told(MenuError, "a menu has {wanted}, this one has {count} ({items})", wanted=wanted,
+                           count=len(got), items=Words(tuple(got), listing=True))
+            # TRANSLATORS: {wanted} is what a menu has of one kind ("1 roll", "3 appetizers")
+            raise told(MenuError, "a menu has {wanted}, this one has {count}", wanted=wanted, count=len(got))
     return ("nigiri",) + tuple(i for i in MENU_ITEMS if i in chosen)
 
 
@@ -159,6 +170,11 @@ def check_menu(menu: Sequence[str], players: int) -> None:
     for item in menu:
         barred = RESTRICTIONS.get(item, ())
         if players in barred:
-            counts = "-".join(str(n) for n in (barred[0], barred[-1])) if len(barred) > 1 else str(barred[0])
-            what = {"menu": "the Menu card", "special_order": "special order"}.get(item, item)
-            raise MenuError(f"{what} can't be used with {counts} players")
+            what: Message | str = msg("the Menu card") if item == "menu" else \
+                msg("special order") if item == "special_order" else item
+            if len(barred) > 1:
+                # TRANSLATORS: {item} is "the Menu card", "special order" or a menu item's name in records ("spoon")
+                raise told(MenuError, "{item} can't be used with {low}-{high} players", item=what, low=barred[0],
+                           high=barred[-1])
+            # TRANSLATORS: {item} is "the Menu card", "special order" or a menu item's name in records ("spoon")
+            raise told(MenuError, "{item} can't be used with {players} players", item=what, players=barred[0])

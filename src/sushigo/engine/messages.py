@@ -42,7 +42,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol, Union
+from typing import Any, Protocol, TypeVar, Union
 
 Param = Union[int, str, "Seat", "Label", "Words", "Message", "Sentence"]
 """What a message's field may hold."""
@@ -255,5 +255,52 @@ def _join(words: list[str], catalog: Catalog, listing: bool) -> str:
     return out
 
 
+class Told(str):
+    """An error's English text that keeps its :class:`Message`: the engine raises its
+    errors with these (:func:`told`), so ``str(error)`` is the English and a front end
+    says the message in its reader's language (``sushigo.i18n.message_of``).
+
+    >>> error = told(ValueError, "no card {name}", name="'Tofu'")
+    >>> str(error), error.args[0].message.id
+    ("no card 'Tofu'", 'no card {name}')
+    """
+
+    message: Message
+
+    def __new__(cls, message: Message) -> Told:
+        self = super().__new__(cls, render(message))
+        self.message = message
+        return self
+
+    def __reduce__(self) -> Any:
+        return (Told, (self.message,))
+
+
+E = TypeVar("E", bound=Exception)
+
+
+def told(error: type[E], id: str, **params: Param) -> E:
+    """An ``error`` whose text is :func:`msg` ``(id, **params)`` as a :class:`Told`
+    (the extractor reads ``id`` from here)."""
+    return error(Told(msg(id, **params)))
+
+
+def ntold(error: type[E], singular: str, plural: str, n: int, **params: Param) -> E:
+    """:func:`told` with a plural form chosen by ``n`` (:func:`nmsg`)."""
+    return error(Told(nmsg(singular, plural, n, **params)))
+
+
+def told_of(error: BaseException) -> Param:
+    """What an error says, as a parameter of another message: its :class:`Message` when
+    it was :func:`told`, else its text as it is.
+
+    >>> told_of(told(ValueError, "bad {x}", x=1)), told_of(KeyError("x"))
+    (Message(id='bad {x}', params=(('x', 1),), plural=None), "'x'")
+    """
+    first = error.args[0] if len(error.args) == 1 else None
+    return first.message if isinstance(first, Told) else str(error)
+
+
 __all__ = ["AND", "COMMA", "ENGLISH", "N_", "SENTENCE", "Catalog", "Label", "Message", "Param", "Said", "Seat",
-           "Sentence", "Words", "as_json", "from_json", "label", "msg", "nmsg", "render"]
+           "Sentence", "Told", "Words", "as_json", "from_json", "label", "msg", "nmsg", "ntold", "render", "told",
+           "told_of"]

@@ -66,8 +66,8 @@ class Line:
     """``private`` as a message."""
 
     @classmethod
-    def told(cls, kind: str, round: int, turn: int | None, message: Said, seat: int | None = None,
-             cards: tuple[str, ...] = (), private: Said | None = None) -> Line:
+    def saying(cls, kind: str, round: int, turn: int | None, message: Said, seat: int | None = None,
+               cards: tuple[str, ...] = (), private: Said | None = None) -> Line:
         """The line that says ``message`` (its ``text``: the message in English, seats as ``{n}``;
         ``private``: what its own seat reads instead)."""
         return cls(kind, round, turn, render(message), seat, cards, None if private is None else render(private),
@@ -122,7 +122,7 @@ def scores_line(round_number: int, points: Sequence[int]) -> Line:
     'Round 2 scored: {0} 12, {1} 8.'
     """
     each = Words(tuple(msg("{seat} {points}", seat=Seat(s), points=p) for s, p in enumerate(points)), listing=True)
-    return Line.told("round", round_number, None, msg("Round {round} scored: {scores}.", round=round_number,
+    return Line.saying("round", round_number, None, msg("Round {round} scored: {scores}.", round=round_number,
                                                       scores=each))
 
 
@@ -150,7 +150,7 @@ def winners_line(round_number: int, totals: Sequence[int], winners: Sequence[int
                     seats=seats_said(tied), points=best, winner=Seat(winners[0])))
     else:
         said = msg("{seat} wins with {points} points.", seat=Seat(winners[0]), points=best)
-    return Line.told("game", round_number, None, said)
+    return Line.saying("game", round_number, None, said)
 
 
 def seats_said(seats: Sequence[int]) -> Words:

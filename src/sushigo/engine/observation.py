@@ -51,6 +51,7 @@ from typing import Final
 from sushigo.engine.base.cards import NUM_CARD_TYPES, Card
 from sushigo.engine.base.scoring import wasabi_pairs
 from sushigo.engine.base.view import SeatView
+from sushigo.engine.messages import told
 from sushigo.engine.party.cards import FACE_DOWN, NUM_PARTY_IDS, PartyCard
 from sushigo.engine.party.view import PartySeatView
 
@@ -66,7 +67,7 @@ MAX_PLAYERS: Final = {"base": 5, "party": 8}
 def kinds(edition: str) -> int:
     """``K``: card kinds in an observation of this edition (``'base'`` or ``'party'``)."""
     if edition not in MAX_PLAYERS:
-        raise ValueError(f"edition must be 'base' or 'party', not {edition!r}")
+        raise told(ValueError, "edition must be 'base' or 'party', not {edition}", edition=repr(edition))
     return NUM_CARD_TYPES if edition == "base" else NUM_PARTY_IDS + 1
 
 
@@ -91,7 +92,8 @@ def block_start(name: str, players: int, edition: str = "base") -> int:
     blocks = _blocks(players, edition)
     index = BLOCK_NAMES.index(name)
     if index >= len(blocks):
-        raise ValueError(f"a {edition} observation has no {name} block")
+        # TRANSLATORS: {edition}: base or party; {name}: a block of numbers of an observation ("decision")
+        raise told(ValueError, "a {edition} observation has no {name} block", edition=edition, name=name)
     return sum(max(seats, 1) * width for seats, width in blocks[:index])
 
 
@@ -114,7 +116,9 @@ def padded_positions(players: int, edition: str = "base") -> list[int]:
     """
     big = MAX_PLAYERS[edition]
     if not 2 <= players <= big:
-        raise ValueError(f"the {edition} layout has 2 to {big} seats, not {players}")
+        # TRANSLATORS: {edition}: base or party; the layout of an observation's numbers
+        raise told(ValueError, "the {edition} layout has 2 to {most} seats, not {players}", edition=edition, most=big,
+                   players=players)
     out: list[int] = []
     at = 0
     for (seats, width), (big_seats, _) in zip(_blocks(players, edition), _blocks(big, edition)):
@@ -137,7 +141,7 @@ def _counts(cards: Iterable[int], k: int) -> list[float]:
 def features(view: SeatView | PartySeatView) -> list[float]:
     """The observation of ``view`` (a seat's view; spectators have no observation)."""
     if view.seat is None:
-        raise ValueError("a spectator's view has no observation")
+        raise told(ValueError, "a spectator's view has no observation")
     party = isinstance(view, PartySeatView)
     n, k, me = view.players, kinds("party" if party else "base"), view.seat
     order = [(me + i) % n for i in range(n)]

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from typing import Any, Final
 
 from sushigo.engine.menus import MenuError, check_menu, normalize_menu, parse_menu
-from sushigo.engine.messages import N_
+from sushigo.engine.messages import N_, Message, Told, Words, msg, told
 
 MIN_PLAYERS: Final = 2
 MAX_PLAYERS: Final = 5
@@ -50,8 +50,9 @@ class RuleOption:
     official game), the values it takes, and its words for the front ends that
     offer it (the lobby's form draws itself from these, ``GET /api/options``).
 
+    >>> from sushigo.engine.messages import render
     >>> menu_draw = RULE_OPTIONS_BY_NAME["menu_card_draw"]
-    >>> menu_draw.kind, menu_draw.default, menu_draw.problem(9)
+    >>> menu_draw.kind, menu_draw.default, render(menu_draw.problem(9))
     ('number', 4, 'menu_card_draw must be a whole number from 1 to 8')
     """
 
@@ -73,15 +74,17 @@ class RuleOption:
             return "switch"
         return "number" if isinstance(self.default, int) else "choice"
 
-    def problem(self, value: object) -> str | None:
+    def problem(self, value: object) -> Message | None:
         """What is wrong with ``value`` for this option, in one line (``None``: nothing)."""
         if self.kind == "switch":
-            return None if isinstance(value, bool) else f"{self.name} must be true or false"
+            return None if isinstance(value, bool) else msg("{option} must be true or false", option=self.name)
         if self.kind == "number":
             ok = not isinstance(value, bool) and isinstance(value, int) and self.low <= value <= self.high
-            return None if ok else f"{self.name} must be a whole number from {self.low} to {self.high}"
+            return None if ok else msg("{option} must be a whole number from {low} to {high}", option=self.name,
+                                       low=self.low, high=self.high)
         values = [v for v, _ in self.choices]
-        return None if value in values else f"{self.name} must be one of {', '.join(values)}, not {value!r}"
+        return None if value in values else msg("{option} must be one of {values}, not {value}", option=self.name,
+                                                values=Words(tuple(values), listing=True), value=repr(value))
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"name": self.name, "edition": self.edition, "kind": self.kind,
@@ -162,33 +165,35 @@ class Rules:
 
     def __post_init__(self) -> None:
         if isinstance(self.players, bool) or not isinstance(self.players, int):
-            raise RulesError("players must be a whole number")
+            raise told(RulesError, "players must be a whole number")
         if self.edition == "party":
             self._check_party()
             return
         if self.edition != "base":
-            raise RulesError(f"unknown edition {self.edition!r} (this version knows 'base' and 'party')")
+            raise told(RulesError, "unknown edition {edition} (this version knows 'base' and 'party')",
+                       edition=repr(self.edition))
         if not MIN_PLAYERS <= self.players <= MAX_PLAYERS:
-            hint = " (Sushi Go Party! seats 2-8)" if self.players > MAX_PLAYERS else ""
-            raise RulesError(
-                f"the base game is for {MIN_PLAYERS}-{MAX_PLAYERS} players, not {self.players}{hint}"
-            )
+            if self.players > MAX_PLAYERS:
+                raise told(RulesError, "the base game is for {low}-{high} players, not {players} "
+                           "(Sushi Go Party! seats {party_low}-{party_high})", low=MIN_PLAYERS, high=MAX_PLAYERS,
+                           players=self.players, party_low=PARTY_MIN_PLAYERS, party_high=PARTY_MAX_PLAYERS)
+            raise told(RulesError, "the base game is for {low}-{high} players, not {players}", low=MIN_PLAYERS,
+                       high=MAX_PLAYERS, players=self.players)
         if self.menu:
-            raise RulesError("the base game has no menu (menus are for edition 'party')")
+            raise told(RulesError, "the base game has no menu (menus are for edition 'party')")
         self._check_options()
 
     def _check_party(self) -> None:
         if not PARTY_MIN_PLAYERS <= self.players <= PARTY_MAX_PLAYERS:
-            raise RulesError(
-                f"Sushi Go Party! is for {PARTY_MIN_PLAYERS}-{PARTY_MAX_PLAYERS} players, not {self.players}"
-            )
+            raise told(RulesError, "Sushi Go Party! is for {low}-{high} players, not {players}",
+                       low=PARTY_MIN_PLAYERS, high=PARTY_MAX_PLAYERS, players=self.players)
         if not self.menu:
-            raise RulesError("a Party game needs a menu")
+            raise told(RulesError, "a Party game needs a menu")
         try:
             menu = normalize_menu(self.menu)
             check_menu(menu, self.players)
         except MenuError as exc:
-            raise RulesError(str(exc)) from None
+            raise RulesError(*exc.args) from None  # the same message
         object.__setattr__(self, "menu", menu)
         self._check_options()
 
@@ -197,13 +202,14 @@ class Rules:
         others = [o for o in RULE_OPTIONS if o.edition != self.edition]
         if any(getattr(self, o.name) != o.default or type(getattr(self, o.name)) is not type(o.default)
                for o in others):
-            names = [o.name for o in others]
-            raise RulesError(f"{', '.join(names)} are Party options" if self.edition == "base" else
-                             f"{' and '.join(names)} are base-game options (Party always reshuffles)")
+            names = tuple(o.name for o in others)
+            if self.edition == "base":
+                raise told(RulesError, "{options} are Party options", options=Words(names, listing=True))
+            raise told(RulesError, "{options} are base-game options (Party always reshuffles)", options=Words(names))
         for option in RULE_OPTIONS:
             problem = option.problem(getattr(self, option.name)) if option.edition == self.edition else None
             if problem:
-                raise RulesError(problem)
+                raise RulesError(Told(problem))
 
     @classmethod
     def party(cls, players: int, menu: str | Sequence[str], **options: Any) -> Rules:
@@ -215,7 +221,7 @@ class Rules:
         try:
             items = parse_menu(menu)
         except MenuError as exc:
-            raise RulesError(str(exc)) from None
+            raise RulesError(*exc.args) from None  # the same message
         return cls(players, edition="party", menu=items, **options)
 
     @property
@@ -263,14 +269,16 @@ class Rules:
         names = PARTY_OPTION_NAMES if edition == "party" else OPTION_NAMES
         unknown = sorted(set(options) - set(names))
         if unknown:
-            raise RulesError(f"unknown rule option {unknown[0]!r} for edition {edition!r}")
+            raise told(RulesError, "unknown rule option {option} for edition {edition}", option=repr(unknown[0]),
+                       edition=repr(edition))
         if edition != "party":
             for key, value in options.items():
                 if not isinstance(value, bool):
-                    raise RulesError(f"option {key!r} must be true or false")
+                    raise told(RulesError, "option {option} must be true or false", option=repr(key))
             if edition != "base":
-                raise RulesError(f"unknown edition {edition!r} (this version knows 'base' and 'party')")
+                raise told(RulesError, "unknown edition {edition} (this version knows 'base' and 'party')",
+                           edition=repr(edition))
             return cls(players, **options)
         if menu is None:
-            raise RulesError("a Party game needs a menu")
+            raise told(RulesError, "a Party game needs a menu")
         return cls.party(players, menu, **options)

@@ -36,7 +36,7 @@ from sushigo.engine.base.explain import explain_puddings, explain_round
 from sushigo.engine.base.record import base_sheet_collections, base_sheet_rules, score_collections
 from sushigo.engine.base.scoring import wasabi_pairs
 from sushigo.engine.guide import card_words, demonstrations, dishes, how_to_play, how_to_play_said
-from sushigo.engine.messages import as_json, render
+from sushigo.engine.messages import N_, Label, Param, as_json, label, msg, render
 from sushigo.engine.narration import Line, winners_line
 from sushigo.engine.party.cards import cards_of_item
 from sushigo.engine.party.explain import dessert_figures, explain_party_collections
@@ -51,8 +51,9 @@ _ITEMS: Final[dict[str, str]] = _WORDS["items"]
 _SLOTS: Final = frozenset({"wasabi", "special_order>wasabi", "face_down"})
 """What a nigiri can sit on: a wasabi, a special order copying one, a flipped wasabi."""
 _NIGIRI: Final = ("egg", "salmon", "squid")
-_GROUP_LABELS: Final = {"nigiri": "Nigiri and wasabi", "maki": "Maki rolls", "special_order": "Special order copies",
-                        "takeout_box": "Takeout box (face-down cards)", "chopsticks": "Chopsticks"}
+_GROUP_LABELS: Final = {"nigiri": N_("Nigiri and wasabi"), "maki": N_("Maki rolls"),
+                        "special_order": N_("Special order copies"),
+                        "takeout_box": N_("Takeout box (face-down cards)"), "chopsticks": N_("Chopsticks")}
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,7 +63,7 @@ class Entry:
     key: str
     """Its sheet tokens joined by a space, e.g. ``'wasabi squid'``."""
     label: str
-    """E.g. ``'Squid nigiri on Wasabi'``."""
+    """E.g. ``'Squid nigiri on Wasabi'`` (:attr:`said` in English)."""
     group: str
     """The menu item it belongs to (``nigiri``, ``maki``, ``special_order``...)."""
     tokens: tuple[str, ...]
@@ -71,25 +72,31 @@ class Entry:
     """Where its tokens go in the collection: 0 first, 2 last."""
     cards: tuple[str, ...]
     """The physical cards to draw (record names)."""
+    said: Param
+    """Its label as a message, for a reader in any language."""
 
     def to_json(self) -> dict[str, Any]:
-        return {"key": self.key, "label": self.label, "group": self.group,
-                "group_label": _GROUP_LABELS.get(self.group, _LABELS.get(self.group, self.group.replace("_", " ")
-                                                                         .capitalize())),
+        """The entry for the scorekeeper; ``label_msg`` and ``group_label_msg``: its label and
+        its group's as messages (:func:`~sushigo.engine.messages.as_json`).
+
+        >>> entry_of("wasabi squid").to_json()["label_msg"]["id"]
+        '{nigiri} on {slot}'
+        """
+        group = _GROUP_LABELS.get(self.group, _LABELS.get(self.group, self.group.replace("_", " ").capitalize()))
+        return {"key": self.key, "label": self.label, "label_msg": as_json(self.said), "group": self.group,
+                "group_label": group, "group_label_msg": as_json(Label(group)),
                 "tokens": list(self.tokens), "rank": self.rank, "cards": list(self.cards)}
 
 
-def _token_label(token: str) -> str:
+def _token_said(token: str) -> Param:
     if token.startswith("special_order>"):
         target = token[len("special_order>"):].removesuffix("+wasabi")
-        return f"Special order as {_token_label(target)}"
-    if token == "face_down+wasabi":
-        return "Face-down card"
+        return msg("Special order as {card}", card=_token_said(target))
+    if token in ("face_down+wasabi", "face_down"):
+        return label("Face-down card")
     if token.endswith("+face_down"):
-        return _token_label(token[:-len("+face_down")])
-    if token == "face_down":
-        return "Face-down card"
-    return _LABELS.get(token, token)
+        return _token_said(token[:-len("+face_down")])
+    return Label(_LABELS.get(token, token))
 
 
 def _drawn(token: str) -> str:
@@ -102,17 +109,19 @@ def _drawn(token: str) -> str:
 
 def _entry(tokens: Sequence[str], group: str) -> Entry:
     tokens = tuple(tokens)
+    said: Param
     if len(tokens) == 2:
         slot, nigiri = tokens
-        on = "a flipped Wasabi" if slot == "face_down" else _token_label(slot)
-        label, rank = f"{_token_label(nigiri)} on {on}", 1
+        said = msg("{nigiri} on a flipped Wasabi", nigiri=_token_said(nigiri)) if slot == "face_down" else \
+            msg("{nigiri} on {slot}", nigiri=_token_said(nigiri), slot=_token_said(slot))
+        rank = 1
     else:
-        label, rank = _token_label(tokens[0]), 2 if tokens[0] in _SLOTS else 0
+        said, rank = _token_said(tokens[0]), 2 if tokens[0] in _SLOTS else 0
         if tokens[0] == "wasabi":
-            label = "Wasabi (empty)"
+            said = label("Wasabi (empty)")
         elif tokens[0] == "special_order":
-            label = "Special order (copied nothing)"
-    return Entry(" ".join(tokens), label, group, tokens, rank, tuple(_drawn(t) for t in tokens))
+            said = label("Special order (copied nothing)")
+    return Entry(" ".join(tokens), render(said), group, tokens, rank, tuple(_drawn(t) for t in tokens), said)
 
 
 def entry_of(key: str) -> Entry:
@@ -132,7 +141,7 @@ def entry_of(key: str) -> Entry:
 
 def sheet_rules(data: Any) -> Rules:
     """The rules of a score sheet's setup (players; for Party the menu and options), checked."""
-    expect(data, dict, "score sheet", "the score sheet")
+    expect(data, dict, msg("score sheet"), msg("the score sheet"))
     return party_sheet_rules(data) if edition_of(data) == "party" else base_sheet_rules(data)
 
 
@@ -232,7 +241,7 @@ def explain_sheet(data: Any) -> dict[str, Any]:
 
     Raises :class:`~sushigo.engine.records.RecordError` as ``sushigo score`` does.
     """
-    expect(data, dict, "score sheet", "the score sheet")
+    expect(data, dict, msg("score sheet"), msg("the score sheet"))
     story = _explain_party(data) if edition_of(data) == "party" else _explain_base(data)
     keys = sorted({k for rnd in story["rounds"] for seat in rnd["entries"] for k in seat})
     story["labels"] = {k: entry_of(k).to_json() for k in keys}

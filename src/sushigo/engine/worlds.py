@@ -40,6 +40,7 @@ from typing import Any, Final
 from sushigo.engine.base.game import _GAME_STATE, Game
 from sushigo.engine.base.view import _rewrite_deal, sample_world
 from sushigo.engine.editions import AnyGame, AnyView, seat_view
+from sushigo.engine.messages import told, told_of
 from sushigo.engine.party.game import _PARTY_STATE, Decision, Move, PartyGame, Played, _played
 from sushigo.engine.party.view import _rewrite_history, sample_party_world
 from sushigo.engine.rules import Rules, RulesError
@@ -60,7 +61,7 @@ class WorldError(ValueError):
 def world_document(game: AnyGame, seat: int) -> dict[str, Any]:
     """The information set of ``seat`` as a JSON-ready dict (see the module docstring)."""
     if not 0 <= seat < game.players:
-        raise ValueError(f"there is no seat {seat}")
+        raise told(ValueError, "there is no seat {seat}", seat=seat)
     world: AnyGame
     if isinstance(game, PartyGame):
         party = world = sample_party_world(game, seat, random.Random(0))
@@ -100,13 +101,15 @@ def world_view(doc: Any, *, world: bool = False) -> AnyView:
     game = world_from_document(doc)
     seat, picked = doc.get("seat"), doc.get("picked")
     if type(seat) is not int or not 0 <= seat < game.players:
-        raise WorldError(f"the world's seat must be one of 0 to {game.players - 1}")
+        raise told(WorldError, "the world's seat must be one of 0 to {last}", last=game.players - 1)
     if not (isinstance(picked, list) and len(picked) == game.players and all(type(p) is bool for p in picked)):
-        raise WorldError("the world's picked is a true or false for each seat")
+        # TRANSLATORS: "picked" is a key of a world document, as it is written
+        raise told(WorldError, "the world's picked is a true or false for each seat")
     try:
         view = seat_view(game, seat, world=world)
     except (TypeError, ValueError, IndexError, KeyError, AttributeError) as e:
-        raise WorldError(f"the world is not a game the engine can play: {e}") from None
+        # TRANSLATORS: {why}: what went wrong (often Python's own words)
+        raise told(WorldError, "the world is not a game the engine can play: {why}", why=told_of(e)) from None
     # the world took back the other seats' hidden picks; that they picked is public
     return replace(view, picked=tuple(picked))
 
@@ -114,28 +117,32 @@ def world_view(doc: Any, *, world: bool = False) -> AnyView:
 def world_from_document(doc: Any) -> AnyGame:
     """The game a :func:`world_document` describes; :class:`WorldError` if it is not one."""
     if not isinstance(doc, Mapping) or doc.get("format") != FORMAT:
-        raise WorldError(f"a world document has \"format\": \"{FORMAT}\"")
+        raise told(WorldError, 'a world document has "format": "{format}"', format=FORMAT)
     edition, players = doc.get("edition"), doc.get("players")
     if edition not in ("base", "party") or type(players) is not int:
-        raise WorldError("a world document names its edition ('base' or 'party') and its players")
+        raise told(WorldError, "a world document names its edition ('base' or 'party') and its players")
     try:
         rules = Rules.from_options(players, doc.get("options"), edition=edition,
                                    menu=doc.get("menu") if edition == "party" else None)
     except (RulesError, TypeError, ValueError) as e:
-        raise WorldError(f"the world's rules: {e}") from None
+        # TRANSLATORS: {why}: what is wrong with the rules
+        raise told(WorldError, "the world's rules: {why}", why=told_of(e)) from None
     cls: type[Game] | type[PartyGame] = PartyGame if edition == "party" else Game
     names = set(_PARTY_STATE if edition == "party" else _GAME_STATE) - {"rules"}
     state = doc.get("state")
     if not isinstance(state, Mapping) or set(state) != names:
-        raise WorldError(f"a {edition} world's state has exactly the keys {sorted(names)}")
+        # TRANSLATORS: {edition}: base or party; {keys}: the keys, as a list in Python
+        raise told(WorldError, "a {edition} world's state has exactly the keys {keys}", edition=edition,
+                   keys=str(sorted(names)))
     if _depth(state) > MAX_DEPTH:
-        raise WorldError(f"a world's state nests at most {MAX_DEPTH} deep")
+        raise told(WorldError, "a world's state nests at most {depth} deep", depth=MAX_DEPTH)
     game = cls(rules, _shell=True)
     for name in sorted(names):
         try:
             setattr(game, name, _decode(state[name]))
         except (TypeError, ValueError, OverflowError) as e:
-            raise WorldError(f"the world's {name}: {e}") from None
+            # TRANSLATORS: {name}: a key of the world's state ("hands"); {why}: what is wrong with its value
+            raise told(WorldError, "the world's {name}: {why}", name=name, why=told_of(e)) from None
     return game
 
 
@@ -190,14 +197,15 @@ def _depth(value: Any) -> int:
 
 def _items(value: Any) -> list[Any]:
     if not isinstance(value, list):
-        raise TypeError(f"expected a list, not {type(value).__name__}")
+        # TRANSLATORS: {kind}: Python's name of a kind of value (dict, int, str)
+        raise told(TypeError, "expected a list, not {kind}", kind=type(value).__name__)
     return [_decode(v) for v in value]
 
 
 def _random(value: Any) -> random.Random:
     if not (isinstance(value, list) and len(value) == 3 and isinstance(value[1], list)
             and all(type(x) is int for x in value[1]) and (value[2] is None or type(value[2]) is float)):
-        raise TypeError("a random generator's state is [version, [numbers], gauss]")
+        raise told(TypeError, "a random generator's state is [version, [numbers], gauss]")
     rng = random.Random()
     rng.setstate((value[0], tuple(value[1]), value[2]))
     return rng
@@ -206,7 +214,7 @@ def _random(value: Any) -> random.Random:
 def _map(value: Any) -> dict[Any, Any]:
     pairs = _items(value)
     if not all(isinstance(p, list) and len(p) == 2 for p in pairs):
-        raise TypeError("a map is a list of [key, value] pairs")
+        raise told(TypeError, "a map is a list of [key, value] pairs")
     return dict(pairs)
 
 
@@ -231,4 +239,4 @@ def _decode(value: Any) -> Any:
         ((kind, inner),) = value.items()
         if kind in _KINDS:
             return _KINDS[kind](inner)
-    raise TypeError(f"unreadable value {str(value)[:60]}")
+    raise told(TypeError, "unreadable value {value}", value=str(value)[:60])

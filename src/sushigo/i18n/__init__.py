@@ -37,7 +37,7 @@ from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 from babel.numbers import format_decimal
 
-from sushigo.engine.messages import ENGLISH, Catalog, Param, render
+from sushigo.engine.messages import ENGLISH, Catalog, Label, Message, Param, Sentence, Told, Words, render
 
 LANGUAGES: Final[dict[str, str]] = {
     "en": "English", "fr": "Français", "de": "Deutsch", "es": "Español", "it": "Italiano", "pt": "Português",
@@ -153,9 +153,20 @@ class Speaker:
             return self.n(text.id, text.plural, text.n, **text.fields)
         return self(text.id, **text.fields) if text.fields else self.gettext(text.id)
 
+    def text(self, text: str) -> str:
+        """``text`` in this language when it is a :class:`Phrase` or the engine's
+        :class:`~sushigo.engine.messages.Told`; as it is otherwise."""
+        if isinstance(text, Told):
+            return self.say(text.message)
+        return self.phrase(text) if isinstance(text, Phrase) else text
+
     def _field(self, value: Any) -> Any:
         if isinstance(value, Phrase):
             return self.phrase(value)
+        if isinstance(value, Told):
+            return self.say(value.message)
+        if isinstance(value, Message | Words | Label | Sentence):
+            return self.say(value)
         return self.number(value) if isinstance(value, int) and not isinstance(value, bool) else value
 
 
@@ -239,15 +250,17 @@ def _ln(singular: str, plural: str, n: int, **fields: Any) -> Phrase:
 
 
 def localized(text: str) -> str:
-    """``text`` in this context's language when it is a :class:`Phrase`; as it is otherwise."""
-    return current().phrase(text) if isinstance(text, Phrase) else text
+    """``text`` in this context's language when it is a :class:`Phrase` or the engine's
+    :class:`~sushigo.engine.messages.Told`; as it is otherwise."""
+    return current().text(text)
 
 
 def message_of(error: BaseException) -> str:
-    """An exception's one-line message, a :class:`Phrase` when it was raised with one
-    (``str(error)`` would make it plain English)."""
-    first = error.args[0] if error.args else None
-    return first if isinstance(first, Phrase) else str(error)
+    """An exception's one-line message, a :class:`Phrase` or a
+    :class:`~sushigo.engine.messages.Told` when it was raised with one (``str(error)``
+    would make it plain English), for :func:`localized` to say."""
+    first = error.args[0] if len(error.args) == 1 else None
+    return first if isinstance(first, Phrase | Told) else str(error)
 
 
 def say(message: Param, names: Sequence[str] | None = None) -> str:

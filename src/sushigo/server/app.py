@@ -23,7 +23,8 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from sushigo.analysis.evaluate import DEFAULT_SAMPLES
 from sushigo.engine.editions import edition_for
-from sushigo.i18n import _l
+from sushigo.engine.messages import Words, msg
+from sushigo.i18n import _l, _ln
 from sushigo.server.accounts import AccountLimits, Accounts, Bots
 from sushigo.server.guard import Guard
 from sushigo.server.languages import Language
@@ -166,9 +167,15 @@ def match_notice(match: Match, confirm_by: float) -> Notice:
     """What a matched account's devices show: the game and the time to confirm (no one's cards)."""
     seconds = max(1, round(confirm_by - time.time()))
     people = len(match.members)
-    who = f"{people} players" if match.bots == 0 else f"{people} + {match.bots} bot{'s' * (match.bots > 1)}"
-    return Notice(f"{edition_for(match.edition).title}: your table is ready",
-                  f"{who}. Confirm within {seconds} s to sit down.", "/#play", "sushigo-play")
+    game = _l(edition_for(match.edition).title)  # the edition's name, itself a message
+    if match.bots == 0:
+        body = _ln("{n} player. Confirm within {seconds} s to sit down.",
+                   "{n} players. Confirm within {seconds} s to sit down.", people, seconds=seconds)
+    else:
+        body = _ln("{people} + {n} bot. Confirm within {seconds} s to sit down.",
+                   "{people} + {n} bots. Confirm within {seconds} s to sit down.", match.bots, people=people,
+                   seconds=seconds)
+    return Notice(_l("{game}: your table is ready", game=game), body, "/#play", "sushigo-play")
 
 
 def _turn_notice(push: Push, table: LiveTable, seat: int) -> None:
@@ -176,9 +183,9 @@ def _turn_notice(push: Push, table: LiveTable, seat: int) -> None:
     account = table.seats[seat].account
     if account is None:
         return
-    others = [s.name or "a player" for s in table.seats if s.seat != seat]
-    push.notify_soon(account, Notice(f"{edition_for(table.rules).title}: your move",
-                                     f"The table with {', '.join(others)} waits on you.",
+    others = Words(tuple(s.name or msg("a player") for s in table.seats if s.seat != seat))
+    push.notify_soon(account, Notice(_l("{game}: your move", game=_l(edition_for(table.rules).title)),
+                                     _l("The table with {others} waits on you.", others=others),
                                      f"/t/{table.id}#as={seat}", f"sushigo-turn-{table.id}"))
 
 

@@ -22,8 +22,9 @@ from typing import Annotated, Any, Final, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
+from sushigo.engine.messages import msg
 from sushigo.engine.records import RecordError, parse_json
-from sushigo.i18n import Phrase, _l, localized
+from sushigo.i18n import Phrase, _l, localized, message_of
 
 VERSION: Final = 3
 """The ``v`` of every server message (3: what an event tells a socket comes in one ``update``)."""
@@ -171,9 +172,10 @@ def parse_client(text: str | bytes) -> AnyClientMessage:
         raise ProtocolError("too_large", _l("message of {n} characters (at most {most})",
                                             n=str(len(text)), most=str(MAX_MESSAGE)))
     try:
-        data = parse_json(text, "the message")
+        data = parse_json(text, msg("the message"))
     except RecordError as e:
-        raise ProtocolError("bad_message", _l("not a JSON object") if " is not JSON" in str(e) else str(e)) from None
+        why = _l("not a JSON object") if " is not JSON" in str(e) else message_of(e)
+        raise ProtocolError("bad_message", why) from None
     if not isinstance(data, dict):
         raise ProtocolError("bad_message", _l("not a JSON object"))
     if "v" not in data:
@@ -341,9 +343,9 @@ _CREATE: TypeAdapter[CreateTable] = TypeAdapter(CreateTable)
 def parse_create(body: bytes) -> CreateTable:
     """The create request in ``body``, or :class:`ProtocolError` (``bad_request``)."""
     try:
-        data = parse_json(body, "the body")
+        data = parse_json(body, msg("the body"))
     except RecordError as e:
-        raise ProtocolError("bad_request", str(e)) from None
+        raise ProtocolError("bad_request", message_of(e)) from None
     if not isinstance(data, dict):
         raise ProtocolError("bad_request", _l("the body is not a JSON object"))
     try:

@@ -38,7 +38,7 @@ from urllib.parse import urlsplit
 
 from sqlalchemy import delete, func, select
 
-from sushigo.i18n import Phrase, _l
+from sushigo.i18n import DEFAULT, Phrase, _l, speaker
 from sushigo.server.replies import Refusal
 from sushigo.server.schema import push_subscriptions_t, site_keys_t
 from sushigo.server.store import Store, StoreError, one_line
@@ -65,12 +65,16 @@ class Notice:
 
     title: str
     body: str
+    """Both :class:`~sushigo.i18n.Phrase` s, said in each device's language."""
     url: str
     tag: str
     """Notifications of one tag replace each other (one per table, one for play now)."""
 
-    def payload(self) -> str:
-        return json.dumps({"title": self.title, "body": self.body, "url": self.url, "tag": self.tag})
+    def payload(self, lang: str | None = None) -> str:
+        """The push message for a device whose page speaks ``lang`` (``None``: English)."""
+        said = speaker(lang or DEFAULT)
+        return json.dumps({"title": said.text(self.title), "body": said.text(self.body), "url": self.url,
+                           "tag": self.tag})
 
 
 def endpoint_problem(endpoint: str, extra: frozenset[str]) -> Phrase | None:
@@ -159,9 +163,9 @@ class Push:
 
     # ------------------------------------------------------------------ devices
 
-    async def subscribe(self, account_id: str, subscription: dict[str, Any]) -> None:
+    async def subscribe(self, account_id: str, subscription: dict[str, Any], lang: str | None = None) -> None:
         """Keep a device's subscription for ``account_id`` (the one a browser's ``PushSubscription.toJSON()``
-        gives); :class:`PushError` when it is not one."""
+        gives), its notices in ``lang``; :class:`PushError` when it is not one."""
         endpoint = subscription.get("endpoint")
         keys = subscription.get("keys")
         if not isinstance(endpoint, str) or not isinstance(keys, dict):
@@ -176,15 +180,15 @@ class Push:
         problem = endpoint_problem(endpoint, self.services)
         if problem is not None:
             raise PushError(400, problem)
-        await asyncio.to_thread(self._keep, account_id, endpoint, p256dh, auth)
+        await asyncio.to_thread(self._keep, account_id, endpoint, p256dh, auth, lang)
 
-    def _keep(self, account_id: str, endpoint: str, p256dh: str, auth: str) -> None:
+    def _keep(self, account_id: str, endpoint: str, p256dh: str, auth: str, lang: str | None) -> None:
         key = _device(endpoint)
         t = push_subscriptions_t
         with self.store.transaction() as conn:
             conn.execute(delete(t).where(t.c.id == key))  # a device that signs into another account moves to it
             conn.execute(t.insert().values(id=key, account_id=account_id, endpoint=endpoint, p256dh=p256dh,
-                                           auth=auth, created=time.time()))
+                                           auth=auth, created=time.time(), lang=lang))
             ids = [r.id for r in conn.execute(select(t.c.id).where(t.c.account_id == account_id)
                                               .order_by(t.c.created.desc(), t.c.id))]
             if len(ids) > MAX_DEVICES:
@@ -247,7 +251,7 @@ class Push:
 
         info = {"endpoint": row.endpoint, "keys": {"p256dh": row.p256dh, "auth": row.auth}}
         try:
-            await webpush_async(info, notice.payload(), vapid_private_key=self._vapid,
+            await webpush_async(info, notice.payload(row.lang), vapid_private_key=self._vapid,
                                 vapid_claims={"sub": self.contact}, ttl=TTL, timeout=self.timeout,
                                 aiohttp_session=session)
         except WebPushException as e:

@@ -36,8 +36,18 @@ from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Sequence
 from typing import Any, Final
 
-from sushigo.engine.editions import AnyGame, action_text, action_words, edition_for, explained_rounds, replay, walk
+from sushigo.engine.editions import (
+    AnyGame,
+    action_said,
+    action_text,
+    action_words,
+    edition_for,
+    explained_rounds,
+    replay,
+    walk,
+)
 from sushigo.engine.menus import menu_label
+from sushigo.engine.messages import msg
 from sushigo.engine.narration import Line, lines_seen_by
 from sushigo.engine.records import RecordError, dumps, parse_json, seat_names
 from sushigo.i18n import _l, message_of
@@ -78,7 +88,8 @@ def replay_document(game: AnyGame, seat: int | None, names: Sequence[str]) -> di
             "n": len(steps), "round": moment.round, "turn": moment.turn, "kind": moment.kind,
             "deciding": sorted(chosen), "index": moment.index if mine is not None else None,
             "chosen": None if mine is None else {"action": mine, "text": action_text(board, mine),
-                                                 "words": action_words(board, mine)},
+                                                 "words": action_words(board, mine),
+                                                 "words_msg": action_said(board, mine)},
             "lines": len(lines), "rounds_done": len(board.round_breakdowns),
             "view": edition.view_document(board, seat, rounds=False),
         })
@@ -144,14 +155,14 @@ class ReplayService:
         Raises :class:`TableError` ``bad_request`` with the engine's one line for a bad record.
         """
         try:
-            data = parse_json(body, "the record")
+            data = parse_json(body, msg("the record"))
         except RecordError as e:
-            raise TableError("bad_request", _l("{why} (a game record is a JSON document)", why=str(e))) from None
+            raise TableError("bad_request", _l("{why} (a game record is a JSON document)", why=message_of(e))) from None
         try:
             game = await asyncio.to_thread(replay, data)
         except RecordError as e:
             raise TableError("bad_request", _l("that is not a game record this server can replay: {why}",
-                                               why=str(e))) from None
+                                               why=message_of(e))) from None
         rid = upload_id(data)
         await asyncio.to_thread(self.store.save_upload, rid, dumps(data) + "\n", time.time())
         return rid, {"id": rid, "edition": game.rules.edition, "players": game.players,

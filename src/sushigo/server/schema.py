@@ -196,9 +196,11 @@ push_subscriptions_t = Table(
     Column("p256dh", String(200), nullable=False),
     Column("auth", String(100), nullable=False),
     Column("created", Float, nullable=False),
+    Column("lang", String(8), nullable=True),
 )
 """The devices that asked for Web Push notifications, per account (``id``: the SHA-256
-of the endpoint; :mod:`sushigo.server.push`)."""
+of the endpoint; ``lang``: the language of the page that asked, which its notices are
+written in (``NULL``: English); :mod:`sushigo.server.push`)."""
 
 site_keys_t = Table(
     "site_keys",

@@ -34,14 +34,15 @@ from rich.text import Text
 
 from sushigo.bots.base import view_for
 from sushigo.engine.base.actions import Action, card_ids, encode
-from sushigo.engine.base.cards import CARD_NAMES, MAKI_ICONS, NIGIRI, Card, parse_card
+from sushigo.engine.base.cards import CARD_LABELS, CARD_NAMES, MAKI_ICONS, NIGIRI, Card, parse_card
 from sushigo.engine.base.explain import explain_round
 from sushigo.engine.base.game import Game
 from sushigo.engine.base.scoring import maki_icons, wasabi_pairs
 from sushigo.engine.errors import IllegalActionError, UnknownCardError
-from sushigo.engine.messages import N_
+from sushigo.engine.messages import N_, Label
 from sushigo.engine.rules import NUM_ROUNDS, Rules
-from sushigo.i18n import _, _n
+from sushigo.i18n import _, _n, localized, message_of
+from sushigo.i18n import say as said
 from sushigo.terminal.labels import base_label, base_style
 from sushigo.terminal.render import score_sheet_table, winners_line
 from sushigo.terminal.session import (
@@ -52,6 +53,7 @@ from sushigo.terminal.session import (
     MAX_NAME,
     InputFn,
     TableSession,
+    card_named,
     default_console,
     each_and,
     keep,
@@ -350,7 +352,7 @@ class TerminalGame(TableSession[Game]):
                 action = self.parse_pick(text, seat, hand)
                 game.commit(seat, action)
             except (ValueError, IllegalActionError) as e:
-                self.say(Text(str(e), style="red"))
+                self.say(Text(localized(message_of(e)), style="red"))
                 continue
             break
         if self.pass_and_play:
@@ -364,6 +366,9 @@ class TerminalGame(TableSession[Game]):
         k = len(hand)
         if not text:
             raise ValueError(_("Type the number of a card (1-{count}), or ? for help.", count=k))
+        named = card_named(text, hand, lambda c: (_(CARD_SHORT[Card(c)]), said(Label(CARD_LABELS[c]))))
+        if named is not None:  # a card's whole name as the screen shows it, in the game's language
+            return encode([named])
         tokens = [t for t in re.split(r"[\s+,]+", text) if t]
         if len(tokens) > 2:
             raise ValueError(_("Pick one card, or two with chopsticks."))

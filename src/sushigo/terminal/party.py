@@ -43,7 +43,7 @@ from sushigo.bots.base import view_for
 from sushigo.engine.errors import UnknownCardError
 from sushigo.engine.guide import dishes
 from sushigo.engine.menus import MENU_ITEMS, menu_name
-from sushigo.engine.messages import N_
+from sushigo.engine.messages import N_, Label
 from sushigo.engine.narration import Line
 from sushigo.engine.party.actions import PASS, copy_target, flip_position, played_card
 from sushigo.engine.party.cards import (
@@ -51,6 +51,7 @@ from sushigo.engine.party.cards import (
     DESSERT_IDS,
     FACE_DOWN,
     MAKI_ICONS,
+    PARTY_LABELS,
     SPOON_IDS,
     URAMAKI_ICONS,
     PartyCard,
@@ -62,7 +63,7 @@ from sushigo.engine.party.narration import PartyNarrator
 from sushigo.engine.party.view import PlayedCard, party_seat_view
 from sushigo.engine.rules import NUM_ROUNDS, Rules
 from sushigo.engine.turns import Phase
-from sushigo.i18n import _, _n, current
+from sushigo.i18n import _, _n, current, localized, message_of
 from sushigo.i18n import say as said
 from sushigo.terminal.labels import CARD_SHORT, ITEM_STYLE, style_of
 from sushigo.terminal.session import (
@@ -70,6 +71,7 @@ from sushigo.terminal.session import (
     InputFn,
     Part,
     TableSession,
+    card_named,
     default_console,
     each_and,
     keep,
@@ -417,6 +419,10 @@ class PartyTerminalGame(TableSession[PartyGame]):
             if not 1 <= pos <= len(cards):
                 raise ValueError(_(NUMBERED[what]).format(token=text[:6], count=current().number(len(cards))))
             return cards[pos - 1]
+        named = card_named(text, [c for c in cards if c != FACE_DOWN],
+                           lambda c: (_(CARD_SHORT[PartyCard(c)]), said(Label(PARTY_LABELS[PartyCard(c)]))))
+        if named is not None:  # a card's whole name as the screen shows it, in the game's language
+            return named
         try:
             card = int(find_card(text))
         except UnknownCardError:
@@ -443,7 +449,7 @@ class PartyTerminalGame(TableSession[PartyGame]):
             try:
                 card = self.parse_card_choice(text, cards, what)
             except ValueError as e:
-                self.say(Text(str(e), style="red"))
+                self.say(Text(localized(message_of(e)), style="red"))
                 continue
             legal = self.game.legal_actions(seat)
             if card == int(C.SPECIAL_ORDER):
@@ -527,7 +533,7 @@ class PartyTerminalGame(TableSession[PartyGame]):
                         raise ValueError(_("Card {number} is listed twice.", number=t))
                     chosen.append(int(t) - 1)
             except ValueError as e:
-                self.say(Text(str(e), style="red"))
+                self.say(Text(localized(message_of(e)), style="red"))
                 continue
             break
         for i in chosen:

@@ -19,6 +19,7 @@ import os
 import random
 import re
 import sys
+import unicodedata
 from collections import Counter
 from collections.abc import Callable, Sequence
 from typing import Any, Final, Generic, TypeVar
@@ -38,7 +39,7 @@ from sushigo.engine.narration import Line
 from sushigo.engine.party.game import PartyGame
 from sushigo.engine.points import RoundStory
 from sushigo.engine.rules import Rules, RulesError
-from sushigo.i18n import _, _n, current
+from sushigo.i18n import _, _l, _ln, _n, current, localized, message_of
 from sushigo.i18n import say as said
 
 EXIT_FINISHED: Final = 0
@@ -116,6 +117,32 @@ def listing(parts: Sequence[Part]) -> Text:
 def each_and(parts: Sequence[Part]) -> Text:
     """Parts joined by "and", each to the next (``a and b and c``)."""
     return _folded(parts, AND, "last")
+
+
+def folded(text: str) -> str:
+    """``text`` as a typed name is compared: case, accents, spaces and signs aside.
+
+    >>> folded("Nigiri au  Calmar!"), folded("Gyôza"), folded("サーモン 握り")
+    ('nigiriaucalmar', 'gyoza', 'サーモン握り')
+    """
+    bare = unicodedata.normalize("NFKD", text.casefold())
+    return "".join(ch for ch in bare if ch.isalnum() and not unicodedata.combining(ch))
+
+
+def card_named(text: str, cards: Sequence[int], names: Callable[[int], Sequence[str]]) -> int | None:
+    """The card of ``cards`` that ``text`` names in the game's language (``names``: a card's
+    names as shown, translated), or ``None``: a player types the names the screen shows.
+
+    >>> card_named("Calmar", [3, 7], lambda c: {3: ["Calmar"], 7: ["Saumon"]}[c])
+    3
+    """
+    typed = folded(text)
+    if not typed:
+        return None
+    for c in cards:
+        if any(folded(n) == typed for n in names(c)):
+            return c
+    return None
 
 
 def not_a_card(token: str, *names: Sequence[str]) -> str:
@@ -450,17 +477,17 @@ def prepare_table(
         try:
             rules = make_rules()
         except RulesError as e:
-            raise _Setup(str(e)) from None
+            raise _Setup(message_of(e)) from None
         if isinstance(humans, bool) or not isinstance(humans, int) or not 0 <= humans <= rules.players:
-            raise _Setup(f"humans must be 0 to {rules.players}, not {humans!r}")
+            raise _Setup(_l("humans must be 0 to {most}, not {humans}", most=rules.players, humans=repr(humans)))
         bot_seats = rules.players - humans
         specs = list(bots) if bots else ["greedy"]
         if len(specs) == 1:
             specs = specs * bot_seats
         elif len(specs) != bot_seats:
-            raise _Setup(
-                f"{len(specs)} bots given for {bot_seats} bot seat(s): give one for all, or one per seat"
-            )
+            raise _Setup(_ln("{count} bots given for {n} bot seat: give one for all, or one per seat",
+                             "{count} bots given for {n} bot seats: give one for all, or one per seat",
+                             bot_seats, count=len(specs)))
         if seed is None:
             seed = random.SystemRandom().randrange(2**31)
         seeder = random.Random(f"sushigo-play-bots-{seed}")
@@ -470,18 +497,18 @@ def prepare_table(
                 make_bot(spec, bot_seed, timeout=time_limit) for spec, bot_seed in zip(specs, bot_seeds)
             ]
         except ValueError as e:
-            raise _Setup(str(e)) from None
+            raise _Setup(message_of(e)) from None
         seat_names = _seat_names(humans, specs, names)
         if save is not None:
             if os.path.isdir(save):
-                raise _Setup(f"cannot save to {save}: it is a directory")
+                raise _Setup(_l("cannot save to {path}: it is a directory", path=save))
             directory = os.path.dirname(os.path.abspath(save))
             try:
                 os.makedirs(directory, exist_ok=True)
             except OSError as e:
-                raise _Setup(f"cannot create {directory}: {e.strerror or e}") from None
+                raise _Setup(_l("cannot create {path}: {why}", path=directory, why=e.strerror or str(e))) from None
     except _Setup as e:
-        message = f"sushigo: error: {' '.join(str(e).split())}"
+        message = "sushigo: error: " + " ".join(localized(message_of(e)).split())
         if console is None:
             print(message, file=sys.stderr)
         else:

@@ -33,6 +33,7 @@ from typing import Final
 
 from sushigo.engine.base.cards import NUM_CARD_TYPES, Card, parse_card
 from sushigo.engine.errors import InvalidActionError
+from sushigo.engine.messages import told
 
 Action = int
 """An action id in ``range(NUM_ACTIONS)``."""
@@ -63,13 +64,13 @@ def encode(cards: Sequence[int]) -> Action:
         a, b = cards
         if 0 <= a < NUM_CARD_TYPES and 0 <= b < NUM_CARD_TYPES:
             return NUM_CARD_TYPES + NUM_CARD_TYPES * int(a) + int(b)
-    raise InvalidActionError(f"a pick is one or two cards, not {list(cards)!r}")
+    raise told(InvalidActionError, "a pick is one or two cards, not {cards}", cards=repr(list(cards)))
 
 
 def decode(action: Action) -> Pick:
     """The cards of action ``action``, in play order."""
     if not 0 <= action < NUM_ACTIONS:
-        raise InvalidActionError(f"action {action} is outside 0..{NUM_ACTIONS - 1}")
+        raise told(InvalidActionError, "action {action} is outside 0..{last}", action=action, last=NUM_ACTIONS - 1)
     return _DECODED[action]
 
 

@@ -20,8 +20,8 @@ from collections.abc import Iterable
 from typing import Final
 
 from sushigo.engine.errors import UnknownCardError
-from sushigo.engine.messages import N_
-from sushigo.engine.names import did_you_mean
+from sushigo.engine.messages import N_, told
+from sushigo.engine.names import did_you_mean_said
 
 
 class Card(enum.IntEnum):
@@ -129,10 +129,12 @@ def parse_card(name: str) -> Card:
     sushigo.engine.errors.UnknownCardError: unknown card 'tempora' (did you mean 'tempura'?)
     """
     if not isinstance(name, str):
-        raise UnknownCardError(f"expected a card name, got {type(name).__name__}")
+        raise told(UnknownCardError, "expected a card name, got {type}", type=type(name).__name__)
     card = _BY_NAME.get(name.strip().lower())
     if card is None:
-        raise UnknownCardError(f"unknown card {name!r}{did_you_mean(name, CARD_NAMES)}")
+        # TRANSLATORS: {hint} is a suggestion (" (did you mean 'tempura'?)") or nothing
+        raise told(UnknownCardError, "unknown card {name}{hint}", name=repr(name),
+                   hint=did_you_mean_said(name, CARD_NAMES))
     return card
 
 

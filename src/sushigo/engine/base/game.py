@@ -37,6 +37,7 @@ from sushigo.engine.errors import (
     InvalidActionError,
     as_action,
 )
+from sushigo.engine.messages import told
 from sushigo.engine.points import Breakdown
 from sushigo.engine.rules import NUM_ROUNDS, Rules
 from sushigo.engine.turns import Phase, holds, shuffle, take
@@ -238,7 +239,7 @@ class Game:
         Empty when the game is not waiting for this seat's pick.
         """
         if seat < 0:
-            raise IndexError(f"there is no seat {seat}")
+            raise told(IndexError, "there is no seat {seat}", seat=seat)
         hand = self.hands[seat]
         if self._pending[seat] is not None or self._phase is not _PICK:
             return []
@@ -280,32 +281,34 @@ class Game:
         act = action if type(action) is int else as_action(action)
         if self._phase is not _PICK:
             if self._phase is _OVER:
-                raise GameOverError("the game is over")
-            raise IllegalActionError("the round has not been dealt yet")
+                raise told(GameOverError, "the game is over")
+            raise told(IllegalActionError, "the round has not been dealt yet")
         if not 0 <= seat < self.players:
-            raise IllegalActionError(f"there is no seat {seat}")
+            raise told(IllegalActionError, "there is no seat {seat}", seat=seat)
         if self._pending[seat] is not None:
-            raise IllegalActionError(f"seat {seat} has already picked this turn")
+            raise told(IllegalActionError, "seat {seat} has already picked this turn", seat=seat)
         hand = self.hands[seat]
         if 0 <= act < _N:
             if act not in hand:
-                raise IllegalActionError(f"{Card(act)} is not in seat {seat}'s hand")
+                raise told(IllegalActionError, "{card} is not in seat {seat}'s hand", card=_CARDS[act].name_in_records,
+                           seat=seat)
             return
         if not 0 <= act < NUM_ACTIONS:
-            raise InvalidActionError(f"action {act} is outside 0..{NUM_ACTIONS - 1}")
+            raise told(InvalidActionError, "action {action} is outside 0..{last}", action=act, last=NUM_ACTIONS - 1)
         a, b = divmod(act - _N, _N)
         if _CHOPSTICKS not in self.collections[seat]:
-            raise IllegalActionError(
-                f"seat {seat} has no chopsticks in its collection from an earlier turn"
-            )
+            raise told(IllegalActionError, "seat {seat} has no chopsticks in its collection from an earlier turn",
+                       seat=seat)
         if len(hand) < 2:
-            raise IllegalActionError("chopsticks need at least two cards in hand")
+            raise told(IllegalActionError, "chopsticks need at least two cards in hand")
         if a == b:
             if hand.count(a) < 2:
-                raise IllegalActionError(f"seat {seat}'s hand does not hold two {Card(a)}")
+                raise told(IllegalActionError, "seat {seat}'s hand does not hold two {card}", seat=seat,
+                           card=_CARDS[a].name_in_records)
         elif a not in hand or b not in hand:
-            missing = Card(a) if a not in hand else Card(b)
-            raise IllegalActionError(f"{missing} is not in seat {seat}'s hand")
+            missing = _CARDS[a] if a not in hand else _CARDS[b]
+            raise told(IllegalActionError, "{card} is not in seat {seat}'s hand", card=missing.name_in_records,
+                       seat=seat)
 
     # ------------------------------------------------------------ advancing
 
@@ -316,9 +319,10 @@ class Game:
         if any pick is illegal.
         """
         if self._npending:
-            raise IllegalActionError("some seats have committed picks; finish the turn with commit()")
+            raise told(IllegalActionError, "some seats have committed picks; finish the turn with commit()")
         if len(actions) != self.players:
-            raise IllegalActionError(f"expected {self.players} picks, got {len(actions)}")
+            raise told(IllegalActionError, "expected {players} picks, got {count}", players=self.players,
+                       count=len(actions))
         given: Sequence[SupportsIndex] = actions  # numpy integers too
         picks = [a if type(a) is int else as_action(a) for a in given]  # as_actions, compiled
         hands = self.hands
@@ -377,10 +381,10 @@ class Game:
         (True, [0, 1])
         """
         if not 0 <= seat < self.players:
-            raise IllegalActionError(f"there is no seat {seat}")
+            raise told(IllegalActionError, "there is no seat {seat}", seat=seat)
         action = self._pending[seat]
         if action is None:
-            raise IllegalActionError(f"seat {seat} has no hidden pick to take back")
+            raise told(IllegalActionError, "seat {seat} has no hidden pick to take back", seat=seat)
         self._pending[seat] = None
         self._npending -= 1
         return action
@@ -488,30 +492,29 @@ class Game:
         not hold those cards.
         """
         if self._phase is not _DEAL:
-            raise DealError("the game is not waiting for a deal")
+            raise told(DealError, "the game is not waiting for a deal")
         if len(hands) != self.players:
-            raise DealError(f"expected {self.players} hands, got {len(hands)}")
+            raise told(DealError, "expected {players} hands, got {count}", players=self.players, count=len(hands))
         k = self.rules.hand_size
         for seat, hand in enumerate(hands):
             if len(hand) != k:
-                raise DealError(f"seat {seat} was dealt {len(hand)} cards, not {k}")
+                raise told(DealError, "seat {seat} was dealt {count} cards, not {size}", seat=seat, count=len(hand),
+                           size=k)
         ids: list[list[int]] = []
         for seat, hand in enumerate(hands):
             try:
                 ids.append([operator.index(c) for c in hand])
             except TypeError:
-                raise DealError(f"seat {seat} was dealt something that is not a card id") from None
+                raise told(DealError, "seat {seat} was dealt something that is not a card id", seat=seat) from None
             for c in ids[-1]:
                 if not 0 <= c < _N:
-                    raise DealError(f"seat {seat} was dealt {c}, which is not a card id")
+                    raise told(DealError, "seat {seat} was dealt {card}, which is not a card id", seat=seat, card=c)
         available = count_cards(self.deck)
         wanted = count_cards(c for hand in ids for c in hand)
         for card, count in enumerate(wanted):
             if count > available[card]:
-                raise DealError(
-                    f"the deal needs {count} {Card(card)} but only {available[card]} "
-                    "are left in the deck"
-                )
+                raise told(DealError, "the deal needs {count} {card} but only {left} are left in the deck",
+                           count=count, card=_CARDS[card].name_in_records, left=available[card])
         for hand in ids:
             for c in hand:
                 self.deck.remove(c)
@@ -532,7 +535,7 @@ class Game:
         elif round_number == self.round and self._phase is _PICK:
             cols = self.collections
         else:
-            raise ValueError(f"round {round_number} has not been played")
+            raise told(ValueError, "round {round} has not been played", round=round_number)
         return [tuple([_CARDS[c] for c in col]) for col in cols]
 
     def scores(self) -> list[int]:

@@ -21,7 +21,7 @@ from sushigo.engine.base.cards import CARD_LABELS, CARD_NAMES
 from sushigo.engine.base.explain import explain_puddings, explain_round
 from sushigo.engine.base.game import Game
 from sushigo.engine.base.scoring import wasabi_pairs
-from sushigo.engine.messages import Param, Seat, Sentence, Words, label, msg
+from sushigo.engine.messages import Label, Param, Seat, Sentence, Words, label, msg, render
 from sushigo.engine.narration import Line, scores_line, winners_line
 
 
@@ -30,16 +30,27 @@ def _labels(cards: list[int], start: int, on_wasabi: dict[int, int]) -> list[Par
             for i, c in enumerate(cards)]
 
 
+def action_said(action: int, label: bool = False) -> Param:
+    """A pick in words: its card's label, or both cards of a chopsticks pair in play order
+    (the same as a sentence's object and as a label: ``label`` is for the editions' likeness).
+
+    >>> action_said(0)
+    Label(id='Tempura')
+    """
+    cards = card_ids(action)
+    if len(cards) == 2:
+        return msg("{first}, then {second} (chopsticks)",
+                   first=Label(CARD_LABELS[cards[0]]), second=Label(CARD_LABELS[cards[1]]))
+    return Label(CARD_LABELS[cards[0]])
+
+
 def action_words(action: int) -> str:
-    """A pick in words: its card, or both cards of a chopsticks pair in play order.
+    """:func:`action_said` in English.
 
     >>> action_words(0), action_words(126)
     ('Tempura', 'Wasabi, then Egg nigiri (chopsticks)')
     """
-    cards = card_ids(action)
-    if len(cards) == 2:
-        return f"{CARD_LABELS[cards[0]]}, then {CARD_LABELS[cards[1]]} (chopsticks)"
-    return CARD_LABELS[cards[0]]
+    return render(action_said(action))
 
 
 def turn_lines(game: Game, round_number: int, turn: int) -> list[Line]:
@@ -57,7 +68,7 @@ def turn_lines(game: Game, round_number: int, turn: int) -> list[Line]:
                        seat=Seat(seat), first=labels[0], second=labels[1])
         else:
             said = msg("{seat} played {cards}.", seat=Seat(seat), cards=Words(tuple(labels)))
-        lines.append(Line.told("pick", round_number, turn, said, seat=seat, cards=names))
+        lines.append(Line.saying("pick", round_number, turn, said, seat=seat, cards=names))
     return lines
 
 
@@ -66,14 +77,14 @@ def round_lines(game: Game, round_number: int) -> list[Line]:
     story = explain_round(game.round_collections(round_number))
     points = [sum(b.values()) for b in game.round_breakdowns[round_number - 1]]
     lines = [scores_line(round_number, points)]
-    lines += [Line.told("round", round_number, None, Sentence(race)) for race in story.races]
+    lines += [Line.saying("round", round_number, None, Sentence(race)) for race in story.races]
     return lines
 
 
 def game_lines(game: Game) -> list[Line]:
     """The end of a finished game: the puddings and the winners."""
     result = game.result()
-    return [Line.told("game", 3, None, Sentence(explain_puddings(result.puddings))),
+    return [Line.saying("game", 3, None, Sentence(explain_puddings(result.puddings))),
             winners_line(3, result.totals, result.winners, "puddings")]
 
 

@@ -29,6 +29,7 @@ from sushigo.engine.base.cards import DECK_COUNT_LIST, NUM_CARD_TYPES, Card, par
 from sushigo.engine.base.game import Game
 from sushigo.engine.base.scoring import Result, score_round
 from sushigo.engine.errors import GameOverError, IllegalActionError, InvalidActionError, UnknownCardError
+from sushigo.engine.messages import Param, Told, msg, told, told_of
 from sushigo.engine.records import (
     RECORD_FORMAT,
     RecordError,
@@ -45,9 +46,10 @@ from sushigo.engine.rules import NUM_ROUNDS, Rules, RulesError
 
 
 class UnknownCardInRecord(RecordError):
-    """A name that is no card of the original game (:attr:`name`, at :attr:`where`)."""
+    """A name that is no card of the original game (:attr:`name`, at :attr:`where`: a place
+    in the file as a message, or a string)."""
 
-    def __init__(self, message: str, name: str, where: str) -> None:
+    def __init__(self, message: str, name: str, where: Param) -> None:
         super().__init__(message)
         self.name = name
         self.where = where
@@ -80,29 +82,36 @@ def to_base_record(game: Game, *, meta: Mapping[str, Any] | None = None) -> dict
     return add_meta_and_result(record, game, meta)
 
 
-def _card(name: Any, where: str) -> int:
+def _card(name: Any, where: Param) -> int:
     if not isinstance(name, str):
-        raise RecordError(f"{where}: expected a card name, not {type_name(name)}")
+        # TRANSLATORS: {where}: a place in the file ("round 2, turn 3, seat 1, card 1"); {actual}: a kind of JSON
+        # value ("a list", "a whole number")
+        raise told(RecordError, "{where}: expected a card name, not {actual}", where=where, actual=type_name(name))
     try:
         card = parse_card(name)
     except UnknownCardError as e:
-        raise UnknownCardInRecord(f"{where}: {e}", name, where) from None
+        # TRANSLATORS: {where}: a place in the file ("round 2, turn 3, seat 1, card 1"); {why}: what is wrong there
+        raise UnknownCardInRecord(Told(msg("{where}: {why}", where=where, why=told_of(e))), name, where) from None
     if name != card.name_in_records:  # records spell names exactly
-        raise RecordError(f"{where}: unknown card {name!r} (did you mean {card.name_in_records!r}?)")
+        # TRANSLATORS: {where}: a place in the file ("round 2, turn 3, seat 1, card 1"); {name} and {exact}: card
+        # names in quotes
+        raise told(RecordError, "{where}: unknown card {name} (did you mean {exact}?)", where=where, name=repr(name),
+                   exact=repr(card.name_in_records))
     return int(card)
 
 
-def _cards(value: Any, where: str, what: str) -> list[int]:
+def _cards(value: Any, where: Param, what: Param) -> list[int]:
     expect(value, list, where, what)
-    return [_card(c, f"{where}, card {i + 1}") for i, c in enumerate(value)]
+    # TRANSLATORS: a place in a file: {where} is a place ("round 2, turn 3, seat 1"), {card} counts from 1
+    return [_card(c, msg("{where}, card {card}", where=where, card=i + 1)) for i, c in enumerate(value)]
 
 
 def _players(data: Mapping[str, Any]) -> int:
     if "players" not in data:
-        raise RecordError("missing key 'players'")
-    players = expect(data["players"], int, "players", "the player count")
+        raise told(RecordError, "missing key 'players'")
+    players = expect(data["players"], int, "players", msg("the player count"))
     if not 2 <= players <= 5:
-        raise RecordError(f"players: the base game is for 2-5 players, not {players}")
+        raise told(RecordError, "players: the base game is for 2-5 players, not {players}", players=players)
     return int(players)
 
 
@@ -115,46 +124,54 @@ def replay_base(data: Mapping[str, Any]) -> Game:
     check_format(data)
     players = _players(data)
     options = data.get("options", {})
-    expect(options, dict, "options", "the options")
+    expect(options, dict, "options", msg("the options"))
     try:
         rules = Rules.from_options(players, options)
     except RulesError as e:
-        raise RecordError(f"options: {e}") from None
+        # TRANSLATORS: {why}: what is wrong with the rule options
+        raise told(RecordError, "options: {why}", why=told_of(e)) from None
     rounds = record_rounds(data)
     game = Game(rules, auto_deal=False)
     k = rules.hand_size
     for r, rnd in enumerate(rounds, start=1):
-        where = f"round {r}"
-        turns = deal_round(rnd, where, players, k, lambda hand, at: _cards(hand, at, "a hand"), game.deal)
+        # TRANSLATORS: a place in a record or score sheet
+        where = msg("round {round}", round=r)
+        turns = deal_round(rnd, where, players, k, lambda hand, at: _cards(hand, at, msg("a hand")), game.deal)
         for t, turn in enumerate(turns, start=1):
-            at = f"{where}, turn {t}"
-            expect(turn, list, at, "a turn")
+            # TRANSLATORS: a place in a record: {where} is a round ("round 2")
+            at = msg("{where}, turn {turn}", where=where, turn=t)
+            expect(turn, list, at, msg("a turn"))
             if len(turn) != players:
-                raise RecordError(f"{at}: {len(turn)} picks for {players} players")
+                # TRANSLATORS: {where}: a place in the record ("round 2, turn 3")
+                raise told(RecordError, "{where}: {count} picks for {players} players", where=at, count=len(turn),
+                           players=players)
             actions = []
             for s, pick in enumerate(turn):
-                seat_at = f"{at}, seat {s}"
-                cards = _cards(pick, seat_at, "a pick")
+                # TRANSLATORS: a place in a record or score sheet: {where} is a place ("round 2, turn 3")
+                seat_at = msg("{where}, seat {seat}", where=at, seat=s)
+                cards = _cards(pick, seat_at, msg("a pick"))
                 try:
                     actions.append(encode(cards))
                 except InvalidActionError:
-                    raise RecordError(
-                        f"{seat_at}: a pick is one card or two (with chopsticks), not {len(cards)}"
-                    ) from None
+                    # TRANSLATORS: {where}: a place in the record ("round 2, turn 3, seat 1")
+                    raise told(RecordError, "{where}: a pick is one card or two (with chopsticks), not {count}",
+                               where=seat_at, count=len(cards)) from None
             for s, action in enumerate(actions):
                 try:
                     game.check_legal(s, action)
                 except (IllegalActionError, GameOverError) as e:
-                    raise RecordError(f"{at}, seat {s}: illegal move: {e}") from None
+                    # TRANSLATORS: {where}: a place in the record ("round 2, turn 3, seat 1"); {why}: why the move
+                    # is illegal
+                    seat_at = msg("{where}, seat {seat}", where=at, seat=s)
+                    raise told(RecordError, "{where}: illegal move: {why}", where=seat_at, why=told_of(e)) from None
             game.play(actions)
         if len(turns) < k:
-            raise RecordError(
-                f"{where}: the record stops early, after turn {len(turns)} of {k}"
-            )
+            # TRANSLATORS: {where}: a round ("round 2"); {turns}: the turns a round has
+            raise told(RecordError, "{where}: the record stops early, after turn {turn} of {turns}", where=where,
+                       turn=len(turns), turns=k)
     if not game.is_over:
-        raise RecordError(
-            f"the record stops early, after round {len(rounds)} of {NUM_ROUNDS}"
-        )
+        raise told(RecordError, "the record stops early, after round {round} of {rounds}", round=len(rounds),
+                   rounds=NUM_ROUNDS)
     check_claimed_result(data, game.result().to_json())
     return game
 
@@ -181,31 +198,34 @@ def base_sheet_collections(data: Mapping[str, Any]) -> list[list[list[int]]]:
     players = _players(data)
     rounds = data.get("rounds")
     if rounds is None:
-        raise RecordError("missing key 'rounds'")
-    expect(rounds, list, "rounds", "the rounds")
+        raise told(RecordError, "missing key 'rounds'")
+    expect(rounds, list, "rounds", msg("the rounds"))
     if not 1 <= len(rounds) <= NUM_ROUNDS:
-        raise RecordError(f"rounds: a score sheet has 1 to {NUM_ROUNDS} rounds, not {len(rounds)}")
+        raise told(RecordError, "rounds: a score sheet has 1 to {most} rounds, not {count}", most=NUM_ROUNDS,
+                   count=len(rounds))
     k = Rules(players).hand_size
     used = [0] * NUM_CARD_TYPES
     collections_by_round: list[list[list[int]]] = []
     for r, rnd in enumerate(rounds, start=1):
-        where = f"round {r}"
-        expect(rnd, list, where, "a round")
+        where = msg("round {round}", round=r)
+        expect(rnd, list, where, msg("a round"))
         if len(rnd) != players:
-            raise RecordError(f"{where}: {len(rnd)} collections for {players} players")
+            # TRANSLATORS: {where}: a round of the score sheet ("round 2")
+            raise told(RecordError, "{where}: {count} collections for {players} players", where=where,
+                       count=len(rnd), players=players)
         collections = []
         for s, col in enumerate(rnd):
-            cards = _cards(col, f"{where}, seat {s}", "a collection")
+            seat_at = msg("{where}, seat {seat}", where=where, seat=s)
+            cards = _cards(col, seat_at, msg("a collection"))
             if len(cards) > k:
-                raise RecordError(
-                    f"{where}, seat {s}: {len(cards)} cards, but a {players}-player hand holds {k}"
-                )
+                # TRANSLATORS: {where}: a place in the score sheet ("round 2, seat 1"); {size}: the cards of a hand
+                raise told(RecordError, "{where}: {count} cards, but a {players}-player hand holds {size}",
+                           where=seat_at, count=len(cards), players=players, size=k)
             for c in cards:
                 used[c] += 1
             for c in sorted(set(cards)):  # named at the seat whose cards pass what the deck holds
                 if used[c] > DECK_COUNT_LIST[c]:
-                    raise too_many_copies(f"{where}, seat {s}", cards.count(c), str(Card(c)), used[c],
-                                          "in all rounds", f"the deck holds {DECK_COUNT_LIST[c]}")
+                    raise too_many_copies(seat_at, cards.count(c), str(Card(c)), used[c], DECK_COUNT_LIST[c], "deck")
             collections.append(cards)
         collections_by_round.append(collections)
     return collections_by_round

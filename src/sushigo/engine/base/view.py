@@ -31,6 +31,7 @@ from sushigo.engine.base.cards import CARD_NAMES, DECK_COUNT_LIST, NUM_CARD_TYPE
 from sushigo.engine.base.game import Game
 from sushigo.engine.base.scoring import Result, wasabi_pairs
 from sushigo.engine.copies import by_fields
+from sushigo.engine.messages import told
 from sushigo.engine.rules import Rules
 from sushigo.engine.turns import Phase
 
@@ -203,7 +204,7 @@ def seat_view(game: Game, seat: int, *, world: bool = False) -> SeatView:
     seat's information set as a game, for :func:`determinize`.
     """
     if not 0 <= seat < game.players:
-        raise ValueError(f"there is no seat {seat}")
+        raise told(ValueError, "there is no seat {seat}", seat=seat)
     history = round_hands(game)
     known = tuple(
         _cards(game.hands[k]) if knows_hand(game, seat, k) else None for k in range(game.players)
@@ -236,7 +237,7 @@ def seat_members(game: Game, seat: int, history: Sequence[Sequence[Sequence[int]
     True
     """
     if not 0 <= seat < game.players:
-        raise ValueError(f"there is no seat {seat}")
+        raise told(ValueError, "there is no seat {seat}", seat=seat)
     names = _NAMES
     hands = game.hands
     players = range(game.players)
@@ -273,7 +274,7 @@ def determinize(view: SeatView, rng: random.Random) -> Game:
     (True, True)
     """
     if view.world is None or view.seat is None:
-        raise ValueError("determinize needs a seat's view made with world=True")
+        raise told(ValueError, "determinize needs a seat's view made with world=True")
     return sample_world(view.world, view.seat, rng)
 
 

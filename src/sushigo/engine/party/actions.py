@@ -36,6 +36,7 @@ from __future__ import annotations
 from typing import Final
 
 from sushigo.engine.errors import InvalidActionError
+from sushigo.engine.messages import told
 from sushigo.engine.party.cards import FACE_DOWN, NUM_PARTY_IDS, PartyCard, parse_party_card
 
 # Written as literals so that compiled code (scripts/compile_engine.py) folds them in;
@@ -63,12 +64,12 @@ def encode_copy(target: int, *, on_wasabi: bool = False) -> int:
     :data:`~sushigo.engine.party.cards.FACE_DOWN`), optionally placed on wasabi."""
     if on_wasabi:
         if target not in _NIGIRI:
-            raise InvalidActionError("only a copied nigiri can go on a wasabi")
+            raise told(InvalidActionError, "only a copied nigiri can go on a wasabi")
         return COPY_ON_WASABI + _NIGIRI.index(target)
     if target == FACE_DOWN:
         return COPY_FACE_DOWN
     if not 0 <= target < NUM_PARTY_IDS or target == 10:
-        raise InvalidActionError(f"{target} is not a Party card id")
+        raise told(InvalidActionError, "{card} is not a Party card id", card=target)
     return COPY_BASE + target
 
 
@@ -102,14 +103,14 @@ def flip_position(action: int) -> int | None:
 def party_action_name(action: int) -> str:
     """The text form of a Party action (see the module table)."""
     if not 0 <= action < PARTY_NUM_ACTIONS or action == 10:
-        raise InvalidActionError(f"action {action} is not a Party action")
+        raise told(InvalidActionError, "action {action} is not a Party action", action=action)
     if action < NUM_PARTY_IDS:
         return PartyCard(action).name_in_records
     target = copy_target(action)
     if target is not None:
         card, on_wasabi = target
         if card == 10:
-            raise InvalidActionError(f"action {action} is not a Party action")
+            raise told(InvalidActionError, "action {action} is not a Party action", action=action)
         name = "face_down" if card == FACE_DOWN else PartyCard(card).name_in_records
         return f"special_order>{name}" + ("+wasabi" if on_wasabi else "")
     if action == PASS:
@@ -120,7 +121,7 @@ def party_action_name(action: int) -> str:
 def parse_party_action(text: str) -> int:
     """Parse the text form of :func:`party_action_name`."""
     if not isinstance(text, str):
-        raise InvalidActionError(f"expected an action, got {type(text).__name__}")
+        raise told(InvalidActionError, "expected an action, got {type}", type=type(text).__name__)
     t = text.strip().lower().replace(" ", "")
     if t == "pass":
         return PASS
@@ -128,9 +129,9 @@ def parse_party_action(text: str) -> int:
         try:
             pos = int(t[5:])
         except ValueError:
-            raise InvalidActionError(f"bad flip {text!r}") from None
+            raise told(InvalidActionError, "bad flip {text}", text=repr(text)) from None
         if not 0 <= pos < MAX_FLIP:
-            raise InvalidActionError(f"no collection position {pos}")
+            raise told(InvalidActionError, "no collection position {position}", position=pos)
         return FLIP_BASE + pos
     if t.startswith("special_order>"):
         target = t[len("special_order>"):]

@@ -30,8 +30,8 @@ from typing import Final
 
 from sushigo.engine.errors import UnknownCardError
 from sushigo.engine.menus import DESSERTS, MENU_ITEMS
-from sushigo.engine.messages import N_
-from sushigo.engine.names import did_you_mean
+from sushigo.engine.messages import N_, told
+from sushigo.engine.names import did_you_mean_said
 from sushigo.engine.rules import URAMAKI_SPLITS
 
 
@@ -236,10 +236,12 @@ def parse_party_card(name: str) -> PartyCard:
     Raises :class:`~sushigo.engine.errors.UnknownCardError` for anything else.
     """
     if not isinstance(name, str):
-        raise UnknownCardError(f"expected a card name, got {type(name).__name__}")
+        raise told(UnknownCardError, "expected a card name, got {type}", type=type(name).__name__)
     card = _BY_NAME.get(name.strip().lower())
     if card is None:
-        raise UnknownCardError(f"unknown Party card {name!r}{did_you_mean(name, tuple(_BY_NAME))}")
+        # TRANSLATORS: {hint} is a suggestion (" (did you mean 'tempura'?)") or nothing
+        raise told(UnknownCardError, "unknown Party card {name}{hint}", name=repr(name),
+                   hint=did_you_mean_said(name, tuple(_BY_NAME)))
     return card
 
 

@@ -25,7 +25,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Mapping, Sequence
 
-from sushigo.engine.messages import Message, label, msg, nmsg
+from sushigo.engine.messages import Message, label, msg, nmsg, told
 from sushigo.engine.party.cards import FACE_DOWN, MAKI_ICONS, ONIGIRI_IDS, URAMAKI_ICONS, PartyCard
 from sushigo.engine.party.game import PartyGame, Played, on_face_up_wasabi
 from sushigo.engine.party.scoring import (
@@ -126,7 +126,7 @@ def explain_party_round(game: PartyGame, round_number: int) -> RoundStory:
     and a sentence per roll race.
     """
     if not 1 <= round_number <= len(game.round_breakdowns):
-        raise ValueError(f"round {round_number} has not been scored")
+        raise told(ValueError, "round {round} has not been scored", round=round_number)
     return explain_party_collections(game.round_collections(round_number), game.round_breakdowns[round_number - 1],
                                      game.rules.menu, game.rules.wasabi_colour)
 
@@ -222,7 +222,7 @@ def explain_desserts(game: PartyGame) -> list[Figure]:
     1 green tea ice cream: no set of four, 0
     """
     if not game.is_over:
-        raise ValueError("desserts are scored at the end of the game")
+        raise told(ValueError, "desserts are scored at the end of the game")
     return dessert_figures(game.desserts, game.rules.menu[-1], game.rules.two_player_pudding_penalty)
 
 

@@ -49,7 +49,7 @@ from sushigo.engine.errors import (
     as_action,
     as_actions,
 )
-from sushigo.engine.messages import Message, msg, render
+from sushigo.engine.messages import Message, msg, render, told
 from sushigo.engine.party.actions import (
     COPY_BASE,
     COPY_FACE_DOWN,
@@ -305,7 +305,7 @@ class PartyGame:
         _shell: bool = False,
     ) -> None:
         if not rules.is_party:
-            raise ValueError("PartyGame needs Party rules (Rules.party(...))")
+            raise told(ValueError, "PartyGame needs Party rules (Rules.party(...))")
         self.rules = rules
         n = self.players = rules.players
         self._menu_ids = _menu_cards(rules)  # shared, never changed
@@ -429,7 +429,7 @@ class PartyGame:
         """The legal action ids for ``seat`` now, ascending; empty when the
         game is not waiting for this seat."""
         if seat < 0 or seat >= self.players:
-            raise IndexError(f"there is no seat {seat}")
+            raise told(IndexError, "there is no seat {seat}", seat=seat)
         if self._phase is _PICK:
             if self._pending[seat] is not None:
                 return []
@@ -479,30 +479,37 @@ class PartyGame:
         ):
             return
         if self._phase is _OVER:
-            raise GameOverError("the game is over")
+            raise told(GameOverError, "the game is over")
         if not 0 <= seat < self.players:
-            raise IllegalActionError(f"there is no seat {seat}")
+            raise told(IllegalActionError, "there is no seat {seat}", seat=seat)
         if not 0 <= act < PARTY_NUM_ACTIONS:
-            raise InvalidActionError(f"action {act} is outside 0..{PARTY_NUM_ACTIONS - 1}")
+            raise told(InvalidActionError, "action {action} is outside 0..{last}", action=act,
+                       last=PARTY_NUM_ACTIONS - 1)
         if act in self.legal_actions(seat):
             return
         if self._phase in (_DEAL, _DRAW):
-            raise IllegalActionError("the game is waiting for cards from the deck")
+            raise told(IllegalActionError, "the game is waiting for cards from the deck")
         if self._phase is _PICK and self._pending[seat] is not None:
-            raise IllegalActionError(f"seat {seat} has already picked this turn")
+            raise told(IllegalActionError, "seat {seat} has already picked this turn", seat=seat)
         if self._phase is _RESOLVE and (self._decision is None or self._decision.seat != seat):
             d = self._decision
-            who = f"seat {d.seat} ({PartyCard(d.card).name_in_records})" if d else "another seat"
-            raise IllegalActionError(f"it is {who}'s decision, not seat {seat}'s")
+            if d is None:
+                raise told(IllegalActionError, "it is another seat's decision, not seat {seat}'s", seat=seat)
+            # TRANSLATORS: {card} is the card in records ("spoon4") whose decision seat {owner} makes
+            raise told(IllegalActionError, "it is seat {owner} ({card})'s decision, not seat {seat}'s", owner=d.seat,
+                       card=PartyCard(d.card).name_in_records, seat=seat)
         name = party_action_name(act) if act != 10 else str(act)
         target = copy_target(act)
         if self._phase is _PICK or (self._decision and self._decision.kind == "chopsticks"):
             card = _SO if target else act
             if 0 <= card < FACE_DOWN and card not in self.hands[seat]:
-                raise IllegalActionError(f"{name.split('>')[0]} is not in seat {seat}'s hand")
+                raise told(IllegalActionError, "{card} is not in seat {seat}'s hand", card=name.split(">")[0],
+                           seat=seat)
             if target:
-                raise IllegalActionError(f"seat {seat} has nothing to copy as {name}")
-        raise IllegalActionError(f"{name} is not a legal choice for seat {seat} now")
+                # TRANSLATORS: {action} is a special order's action in records ("special_order>salmon")
+                raise told(IllegalActionError, "seat {seat} has nothing to copy as {action}", seat=seat, action=name)
+        # TRANSLATORS: {action} is the action as records write it ("salmon", "pass", "flip:2")
+        raise told(IllegalActionError, "{action} is not a legal choice for seat {seat} now", action=name, seat=seat)
 
     # ------------------------------------------------------------ advancing
 
@@ -510,13 +517,14 @@ class PartyGame:
         """Every seat's pick at once (seat order); then specials resolve until
         a seat must decide (:attr:`decision`) or the turn ends."""
         if self._phase is _OVER:
-            raise GameOverError("the game is over")
+            raise told(GameOverError, "the game is over")
         if self._phase is not _PICK:
-            raise IllegalActionError("the game is not waiting for picks")
+            raise told(IllegalActionError, "the game is not waiting for picks")
         if self._npending:
-            raise IllegalActionError("some seats have committed picks; finish the turn with commit()")
+            raise told(IllegalActionError, "some seats have committed picks; finish the turn with commit()")
         if len(actions) != self.players:
-            raise IllegalActionError(f"expected {self.players} picks, got {len(actions)}")
+            raise told(IllegalActionError, "expected {players} picks, got {count}", players=self.players,
+                       count=len(actions))
         picks = as_actions(actions)
         for seat, action in enumerate(picks):
             self.check_legal(seat, action)
@@ -569,10 +577,10 @@ class PartyGame:
         (True, [0, 1])
         """
         if not 0 <= seat < self.players:
-            raise IllegalActionError(f"there is no seat {seat}")
+            raise told(IllegalActionError, "there is no seat {seat}", seat=seat)
         action = self._pending[seat]
         if self._phase is not _PICK or action is None:
-            raise IllegalActionError(f"seat {seat} has no hidden pick to take back")
+            raise told(IllegalActionError, "seat {seat} has no hidden pick to take back", seat=seat)
         self._pending[seat] = None
         self._npending -= 1
         return action
@@ -598,7 +606,7 @@ class PartyGame:
                 acts = self.legal_actions(seat)
                 self._decide(acts[int(random_() * len(acts))])
             else:
-                raise IllegalActionError("random_playout needs a game that deals itself")
+                raise told(IllegalActionError, "random_playout needs a game that deals itself")
 
     # ---------------------------------------------------------- the turn
 
@@ -733,19 +741,20 @@ class PartyGame:
     def draw(self, cards: Sequence[int]) -> None:
         """Supply the cards a menu draws from the deck (``auto_deal=False``)."""
         if self._phase is not _DRAW:
-            raise DealError("the game is not waiting for a menu draw")
+            raise told(DealError, "the game is not waiting for a menu draw")
         try:
             ids = [operator.index(c) for c in cards]
         except TypeError:
-            raise DealError("a menu draws card ids") from None
+            raise told(DealError, "a menu draws card ids") from None
         if len(ids) != self._draw_wanted:
-            raise DealError(f"the menu draws {self._draw_wanted} cards, not {len(ids)}")
-        self._take_from_deck(ids, "the menu draws")
+            raise told(DealError, "the menu draws {wanted} cards, not {count}", wanted=self._draw_wanted,
+                       count=len(ids))
+        self._take_from_deck(ids, True)
         self._start_menu(tuple(ids))
 
-    def _take_from_deck(self, ids: list[int], what: str) -> None:
-        """Remove ``ids`` from the deck (``auto_deal=False``): known cards, or
-        desserts still unseen in it (which ones entered is learnt this way)."""
+    def _take_from_deck(self, ids: list[int], drawn: bool) -> None:
+        """Remove ``ids`` from the deck (``auto_deal=False``), a menu's draw (``drawn``) or
+        a deal: known cards, or desserts still unseen in it (which ones entered is learnt this way)."""
         deck = self.deck[:]
         pile = self.dessert_pile[:]
         unknown = self._unknown_desserts
@@ -758,7 +767,11 @@ class PartyGame:
             else:
                 name = PartyCard(c).name_in_records if c in PartyCard._value2member_map_ else str(c)
                 have = deck.count(c) + (min(unknown, pile.count(c)) if c in DESSERT_IDS else 0)
-                raise DealError(f"{what} more {name} than the deck holds ({have} left)")
+                if drawn:
+                    raise told(DealError, "the menu draws more {card} than the deck holds ({left} left)", card=name,
+                               left=have)
+                raise told(DealError, "the deal needs more {card} than the deck holds ({left} left)", card=name,
+                           left=have)
         self.deck = deck
         self.dessert_pile = pile
         self._unknown_desserts = unknown
@@ -910,19 +923,20 @@ class PartyGame:
         come from the dessert pile; which ones is only learnt from what is
         dealt (and drawn by menus)."""
         if self._phase is not _DEAL:
-            raise DealError("the game is not waiting for a deal")
+            raise told(DealError, "the game is not waiting for a deal")
         if len(hands) != self.players:
-            raise DealError(f"expected {self.players} hands, got {len(hands)}")
+            raise told(DealError, "expected {players} hands, got {count}", players=self.players, count=len(hands))
         k = self.rules.hand_size
         ids: list[list[int]] = []
         for seat, hand in enumerate(hands):
             if len(hand) != k:
-                raise DealError(f"seat {seat} was dealt {len(hand)} cards, not {k}")
+                raise told(DealError, "seat {seat} was dealt {count} cards, not {size}", seat=seat, count=len(hand),
+                           size=k)
             try:
                 ids.append([operator.index(c) for c in hand])
             except TypeError:
-                raise DealError(f"seat {seat} was dealt something that is not a card id") from None
-        self._take_from_deck([c for hand in ids for c in hand], "the deal needs")
+                raise told(DealError, "seat {seat} was dealt something that is not a card id", seat=seat) from None
+        self._take_from_deck([c for hand in ids for c in hand], False)
         self._start_round(ids)
 
     # --------------------------------------------------------------- results
@@ -945,7 +959,7 @@ class PartyGame:
         elif round_number == self.round and not self.is_over:
             cols = self.collections
         else:
-            raise ValueError(f"round {round_number} has not been played")
+            raise told(ValueError, "round {round} has not been played", round=round_number)
         return [tuple(col) for col in cols]
 
     def scores(self) -> list[int]:

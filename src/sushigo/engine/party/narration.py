@@ -52,18 +52,29 @@ def _placed(action: int) -> tuple[int, int, Param]:
     return action, action, _label(action)
 
 
+def action_said(action: int, label: bool = False) -> Param:
+    """A Party decision in words, as a sentence's object (``"to pass"``), or with
+    ``label`` as a label (``"Pass"``): a message, or a card's label.
+
+    >>> action_said(96), action_said(96, label=True)
+    (Message(id='to pass', params=(), plural=None), Message(id='Pass', params=(), plural=None))
+    """
+    if action == PASS:
+        return msg("Pass") if label else msg("to pass")
+    pos = flip_position(action)
+    if pos is not None:
+        return msg("Flip card {position} face down", position=pos + 1) if label else \
+            msg("to flip card {position} face down", position=pos + 1)
+    return _placed(action)[2]
+
+
 def action_words(action: int) -> str:
-    """A Party decision in words, as a sentence's object.
+    """:func:`action_said` in English.
 
     >>> action_words(53), action_words(96), action_words(99)
     ('Special order as Salmon nigiri', 'to pass', 'to flip card 3 face down')
     """
-    if action == PASS:
-        return render(msg("to pass"))
-    pos = flip_position(action)
-    if pos is not None:
-        return render(msg("to flip card {position} face down", position=pos + 1))
-    return render(_placed(action)[2])
+    return render(action_said(action))
 
 
 class _Placements:
@@ -129,7 +140,7 @@ class PartyNarrator:
 
         for m in moves:
             if m.via == -1:
-                lines.append(Line.told("pick", number, turn, msg("{seat} played {cards}.", seat=Seat(m.seat),
+                lines.append(Line.saying("pick", number, turn, msg("{seat} played {cards}.", seat=Seat(m.seat),
                                                                  cards=place(m.seat, m.action)),
                                        seat=m.seat, cards=(_name(m.action),)))
         flips: dict[tuple[int, int], int] = {}
@@ -143,14 +154,14 @@ class PartyNarrator:
             lines.append(self._takeout(seat, via, count, cols[seat], number, turn))
         lost = sorted(set(miso) - set(miso_kept))
         if lost:
-            lines.append(Line.told("miso_soup", number, turn, msg(
+            lines.append(Line.saying("miso_soup", number, turn, msg(
                 "Miso soup: more than one was played this turn ({seats}): all of them are discarded.",
                 seats=seats_said(sorted(set(miso))))))
         if not scored:
             for s in range(game.players):
                 gained = game.uramaki_points[s] - self.uramaki[s]
                 if gained > 0:
-                    lines.append(Line.told("uramaki", number, turn, msg(
+                    lines.append(Line.saying("uramaki", number, turn, msg(
                         "{seat} reached 10 uramaki icons: +{points}; those uramaki are discarded.",
                         seat=Seat(s), points=gained), seat=s))
         return lines
@@ -162,7 +173,7 @@ class PartyNarrator:
         if m.via in CHOPSTICKS_IDS:
             if m.action == PASS:
                 return None
-            return Line.told("chopsticks", number, turn, msg(
+            return Line.saying("chopsticks", number, turn, msg(
                 "{seat} used {special} to play {card}; the chopsticks go back into the hand.",
                 seat=who, special=special, card=place(m.seat, m.action)), seat=m.seat, cards=(_name(m.action),))
         if m.via in SPOON_IDS:
@@ -180,13 +191,13 @@ class PartyNarrator:
                 else:
                     said = msg("{seat} used {special} and asked for {asked}: {giver} gave it and took the spoon.",
                                seat=who, special=special, asked=asked, giver=Seat(m.giver))
-                return Line.told("spoon", number, turn, said, seat=m.seat, cards=(_name(m.action),))
-            return Line.told("spoon", number, turn, msg(
+                return Line.saying("spoon", number, turn, said, seat=m.seat, cards=(_name(m.action),))
+            return Line.saying("spoon", number, turn, msg(
                 "{seat} used {special} and asked for {asked}: nobody had one; the spoon is discarded.",
                 seat=who, special=special, asked=asked), seat=m.seat)
         if m.via in MENU_IDS:
             played = place(m.seat, m.action)
-            return Line.told("menu", number, turn, nmsg(
+            return Line.saying("menu", number, turn, nmsg(
                 "{seat} used {special}: drew {n} card and played {played}.",
                 "{seat} used {special}: drew {n} cards and played {played}.", len(m.drawn),
                 seat=who, special=special, played=played),
@@ -202,11 +213,11 @@ class PartyNarrator:
         special = label(PARTY_LABELS[PartyCard(via)])
         flipped = [p for p in col if p.kind == FACE_DOWN and p.uid not in self.face_down[seat]]
         if not count:
-            return Line.told("takeout_box", number, turn, msg("{seat} used {special} and flipped nothing.",
+            return Line.saying("takeout_box", number, turn, msg("{seat} used {special} and flipped nothing.",
                                                               seat=Seat(seat), special=special), seat=seat)
         words: Param = Words(tuple(label(PARTY_LABELS[PartyCard(p.card)]) for p in flipped)) if flipped else \
             nmsg("{n} card", "{n} cards", count)
-        return Line.told("takeout_box", number, turn, msg(
+        return Line.saying("takeout_box", number, turn, msg(
             "{seat} used {special}: flipped {cards} face down (2 points each).", seat=Seat(seat), special=special,
             cards=words), seat=seat)
 
@@ -215,19 +226,19 @@ class PartyNarrator:
         story = explain_party_round(game, number)
         points = [sum(b.values()) for b in game.round_breakdowns[number - 1]]
         lines = [scores_line(number, points)]
-        lines += [Line.told("round", number, None, Sentence(race)) for race in story.races]
+        lines += [Line.saying("round", number, None, Sentence(race)) for race in story.races]
         kept = [len(d) for d in game.desserts]
         item = game.rules.menu[-1]
         if any(kept) and number < 3:
             each = Words(tuple(msg("{seat} {n}", seat=Seat(s), n=n) for s, n in enumerate(kept)), listing=True)
-            lines.append(Line.told("round", number, None, msg(_DESSERT_WORDS[item], desserts=each)))
+            lines.append(Line.saying("round", number, None, msg(_DESSERT_WORDS[item], desserts=each)))
         return lines
 
     def _end(self) -> list[Line]:
         game = self.game
         result = game.result()
         figures = explain_desserts(game)
-        lines = [Line.told("game", 3, None, msg("{seat}: {figure}.", seat=Seat(s), figure=f.message), seat=s)
+        lines = [Line.saying("game", 3, None, msg("{seat}: {figure}.", seat=Seat(s), figure=f.message), seat=s)
                  for s, f in enumerate(figures)]
         lines.append(winners_line(3, result.totals, result.winners, "dessert cards"))
         return lines

@@ -36,7 +36,8 @@ from typing import Any, Final, NamedTuple
 
 from sushigo.engine.errors import DealError, GameOverError, IllegalActionError, InvalidActionError, UnknownCardError
 from sushigo.engine.menus import Menu, MenuError, check_menu, parse_menu
-from sushigo.engine.names import did_you_mean
+from sushigo.engine.messages import Message, Param, msg, told, told_of
+from sushigo.engine.names import did_you_mean_said
 from sushigo.engine.party.actions import (
     FLIP_BASE,
     MAX_FLIP,
@@ -192,12 +193,11 @@ class _Move(NamedTuple):
 
 def _party_players(data: Mapping[str, Any]) -> int:
     if "players" not in data:
-        raise RecordError("missing key 'players'")
-    players = expect(data["players"], int, "players", "the player count")
+        raise told(RecordError, "missing key 'players'")
+    players = expect(data["players"], int, "players", msg("the player count"))
     if not PARTY_MIN_PLAYERS <= players <= PARTY_MAX_PLAYERS:
-        raise RecordError(
-            f"players: Sushi Go Party! is for {PARTY_MIN_PLAYERS}-{PARTY_MAX_PLAYERS} players, not {players}"
-        )
+        raise told(RecordError, "players: Sushi Go Party! is for {least}-{most} players, not {players}",
+                   least=PARTY_MIN_PLAYERS, most=PARTY_MAX_PLAYERS, players=players)
     return int(players)
 
 
@@ -212,115 +212,163 @@ _OPTION_TYPES: Final[dict[str, type]] = {
 def _party_rules(data: Mapping[str, Any], players: int) -> Rules:
     """The menu and options of a Party record or score sheet, checked."""
     if "menu" not in data:
-        raise RecordError(
-            "edition: 'party' needs the key 'menu' (the game's 8 menu items, or an official menu name)"
-        )
+        raise told(RecordError,
+                   "edition: 'party' needs the key 'menu' (the game's 8 menu items, or an official menu name)")
     raw = data["menu"]
     if not isinstance(raw, (str, list)):
-        raise RecordError(f"menu: must be a list of menu items or a menu name, not {type_name(raw)}")
+        # TRANSLATORS: {actual}: a kind of JSON value ("a whole number", "an object")
+        raise told(RecordError, "menu: must be a list of menu items or a menu name, not {actual}",
+                   actual=type_name(raw))
     try:
         menu: Menu = parse_menu(raw)
         check_menu(menu, players)
     except MenuError as e:
-        raise RecordError(f"menu: {e}") from None
+        # TRANSLATORS: {why}: what is wrong with the menu
+        raise told(RecordError, "menu: {why}", why=told_of(e)) from None
     options = data.get("options", {})
-    expect(options, dict, "options", "the options")
+    expect(options, dict, "options", msg("the options"))
     for key, value in options.items():
         kind = _OPTION_TYPES.get(key)
         if kind is not None:
-            expect(value, kind, f"options, {key}", f"option {key!r}")
+            # TRANSLATORS: {name}: a rule option's name in quotes ('menu_card_draw')
+            expect(value, kind, f"options, {key}", msg("option {name}", name=repr(key)))
     try:
         return Rules.from_options(players, options, edition=EDITION, menu=menu)
     except RulesError as e:
-        raise RecordError(f"options: {e}") from None
+        raise told(RecordError, "options: {why}", why=told_of(e)) from None
 
 
-def _card_name(name: Any, where: str, rules: Rules) -> PartyCard:
+def _one_line(error: BaseException) -> Param:
+    """What ``error`` says (:func:`~sushigo.engine.messages.told_of`), on one line."""
+    text = str(error)
+    line = " ".join(text.split())
+    return told_of(error) if line == text else line
+
+
+def _card_name(name: Any, where: Param, rules: Rules) -> PartyCard:
     """A card of this game's menu, spelled exactly as in records."""
     if not isinstance(name, str):
-        raise RecordError(f"{where}: expected a card name, not {type_name(name)}")
+        # TRANSLATORS: {where}: a place in the file ("round 2, turn 3, seat 1, card 1"); {actual}: a kind of JSON
+        # value ("a list", "a whole number")
+        raise told(RecordError, "{where}: expected a card name, not {actual}", where=where, actual=type_name(name))
     card = _CARD_BY_NAME.get(name)
     if card is None:
-        raise RecordError(f"{where}: unknown card {name!r}{did_you_mean(name, tuple(_CARD_BY_NAME))}")
+        # TRANSLATORS: {where}: a place in the file ("round 2, turn 3, seat 1, card 1"); {name}: what it says, in
+        # quotes; {hint} is empty or " (did you mean 'tofu'?)"
+        raise told(RecordError, "{where}: unknown card {name}{hint}", where=where, name=repr(name),
+                   hint=did_you_mean_said(name, tuple(_CARD_BY_NAME)))
     if card.item not in rules.menu:
-        raise RecordError(f"{where}: {name!r} is not on this game's menu")
+        # TRANSLATORS: {where}: a place in the file ("round 2, turn 3, seat 1, card 1"); {name}: a card in quotes
+        raise told(RecordError, "{where}: {name} is not on this game's menu", where=where, name=repr(name))
     return card
 
 
-def _play_action(text: Any, where: str, rules: Rules) -> int:
+def _play_action(text: Any, where: Param, rules: Rules) -> int:
     """A play action (a card, or a special order with its copy) from its text."""
     if not isinstance(text, str):
-        raise RecordError(f"{where}: expected a card to play, not {type_name(text)}")
+        # TRANSLATORS: {where}: a place in the file ("round 2, turn 3, seat 1"); {actual}: a kind of JSON value
+        raise told(RecordError, "{where}: expected a card to play, not {actual}", where=where, actual=type_name(text))
     if ">" not in text:
         return int(_card_name(text, where, rules))
     try:
         action = parse_party_action(text)
     except (InvalidActionError, UnknownCardError, ValueError) as e:
-        raise RecordError(f"{where}: bad special order {text!r}: {' '.join(str(e).split())}") from None
+        # TRANSLATORS: {where}: a place in the file ("round 2, turn 3, seat 1"); {move}: what it says, in quotes;
+        # {why}: what is wrong with it
+        raise told(RecordError, "{where}: bad special order {move}: {why}", where=where, move=repr(text),
+                   why=_one_line(e)) from None
     exact = party_action_name(action)
     if exact != text:
-        raise RecordError(f"{where}: bad special order {text!r} (did you mean {exact!r}?)")
+        # TRANSLATORS: {where}: a place in the file ("round 2, turn 3, seat 1"); {move} and {exact}: special orders
+        # as records write them, in quotes
+        raise told(RecordError, "{where}: bad special order {move} (did you mean {exact}?)", where=where,
+                   move=repr(text), exact=repr(exact))
     target = copy_target(action)
     assert target is not None
     if "special_order" not in rules.menu:
-        raise RecordError(f"{where}: 'special_order' is not on this game's menu")
+        # TRANSLATORS: {where}: a place in the file ("round 2, turn 3, seat 1")
+        raise told(RecordError, "{where}: 'special_order' is not on this game's menu", where=where)
     if target[0] != FACE_DOWN and PartyCard(target[0]).item not in rules.menu:
-        raise RecordError(f"{where}: {text!r} copies a card that is not on this game's menu")
+        # TRANSLATORS: {where}: a place in the file ("round 2, turn 3, seat 1"); {move}: a special order in quotes
+        raise told(RecordError, "{where}: {move} copies a card that is not on this game's menu", where=where,
+                   move=repr(text))
     return action
 
 
-def _parse_move(text: Any, where: str, first: bool, rules: Rules) -> _Move:
+def _parse_move(text: Any, where: Param, first: bool, rules: Rules) -> _Move:
     if not isinstance(text, str):
-        raise RecordError(f"{where}: a move is a string, not {type_name(text)}")
+        # TRANSLATORS: {where}: a place in the record ("round 2, turn 3, seat 1"); {actual}: a kind of JSON value
+        raise told(RecordError, "{where}: a move is a string, not {actual}", where=where, actual=type_name(text))
     match = _MOVE_RE.fullmatch(text)
     if first:
         if match is not None:
-            raise RecordError(f"{where}: the first move of a seat is its pick (a card), not {text!r}")
+            # TRANSLATORS: {where}: a place in the record ("round 2, turn 3, seat 1"); {move}: a move, in quotes
+            raise told(RecordError, "{where}: the first move of a seat is its pick (a card), not {move}", where=where,
+                       move=repr(text))
         return _Move(text, "pick", action=_play_action(text, where, rules))
     if match is None:
-        raise RecordError(
-            f"{where}: bad move {text!r} (after the pick: chopsticksN:CARD, spoonN:CARD, "
-            "menuN:DRAWN:CARD or takeout_boxN:POSITIONS)"
-        )
+        # TRANSLATORS: {where}: a place in the record ("round 2, turn 3, seat 1, move 2"); {move}: a move, in
+        # quotes. The moves in capitals are how records write them: CARD, DRAWN and POSITIONS may be translated.
+        raise told(RecordError, "{where}: bad move {move} (after the pick: chopsticksN:CARD, spoonN:CARD, "
+                   "menuN:DRAWN:CARD or takeout_boxN:POSITIONS)", where=where, move=repr(text))
     kind, digits, rest = match.group(1), match.group(2), match.group(3)
     number = int(digits) if len(digits) <= 3 else -1
     if number not in _NUMBERS[kind] or digits != str(number):
         numbers = _NUMBERS[kind]
-        raise RecordError(
-            f"{where}: bad move {text!r}: {kind} cards are numbered {numbers[0]}-{numbers[-1]}"
-        )
+        # TRANSLATORS: {where}: a place in the record ("round 2, turn 3, seat 1, move 2"); {move}: a move, in
+        # quotes; {kind}: a special's name in records (chopsticks, spoon, menu, takeout_box)
+        raise told(RecordError, "{where}: bad move {move}: {kind} cards are numbered {first}-{last}", where=where,
+                   move=repr(text), kind=kind, first=numbers[0], last=numbers[-1])
     if kind not in rules.menu:
-        raise RecordError(f"{where}: bad move {text!r}: {kind} is not on this game's menu")
+        # TRANSLATORS: {where}: a place in the record ("round 2, turn 3, seat 1, move 2"); {move}: a move, in
+        # quotes; {kind}: a special's name in records (chopsticks, spoon, menu, takeout_box)
+        raise told(RecordError, "{where}: bad move {move}: {kind} is not on this game's menu", where=where,
+                   move=repr(text), kind=kind)
     if kind == "takeout_box":
         flips: list[int] = []
         for part in rest.split(",") if rest else []:
             if not (part.isascii() and part.isdigit()) or part != str(int(part)) or int(part) >= MAX_FLIP:
-                raise RecordError(
-                    f"{where}: bad move {text!r}: flip positions are numbers 0..{MAX_FLIP - 1}"
-                    " separated by commas"
-                )
+                # TRANSLATORS: {where}: a place in the record ("round 2, turn 3, seat 1, move 2"); {move}: a move,
+                # in quotes
+                raise told(RecordError,
+                           "{where}: bad move {move}: flip positions are numbers 0..{last} separated by commas",
+                           where=where, move=repr(text), last=MAX_FLIP - 1)
             flips.append(int(part))
         if len(set(flips)) != len(flips):
-            raise RecordError(f"{where}: bad move {text!r}: a position is flipped twice")
+            # TRANSLATORS: {where}: a place in the record ("round 2, turn 3, seat 1, move 2"); {move}: a move, in
+            # quotes
+            raise told(RecordError, "{where}: bad move {move}: a position is flipped twice", where=where,
+                       move=repr(text))
         return _Move(text, kind, number, flips=tuple(flips))
     drawn: tuple[int, ...] = ()
     if kind == "menu":
         if ":" not in rest:
-            raise RecordError(f"{where}: bad move {text!r} (expected menu{number}:DRAWN,CARDS:CARD)")
+            # TRANSLATORS: {where}: a place in the record ("round 2, turn 3, seat 1, move 2"); {move}: a move, in
+            # quotes; menu{number}:DRAWN,CARDS:CARD is how records write the move (DRAWN, CARDS and CARD may be
+            # translated)
+            raise told(RecordError, "{where}: bad move {move} (expected menu{number}:DRAWN,CARDS:CARD)", where=where,
+                       move=repr(text), number=str(number))
         drawn_text, rest = rest.split(":", 1)
-        drawn = tuple(
-            int(_card_name(c, f"{where}, {text!r}, drawn card {i + 1}", rules))
-            for i, c in enumerate(drawn_text.split(",") if drawn_text else [])
-        )
-    action = _play_action(rest, f"{where}, {text!r}", rules)
+        cards: list[int] = []
+        for i, c in enumerate(drawn_text.split(",") if drawn_text else []):
+            # TRANSLATORS: a place in a record: {where} is a place ("round 2, turn 3, seat 1, move 2"), {move} a
+            # move in quotes, {card} counts from 1
+            at = msg("{where}, {move}, drawn card {card}", where=where, move=repr(text), card=i + 1)
+            cards.append(int(_card_name(c, at, rules)))
+        drawn = tuple(cards)
+    # TRANSLATORS: a place in a record: {where} is a place ("round 2, turn 3, seat 1, move 2"), {move} a move in quotes
+    action = _play_action(rest, msg("{where}, {move}", where=where, move=repr(text)), rules)
     return _Move(text, kind, number, action, drawn)
 
 
-def _commit(game: PartyGame, seat: int, action: int, where: str, text: str) -> None:
+def _commit(game: PartyGame, seat: int, action: int, where: Param, text: str) -> None:
     try:
         game.check_legal(seat, action)
     except (IllegalActionError, InvalidActionError, GameOverError) as e:
-        raise RecordError(f"{where}: illegal move {text!r}: {' '.join(str(e).split())}") from None
+        # TRANSLATORS: {where}: a place in the record ("round 2, turn 3, seat 1"); {move}: a move, in quotes;
+        # {why}: why it is illegal
+        raise told(RecordError, "{where}: illegal move {move}: {why}", where=where, move=repr(text),
+                   why=_one_line(e)) from None
     game.commit(seat, action)
 
 
@@ -331,35 +379,44 @@ def _drawing(game: PartyGame) -> Decision:
     return d
 
 
-def _describe(queue: deque[_Move]) -> str:
-    return f"its next move is {queue[0].text!r}" if queue else "it has no more moves this turn"
+def _describe(queue: deque[_Move]) -> Message:
+    """What a seat does next in the record (it says so when a special waits for another move)."""
+    if queue:
+        # TRANSLATORS: said of a seat of a record; {move}: a move in quotes
+        return msg("its next move is {move}", move=repr(queue[0].text))
+    # TRANSLATORS: said of a seat of a record
+    return msg("it has no more moves this turn")
 
 
-def _resolve(game: PartyGame, queues: list[deque[_Move]], at: str) -> None:
+def _resolve(game: PartyGame, queues: list[deque[_Move]], at: Param) -> None:
     """Feed the seats' moves to the specials as the engine resolves them."""
     while game.phase in (Phase.RESOLVE, Phase.DRAW):
         if game.phase is Phase.DRAW:
             d = _drawing(game)
             number = PartyCard(d.card).number
             q = queues[d.seat]
-            where = f"{at}, seat {d.seat}"
+            where = msg("{where}, seat {seat}", where=at, seat=d.seat)
             if not q or q[0].kind != "menu" or q[0].number != number:
-                raise RecordError(
-                    f"{where}: menu{number} draws cards now, but {_describe(q)}"
-                    f" (expected 'menu{number}:DRAWN:CARD')"
-                )
+                # TRANSLATORS: {where}: a place in the record ("round 2, turn 3, seat 1"); menu{number} is a Menu
+                # card's name in records; {next}: what the seat does next ("its next move is 'tofu'")
+                raise told(RecordError,
+                           "{where}: menu{number} draws cards now, but {next} (expected 'menu{number}:DRAWN:CARD')",
+                           where=where, number=str(number), next=_describe(q))
             m = q.popleft()
             try:
                 game.draw(m.drawn)
             except DealError as e:
-                raise RecordError(f"{where}: impossible menu draw {m.text!r}: {e}") from None
+                # TRANSLATORS: {where}: a place in the record ("round 2, turn 3, seat 1"); {move}: a move in quotes;
+                # {why}: what is wrong with the draw
+                raise told(RecordError, "{where}: impossible menu draw {move}: {why}", where=where, move=repr(m.text),
+                           why=told_of(e)) from None
             _commit(game, d.seat, m.action, where, m.text)
             continue
         d2 = game.decision
         assert d2 is not None
         number = PartyCard(d2.card).number
         q = queues[d2.seat]
-        where = f"{at}, seat {d2.seat}"
+        where = msg("{where}, seat {seat}", where=at, seat=d2.seat)
         ours = bool(q) and q[0].kind == d2.kind and q[0].number == number
         if d2.kind in ("chopsticks", "spoon"):
             if ours:
@@ -374,24 +431,33 @@ def _resolve(game: PartyGame, queues: list[deque[_Move]], at: str) -> None:
             m = q.popleft()
             for pos in m.flips:
                 if game.decision != d2:
-                    raise RecordError(
-                        f"{where}: illegal move {m.text!r}: nothing is left to flip at position {pos}"
-                    )
+                    # TRANSLATORS: {where}: a place in the record ("round 2, turn 3, seat 1"); {move}: a move in
+                    # quotes; {position}: a card's place in the collection, from 0
+                    raise told(RecordError,
+                               "{where}: illegal move {move}: nothing is left to flip at position {position}",
+                               where=where, move=repr(m.text), position=pos)
                 size = len(game.collection(d2.seat))
-                if pos >= size or (FLIP_BASE + pos) not in game.legal_actions(d2.seat):
-                    why = (
-                        f"the collection holds {size} cards" if pos >= size
-                        else "only face-up cards from earlier turns can be flipped"
-                    )
-                    raise RecordError(
-                        f"{where}: illegal move {m.text!r}: position {pos} can't be flipped ({why})"
-                    )
+                if pos >= size:
+                    # TRANSLATORS: {where}: a place in the record ("round 2, turn 3, seat 1"); {move}: a move in
+                    # quotes; {position}: a card's place in the collection, from 0
+                    raise told(RecordError, "{where}: illegal move {move}: position {position} can't be flipped "
+                               "(the collection holds {size} cards)", where=where, move=repr(m.text), position=pos,
+                               size=size)
+                if (FLIP_BASE + pos) not in game.legal_actions(d2.seat):
+                    # TRANSLATORS: {where}: a place in the record ("round 2, turn 3, seat 1"); {move}: a move in
+                    # quotes; {position}: a card's place in the collection, from 0
+                    raise told(RecordError, "{where}: illegal move {move}: position {position} can't be flipped "
+                               "(only face-up cards from earlier turns can be flipped)", where=where,
+                               move=repr(m.text), position=pos)
                 game.commit(d2.seat, FLIP_BASE + pos)
             if game.decision == d2:
                 game.commit(d2.seat, PASS)
         else:  # a menu that already drew (only when the game deals itself)
             if not ours or q[0].drawn != d2.drawn:
-                raise RecordError(f"{where}: menu{number} drew cards, but {_describe(q)}")
+                # TRANSLATORS: {where}: a place in the record ("round 2, turn 3, seat 1"); menu{number} is a Menu
+                # card's name in records; {next}: what the seat does next ("its next move is 'tofu'")
+                raise told(RecordError, "{where}: menu{number} drew cards, but {next}", where=where,
+                           number=str(number), next=_describe(q))
             m = q.popleft()
             _commit(game, d2.seat, m.action, where, m.text)
 
@@ -404,67 +470,83 @@ def replay_party(data: Any, *, partial: bool = False) -> PartyGame:
     ``partial``: then the game is returned where the record stops, which is
     how an unfinished game is resumed or inspected).
     """
-    expect(data, dict, "record", "the record")
+    expect(data, dict, msg("record"), msg("the record"))
     check_format(data)
     if "edition" not in data or edition_of(data) != EDITION:
-        raise RecordError(f"edition: expected {EDITION!r}, not {json.dumps(data.get('edition', 'base'))}")
+        # TRANSLATORS: {expected} and {value}: editions as a record writes them ('party', "base")
+        raise told(RecordError, "edition: expected {expected}, not {value}", expected=repr(EDITION),
+                   value=json.dumps(data.get("edition", "base")))
     players = _party_players(data)
     rules = _party_rules(data, players)
     rounds = record_rounds(data)
     game = PartyGame(rules, auto_deal=False)
     k = rules.hand_size
 
-    def read_hand(hand: Any, at: str) -> list[int]:
-        expect(hand, list, at, "a hand")
-        return [int(_card_name(c, f"{at}, card {i + 1}", rules)) for i, c in enumerate(hand)]
+    def read_hand(hand: Any, at: Param) -> list[int]:
+        expect(hand, list, at, msg("a hand"))
+        return [int(_card_name(c, msg("{where}, card {card}", where=at, card=i + 1), rules))
+                for i, c in enumerate(hand)]
 
     for r, rnd in enumerate(rounds, start=1):
-        where = f"round {r}"
+        where = msg("round {round}", round=r)
         turns = deal_round(rnd, where, players, k, read_hand, game.deal)
         for t, turn in enumerate(turns, start=1):
-            at = f"{where}, turn {t}"
-            expect(turn, list, at, "a turn")
+            at = msg("{where}, turn {turn}", where=where, turn=t)
+            expect(turn, list, at, msg("a turn"))
             if len(turn) != players:
-                raise RecordError(f"{at}: {len(turn)} seats' moves for {players} players")
+                # TRANSLATORS: {where}: a place in the record ("round 2, turn 3")
+                raise told(RecordError, "{where}: {count} seats' moves for {players} players", where=at,
+                           count=len(turn), players=players)
             queues: list[deque[_Move]] = []
             for s, moves in enumerate(turn):
-                seat_at = f"{at}, seat {s}"
-                expect(moves, list, seat_at, "the moves of a seat")
+                seat_at = msg("{where}, seat {seat}", where=at, seat=s)
+                expect(moves, list, seat_at, msg("the moves of a seat"))
                 if not moves:
-                    raise RecordError(f"{seat_at}: no pick (a seat's moves start with the card it picked)")
-                queues.append(deque(
-                    _parse_move(m, seat_at if len(moves) == 1 else f"{seat_at}, move {i + 1}", i == 0, rules)
-                    for i, m in enumerate(moves)
-                ))
+                    # TRANSLATORS: {where}: a place in the record ("round 2, turn 3, seat 1")
+                    raise told(RecordError, "{where}: no pick (a seat's moves start with the card it picked)",
+                               where=seat_at)
+                queue: deque[_Move] = deque()
+                for i, m in enumerate(moves):
+                    # TRANSLATORS: a place in a record: {where} is a place ("round 2, turn 3, seat 1"), {number}
+                    # counts from 1
+                    move_at = msg("{where}, move {number}", where=seat_at, number=i + 1) if len(moves) > 1 else seat_at
+                    queue.append(_parse_move(m, move_at, i == 0, rules))
+                queues.append(queue)
             picks = [q.popleft() for q in queues]
             for s, pick in enumerate(picks):
                 try:
                     game.check_legal(s, pick.action)
                 except (IllegalActionError, InvalidActionError, GameOverError) as e:
-                    raise RecordError(
-                        f"{at}, seat {s}: illegal pick {pick.text!r}: {' '.join(str(e).split())}"
-                    ) from None
+                    # TRANSLATORS: {where}: a place in the record ("round 2, turn 3, seat 1"); {move}: a move in
+                    # quotes; {why}: why it is illegal
+                    raise told(RecordError, "{where}: illegal pick {move}: {why}",
+                               where=msg("{where}, seat {seat}", where=at, seat=s), move=repr(pick.text),
+                               why=_one_line(e)) from None
             game.play([p.action for p in picks])
             _resolve(game, queues, at)
             for s, q in enumerate(queues):
                 if q:
-                    raise RecordError(
-                        f"{at}, seat {s}: move {q[0].text!r} was never used (the engine offered no "
-                        f"such decision after the seat's earlier moves; moves are listed in the order they happen)"
-                    )
+                    # TRANSLATORS: {where}: a place in the record ("round 2, turn 3, seat 1"); {move}: a move in quotes
+                    raise told(RecordError, "{where}: move {move} was never used (the engine offered no such "
+                               "decision after the seat's earlier moves; moves are listed in the order they happen)",
+                               where=msg("{where}, seat {seat}", where=at, seat=s), move=repr(q[0].text))
         if len(turns) < k and not partial:
-            raise RecordError(f"{where}: the record stops early, after turn {len(turns)} of {k}")
+            raise told(RecordError, "{where}: the record stops early, after turn {turn} of {turns}", where=where,
+                       turn=len(turns), turns=k)
         if len(turns) < k:
             return game
     if partial and not game.is_over:
         return game
     if not game.is_over:
-        raise RecordError(f"the record stops early, after round {len(rounds)} of {NUM_ROUNDS}")
-    hint = ""
+        raise told(RecordError, "the record stops early, after round {round} of {rounds}", round=len(rounds),
+                   rounds=NUM_ROUNDS)
+    hint: Param = ""
     if ("wasabi_colour" not in data.get("options", {}) and "wasabi" in rules.menu
             and {"tea", "soy_sauce"} & set(rules.menu)):
-        hint = (" (records written by sushigo 0.4 and earlier counted wasabi as a colour of its"
-                " own: add \"wasabi_colour\": \"own\" to its options)")
+        # TRANSLATORS: added after "the record says totals [...], replay gives [...]"; keep the space in front
+        # when the language puts one there. "wasabi_colour" and "own" are written as they are in records.
+        hint = msg(" (records written by sushigo 0.4 and earlier counted wasabi as a colour of its own: "
+                   "add \"wasabi_colour\": \"own\" to its options)")
     check_claimed_result(data, game.result().to_json(), hint)
     return game
 
@@ -487,41 +569,51 @@ class _SheetCard(NamedTuple):
     """What it sits on: "wasabi", "face_down" (a flipped wasabi) or nothing."""
 
 
-def _sheet_card(text: Any, where: str, rules: Rules) -> _SheetCard:
+def _sheet_card(text: Any, where: Param, rules: Rules) -> _SheetCard:
     """A score sheet entry: a card, ``special_order>CARD[+wasabi]``, ``face_down``,
     ``face_down+wasabi`` (a flipped card that sat on a wasabi) or ``NIGIRI+face_down``
     (a nigiri whose wasabi a takeout box flipped)."""
     if text in ("face_down", "face_down+wasabi") or (isinstance(text, str) and text.endswith("+face_down")):
         if "takeout_box" not in rules.menu:
-            raise RecordError(f"{where}: face_down cards come from a takeout box, which is not on this menu")
+            # TRANSLATORS: {where}: a place in the score sheet ("round 2, seat 1, card 3")
+            raise told(RecordError, "{where}: face_down cards come from a takeout box, which is not on this menu",
+                       where=where)
         if text in ("face_down", "face_down+wasabi"):
             return _SheetCard(None, FACE_DOWN, text[len("face_down+"):])
         nigiri = _play_action(text[:-len("+face_down")], where, rules)
         if nigiri not in _NIGIRI_VALUE:
-            raise RecordError(f"{where}: {text!r}: only a nigiri sits on a flipped wasabi (+face_down)")
+            # TRANSLATORS: {where}: a place in the score sheet ("round 2, seat 1, card 3"); {card}: what it says,
+            # in quotes
+            raise told(RecordError, "{where}: {card}: only a nigiri sits on a flipped wasabi (+face_down)",
+                       where=where, card=repr(text))
         return _SheetCard(nigiri, nigiri, "face_down")
     if isinstance(text, str) and text.strip().lower().startswith("face"):
-        near = did_you_mean(text, ("face_down", "face_down+wasabi"))
+        near = did_you_mean_said(text, ("face_down", "face_down+wasabi"))
         if near:
-            raise RecordError(f"{where}: unknown card {text!r}{near}")
+            raise told(RecordError, "{where}: unknown card {name}{hint}", where=where, name=repr(text), hint=near)
     action = _play_action(text, where, rules)
     target = copy_target(action)
     if (target is not None and target[0] in _RESOLVED) or (target is None and action in _RESOLVED):
-        what = PartyCard(target[0] if target is not None else action).item
-        brought = ("the card it brought is listed instead" if what == "menu"
-                   else "the cards it flipped are listed as face_down")
-        raise RecordError(f"{where}: {text!r} can't be in a collection at the end of a round: "
-                          f"a {what.replace('_', ' ')} leaves it when it resolves ({brought})")
+        if PartyCard(target[0] if target is not None else action).item == "menu":
+            # TRANSLATORS: {where}: a place in the score sheet ("round 2, seat 1, card 3"); {card}: a card in quotes
+            raise told(RecordError, "{where}: {card} can't be in a collection at the end of a round: a menu leaves "
+                       "it when it resolves (the card it brought is listed instead)", where=where, card=repr(text))
+        # TRANSLATORS: {where}: a place in the score sheet ("round 2, seat 1, card 3"); {card}: a card in quotes;
+        # face_down is written as records write it
+        raise told(RecordError, "{where}: {card} can't be in a collection at the end of a round: a takeout box "
+                   "leaves it when it resolves (the cards it flipped are listed as face_down)", where=where,
+                   card=repr(text))
     if target is None:
         return _SheetCard(action, action)
     if target[0] == FACE_DOWN and "takeout_box" not in rules.menu:
-        raise RecordError(f"{where}: face_down cards come from a takeout box, which is not on this menu")
+        raise told(RecordError, "{where}: face_down cards come from a takeout box, which is not on this menu",
+                   where=where)
     card = played_card(action)
     assert card is not None
     return _SheetCard(card, target[0], "wasabi" if target[1] else "")
 
 
-def _tripled(entries: Sequence[_SheetCard], texts: Sequence[Any], where: str) -> tuple[int, dict[int, int]]:
+def _tripled(entries: Sequence[_SheetCard], texts: Sequence[Any], where: Param) -> tuple[int, dict[int, int]]:
     """The face value of a collection's nigiri that sit on a face-up wasabi.
 
     In play order, a nigiri goes on the oldest empty wasabi listed before it
@@ -539,7 +631,7 @@ def _tripled(entries: Sequence[_SheetCard], texts: Sequence[Any], where: str) ->
     pairs: dict[int, int] = {}
     triple = 0
     for i, (e, text) in enumerate(zip(entries, texts)):
-        at = f"{where}, card {i + 1}: {text!r}"
+        at = msg("{where}, card {card}", where=where, card=i + 1)
         if e.kind == _WASABI:
             slots.append("wasabi")
             where_slot.append(i)
@@ -548,11 +640,16 @@ def _tripled(entries: Sequence[_SheetCard], texts: Sequence[Any], where: str) ->
             where_slot.append(i)
         elif e.on == "face_down":
             if "face_down" not in slots:
-                raise RecordError(f"{at}, but no face_down card is listed before it")
+                # TRANSLATORS: {where}: a place in the score sheet ("round 2, seat 1, card 3"); {card}: what it
+                # says, in quotes ('egg+face_down'); face_down is written as records write it
+                raise told(RecordError, "{where}: {card}, but no face_down card is listed before it", where=at,
+                           card=repr(text))
             j = slots.index("face_down")
             if "wasabi" in slots[:j]:
-                raise RecordError(f"{at}, but an empty wasabi is listed before the face_down card it sits "
-                                  "on: the nigiri would have gone on that wasabi")
+                # TRANSLATORS: {where}: a place in the score sheet ("round 2, seat 1, card 3"); {card}: what it
+                # says, in quotes ('egg+face_down'); face_down is written as records write it
+                raise told(RecordError, "{where}: {card}, but an empty wasabi is listed before the face_down card "
+                           "it sits on: the nigiri would have gone on that wasabi", where=at, card=repr(text))
             del slots[j]
             pairs[i] = where_slot.pop(j)
         elif e.on == "wasabi" or (e.kind in _NIGIRI_VALUE and e.card != _SO):
@@ -562,20 +659,24 @@ def _tripled(entries: Sequence[_SheetCard], texts: Sequence[Any], where: str) ->
                 pairs[i] = where_slot.pop(j)
                 triple += _NIGIRI_VALUE.get(e.kind, 0)
             elif e.on == "wasabi":
-                raise RecordError(f"{at}, but no empty wasabi is listed before it")
+                # TRANSLATORS: {where}: a place in the score sheet ("round 2, seat 1, card 3"); {card}: what it
+                # says, in quotes ('special_order>egg+wasabi')
+                raise told(RecordError, "{where}: {card}, but no empty wasabi is listed before it", where=at,
+                           card=repr(text))
     return triple, pairs
 
 
-def _race_claimed(race: Sequence[int], where: str) -> int:
+def _race_claimed(race: Sequence[int], where: Param) -> int:
     """How many of the 8/5/2 places the race points of one round claimed."""
     awards = [0] * len(URAMAKI_PLACES)
     for s, points in enumerate(race):
         places = _RACE_TOTALS.get(points)
         if places is None:
-            raise RecordError(
-                f"{where}, seat {s}: {points} uramaki race points is not a sum of distinct places "
-                f"{'/'.join(map(str, URAMAKI_PLACES))}"
-            )
+            # TRANSLATORS: {where}: a place in the score sheet ("uramaki, round 2, seat 1"); {places}: the
+            # points of the places of the race, 8/5/2
+            raise told(RecordError, "{where}: {points} uramaki race points is not a sum of distinct places {places}",
+                       where=msg("{where}, seat {seat}", where=where, seat=s), points=points,
+                       places="/".join(map(str, URAMAKI_PLACES)))
         for p in places:
             awards[URAMAKI_PLACES.index(p)] += 1
     claimed = 0
@@ -583,18 +684,21 @@ def _race_claimed(race: Sequence[int], where: str) -> int:
         if not count:
             continue
         if i != claimed:
-            skipped = "taken by a tie" if i < claimed else "never reached"
             seat = next(s for s, p in enumerate(race) if URAMAKI_PLACES[i] in _RACE_TOTALS[p])
-            raise RecordError(
-                f"{where}, seat {seat}: {URAMAKI_PLACES[i]} race points, but that place was {skipped}"
-                " (places go 8, then 5, then 2; a tie skips the next place)"
-            )
+            seat_at = msg("{where}, seat {seat}", where=where, seat=seat)
+            if i < claimed:
+                # TRANSLATORS: {where}: a place in the score sheet ("uramaki, round 2, seat 1")
+                raise told(RecordError, "{where}: {points} race points, but that place was taken by a tie (places "
+                           "go 8, then 5, then 2; a tie skips the next place)", where=seat_at, points=URAMAKI_PLACES[i])
+            # TRANSLATORS: {where}: a place in the score sheet ("uramaki, round 2, seat 1")
+            raise told(RecordError, "{where}: {points} race points, but that place was never reached (places go 8, "
+                       "then 5, then 2; a tie skips the next place)", where=seat_at, points=URAMAKI_PLACES[i])
         claimed = min(claimed + count, len(URAMAKI_PLACES))
     return claimed
 
 
 def _count_copies(cards: Sequence[int], counts: dict[int, int], kept: dict[int, int], box: Mapping[int, int],
-                  desserts_in: int, dessert: str, seat_at: str) -> None:
+                  desserts_in: int, dessert: str, seat_at: Param) -> None:
     """Count one collection's cards into its round's ``counts`` and the desserts
     ``kept`` so far, naming this seat when they pass what the box holds (per
     round; desserts over the rounds) or the desserts shuffled in so far."""
@@ -606,15 +710,15 @@ def _count_copies(cards: Sequence[int], counts: dict[int, int], kept: dict[int, 
         if card in DESSERT_IDS:
             kept[card] = kept.get(card, 0) + n
             if kept[card] > box[card]:
-                raise too_many_copies(seat_at, n, name, kept[card], "kept so far", f"the box holds {box[card]}")
+                raise too_many_copies(seat_at, n, name, kept[card], box[card], "kept")
         else:
             counts[card] = counts.get(card, 0) + n
             if counts[card] > box[card]:
-                raise too_many_copies(seat_at, n, name, counts[card], "in this round", f"the box holds {box[card]}")
+                raise too_many_copies(seat_at, n, name, counts[card], box[card], "round")
     total = sum(kept.values())
     if total > desserts_in and any(card in DESSERT_IDS for card in here):
         n = sum(m for card, m in here.items() if card in DESSERT_IDS)
-        raise too_many_copies(seat_at, n, dessert, total, "kept so far", f"only {desserts_in} entered the deck")
+        raise too_many_copies(seat_at, n, dessert, total, desserts_in, "entered")
 
 
 def party_score_sheet(data: Any) -> PartyResult:
@@ -627,7 +731,7 @@ def party_score_sheet(data: Any) -> PartyResult:
 
 def party_sheet_rules(data: Any) -> Rules:
     """The rules of a Party score sheet's setup (``players``, ``menu``, ``options``), checked."""
-    expect(data, dict, "score sheet", "the score sheet")
+    expect(data, dict, msg("score sheet"), msg("the score sheet"))
     return _party_rules(data, _party_players(data))
 
 
@@ -663,33 +767,39 @@ def read_party_sheet(data: Any) -> PartySheet:
     >>> sheet.result.rounds, [p.on for p in sheet.rounds[0][0]]
     (((6, 0),), [-1, 0, -1])
     """
-    expect(data, dict, "score sheet", "the score sheet")
+    expect(data, dict, msg("score sheet"), msg("the score sheet"))
     if "edition" in data and edition_of(data) != EDITION:
-        raise RecordError(f"edition: expected {EDITION!r}, not {json.dumps(data['edition'])}")
+        raise told(RecordError, "edition: expected {expected}, not {value}", expected=repr(EDITION),
+                   value=json.dumps(data["edition"]))
     players = _party_players(data)
     rules = _party_rules(data, players)
     menu = rules.menu
     rounds = data.get("rounds")
     if rounds is None:
-        raise RecordError("missing key 'rounds'")
-    expect(rounds, list, "rounds", "the rounds")
+        raise told(RecordError, "missing key 'rounds'")
+    expect(rounds, list, "rounds", msg("the rounds"))
     if not 1 <= len(rounds) <= NUM_ROUNDS:
-        raise RecordError(f"rounds: a score sheet has 1 to {NUM_ROUNDS} rounds, not {len(rounds)}")
+        raise told(RecordError, "rounds: a score sheet has 1 to {most} rounds, not {count}", most=NUM_ROUNDS,
+                   count=len(rounds))
     race_rounds: list[list[int]] = [[0] * players for _ in rounds]
     claimed_by_round = [0] * len(rounds)
     if "uramaki" in data:
         if "uramaki" not in menu:
-            raise RecordError("uramaki: this menu has no uramaki")
-        race = expect(data["uramaki"], list, "uramaki", "the uramaki race points")
+            raise told(RecordError, "uramaki: this menu has no uramaki")
+        race = expect(data["uramaki"], list, "uramaki", msg("the uramaki race points"))
         if len(race) != len(rounds):
-            raise RecordError(f"uramaki: {len(race)} rounds of race points for {len(rounds)} rounds")
+            raise told(RecordError, "uramaki: {count} rounds of race points for {rounds} rounds", count=len(race),
+                       rounds=len(rounds))
         for r, row in enumerate(race, start=1):
-            where = f"uramaki, round {r}"
-            expect(row, list, where, "a round's race points")
+            # TRANSLATORS: a place in a score sheet: a round of its uramaki race points ("uramaki" is its key)
+            where = msg("uramaki, round {round}", round=r)
+            expect(row, list, where, msg("a round's race points"))
             if len(row) != players:
-                raise RecordError(f"{where}: {len(row)} seats' points for {players} players")
+                # TRANSLATORS: {where}: a place in the score sheet ("uramaki, round 2")
+                raise told(RecordError, "{where}: {count} seats' points for {players} players", where=where,
+                           count=len(row), players=players)
             for s, v in enumerate(row):
-                expect(v, int, f"{where}, seat {s}", "race points")
+                expect(v, int, msg("{where}, seat {seat}", where=where, seat=s), msg("race points"))
             race_rounds[r - 1] = [int(v) for v in row]
             claimed_by_round[r - 1] = _race_claimed(row, where)
     k = rules.hand_size
@@ -702,31 +812,35 @@ def read_party_sheet(data: Any) -> PartySheet:
     breakdowns: list[list[Breakdown]] = []
     collections: list[list[list[Played]]] = []
     for r, rnd in enumerate(rounds, start=1):
-        where = f"round {r}"
-        expect(rnd, list, where, "a round")
+        where = msg("round {round}", round=r)
+        expect(rnd, list, where, msg("a round"))
         if len(rnd) != players:
-            raise RecordError(f"{where}: {len(rnd)} collections for {players} players")
+            raise told(RecordError, "{where}: {count} collections for {players} players", where=where,
+                       count=len(rnd), players=players)
         desserts_in += rules.desserts_per_round[r - 1]
         counts: dict[int, int] = {}
         kinds: list[list[int]] = []
         tripled: list[int] = []
         played: list[list[Played]] = []
         for s, col in enumerate(rnd):
-            seat_at = f"{where}, seat {s}"
-            expect(col, list, seat_at, "a collection")
+            seat_at = msg("{where}, seat {seat}", where=where, seat=s)
+            expect(col, list, seat_at, msg("a collection"))
             if len(col) > k:
-                raise RecordError(f"{seat_at}: {len(col)} cards, but a {players}-player hand holds {k}")
-            entries = [_sheet_card(text, f"{seat_at}, card {i + 1}", rules) for i, text in enumerate(col)]
+                raise told(RecordError, "{where}: {count} cards, but a {players}-player hand holds {size}",
+                           where=seat_at, count=len(col), players=players, size=k)
+            entries = [_sheet_card(text, msg("{where}, card {card}", where=seat_at, card=i + 1), rules)
+                       for i, text in enumerate(col)]
             _count_copies([e.card for e in entries if e.card is not None], counts, dessert_seen, box,
                           desserts_in, menu[-1], seat_at)
             seat_kinds = [e.kind for e in entries]
             desserts[s].extend(kind for kind in seat_kinds if kind in DESSERT_IDS)
             icons = sum(URAMAKI_ICONS.get(k, 0) for k in seat_kinds)
             if icons >= URAMAKI_TARGET:
-                raise RecordError(
-                    f"{seat_at}: {icons} uramaki icons at the end of the round, but a seat that reaches "
-                    f"{URAMAKI_TARGET} scores in the race and discards its uramaki (list its race points under "
-                    "'uramaki')")
+                # TRANSLATORS: {where}: a place in the score sheet ("round 2, seat 1"); 'uramaki' is the score
+                # sheet's key, as it is written
+                raise told(RecordError, "{where}: {icons} uramaki icons at the end of the round, but a seat that "
+                           "reaches {target} scores in the race and discards its uramaki (list its race points "
+                           "under 'uramaki')", where=seat_at, icons=icons, target=URAMAKI_TARGET)
             kinds.append(seat_kinds)
             triple, pairs = _tripled(entries, col, seat_at)
             tripled.append(triple)

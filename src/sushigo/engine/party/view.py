@@ -29,6 +29,7 @@ from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
 from sushigo.engine.copies import by_fields
+from sushigo.engine.messages import told
 from sushigo.engine.party.actions import PASS, party_action_name, played_card
 from sushigo.engine.party.cards import CHOPSTICKS_IDS, DESSERT_IDS, FACE_DOWN, PartyCard
 from sushigo.engine.party.game import Decision, PartyGame, PartyResult, Played, on_face_up_wasabi
@@ -202,7 +203,7 @@ def party_seat_view(game: PartyGame, seat: int | None, *, world: bool = False) -
     """
     n = game.players
     if seat is not None and not 0 <= seat < n:
-        raise IndexError(f"there is no seat {seat}")
+        raise told(IndexError, "there is no seat {seat}", seat=seat)
     d = game.decision
     if d is not None and d.seat != seat and d.drawn:
         d = d._replace(drawn=())
@@ -249,7 +250,7 @@ def determinize_party(view: PartySeatView, rng: random.Random) -> PartyGame:
     (True, True)
     """
     if view.world is None or view.seat is None:
-        raise ValueError("determinize_party needs a seat's view made with world=True")
+        raise told(ValueError, "determinize_party needs a seat's view made with world=True")
     return sample_party_world(view.world, view.seat, rng)
 
 
@@ -283,7 +284,7 @@ def sample_party_world(
     if rng is None:
         rng = random.Random(seed)
     if game.phase in (Phase.DEAL, Phase.DRAW):
-        raise ValueError("sample_party_world needs a game that is not waiting for cards from the deck")
+        raise told(ValueError, "sample_party_world needs a game that is not waiting for cards from the deck")
     world = game.clone()
     world._rng = random.Random(rng.random())
     world.seed = None

@@ -34,8 +34,9 @@ from typing import Any, Final
 from sqlalchemy import func, select, update
 
 from sushigo.engine.flags import FlagError, rules_from_flags
+from sushigo.engine.messages import nmsg
 from sushigo.engine.rules import RulesError
-from sushigo.i18n import _l, _ln, localized
+from sushigo.i18n import _l, _ln, localized, message_of
 from sushigo.server.accounts import Account, Accounts
 from sushigo.server.protocol import TIMER_RANGE
 from sushigo.server.protocol import CreateTable as CreateRequest
@@ -91,9 +92,10 @@ class Challenges:
         if edition == "party" and menu is None:
             menu = self._random.choice(menus_for(players))
         try:
-            rules_from_flags(players, edition=edition, menu=menu, label=f"{players} seats")
+            rules_from_flags(players, edition=edition, menu=menu, label=nmsg("{n} seat", "{n} seats", players),
+                             keys=True)
         except (FlagError, RulesError) as e:
-            raise ChallengeError(400, str(e).replace("--", "")) from None
+            raise ChallengeError(400, message_of(e)) from None
         timer = DEFAULT_TIMER if timer is None else timer
         if not TIMER_RANGE[0] <= timer <= TIMER_RANGE[1]:
             raise ChallengeError(400, _l("timer: {low} to {high} seconds per move",

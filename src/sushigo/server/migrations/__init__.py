@@ -19,7 +19,8 @@ in order:
   server's own ``site_keys`` (its VAPID key);
 - ``0007``: bot accounts: ``accounts.bot`` and the bots' ``api_tokens``;
 - ``0008``: ``challenges`` (challenges to bot accounts);
-- ``0009``: ``queue.bot``, a bot account's place in play now.
+- ``0009``: ``queue.bot``, a bot account's place in play now;
+- ``0010``: ``push_subscriptions.lang``, the language of a device's notices.
 
 A fresh database gets every revision, an older one those it has not had, a
 current one nothing.  It all happens in one transaction that holds the

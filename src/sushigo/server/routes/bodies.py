@@ -20,9 +20,10 @@ from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, ValidatorFunctionWrapHandler, field_validator
 from pydantic_core import PydanticCustomError
 
+from sushigo.engine.messages import msg
 from sushigo.engine.records import RecordError, parse_json
 from sushigo.engine.sheets import sheet_rules
-from sushigo.i18n import Phrase, _l
+from sushigo.i18n import Phrase, _l, message_of
 from sushigo.server.replies import read_body
 from sushigo.server.routes.errors import Refused
 
@@ -58,9 +59,9 @@ async def read_limited(request: Request, limit: int) -> bytes:
 def decode_json(raw: bytes) -> Any:
     """A body's JSON (Unicode text only: :func:`~sushigo.engine.records.parse_json`); else 400."""
     try:
-        return parse_json(raw, "the body")
+        return parse_json(raw, msg("the body"))
     except RecordError as e:
-        raise Refused(400, str(e)) from None  # the engine's line
+        raise Refused(400, message_of(e)) from None  # the engine's line
 
 
 def documented(model: type[BaseModel]) -> dict[str, Any]:
@@ -149,7 +150,7 @@ def sheet_problem(data: Any) -> str | None:
     try:
         sheet_rules(data)
     except RecordError as e:
-        return str(e)
+        return message_of(e)
     rounds = data.get("rounds", [])
     if not isinstance(rounds, list) or len(rounds) > 3:
         return _ROUNDS

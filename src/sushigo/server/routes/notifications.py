@@ -8,7 +8,7 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Request
 
-from sushigo.i18n import _l
+from sushigo.i18n import _l, current
 from sushigo.server.accounts import Account
 from sushigo.server.routes.accounts import COOKIE, JsonOnly
 from sushigo.server.routes.bodies import EndpointBody, SubscriptionBody, documented
@@ -37,7 +37,7 @@ async def subscribe(body: Annotated[SubscriptionBody, Depends(SubscriptionBody.r
                     site: SiteOf) -> dict[str, Any]:
     """This device gets the account's notifications (the body is its browser's push subscription)."""
     account = await _account(request, site)
-    await site.push.subscribe(account.id, {"endpoint": body.endpoint, "keys": body.keys})
+    await site.push.subscribe(account.id, {"endpoint": body.endpoint, "keys": body.keys}, current().lang)
     devices, _ = await site.push.devices(account.id)
     return {"on": True, "devices": devices}
 

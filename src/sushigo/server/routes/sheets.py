@@ -23,7 +23,7 @@ from fastapi import APIRouter, Depends, Request
 from sushigo.engine.editions import score_sheet
 from sushigo.engine.records import RecordError
 from sushigo.engine.sheets import explain_sheet, setup, where_of
-from sushigo.i18n import _l, _ln
+from sushigo.i18n import _l, _ln, message_of
 from sushigo.server.routes.bodies import MAX_SHEET, NewSheet, SavedSheet, decode_json, documented, read_limited
 from sushigo.server.routes.deps import SHEETS_PER_HOUR, AddressOf, SiteOf
 from sushigo.server.routes.errors import Refused
@@ -45,7 +45,7 @@ async def _scored(fn: Callable[[Any], dict[str, Any]], data: Any) -> dict[str, A
     try:
         return await asyncio.to_thread(fn, data)
     except RecordError as e:
-        raise Refused(400, str(e), where=where_of(e)) from None  # the engine's line
+        raise Refused(400, message_of(e), where=where_of(e)) from None  # the engine's line
     except RecursionError:
         raise Refused(400, _l("the score sheet is nested too deeply")) from None
 

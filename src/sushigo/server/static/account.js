@@ -7,7 +7,7 @@
 import { $, $as, as, el, getJson, postJson } from "./dom.js";
 import { setupPush } from "./push.js";
 import { setupBot, showBot } from "./bots.js";
-import { t, tn } from "./i18n.js";
+import { lang, t, tn } from "./i18n.js";
 
 /** @typedef {{name: string, created: number, bot?: boolean}} Account */
 
@@ -36,7 +36,7 @@ function show(account) {
     $as("profile-link", HTMLAnchorElement).href = "/u/" + encodeURIComponent(account.name);
     $as("password-username", HTMLInputElement).value = account.name;
     const since = new Date(account.created * 1000);
-    $("account-since").textContent = t("Your account since {date}.", { date: since.toLocaleDateString() });
+    $("account-since").textContent = t("Your account since {date}.", { date: since.toLocaleDateString(lang) });
     showBot(account);
   }
 }

@@ -13,7 +13,7 @@
  */
 import { $, as, el, getJson } from "./dom.js";
 import * as Cards from "./cards.js";
-import { lang, say, t, tn } from "./i18n.js";
+import { lang, say, t, tn, wordsOf } from "./i18n.js";
 
 var SVG = "http://www.w3.org/2000/svg";
 export var MARKS = { inaccuracy: "?!", mistake: "?", blunder: "??" };
@@ -171,7 +171,7 @@ export function graph(decisions, opts) {
       });
     }
     var tip = document.createElementNS(SVG, "title");
-    var said = { round: d.round, turn: d.turn, choice: d.played_words, mark: MARKS[d.label], margin: fixed(margins[i], 1) };
+    var said = { round: d.round, turn: d.turn, choice: wordsOf(d, "played_words"), mark: MARKS[d.label], margin: fixed(margins[i], 1) };
     tip.textContent = d.label ? t("Round {round}, turn {turn}: {choice} {mark}, expected margin {margin}", said)
       : t("Round {round}, turn {turn}: {choice}, expected margin {margin}", said);
     c.appendChild(tip);
@@ -205,7 +205,7 @@ export function renderAnalysis(ctx) {
     li.setAttribute("data-label", d.label);
     li.setAttribute("data-round", String(d.round));
     li.setAttribute("data-turn", String(d.turn));
-    var said = { round: d.round, turn: d.turn, mark: MARKS[d.label], played: d.played_words, best: d.best_words,
+    var said = { round: d.round, turn: d.turn, mark: MARKS[d.label], played: wordsOf(d, "played_words"), best: wordsOf(d, "best_words"),
       loss: fixed(d.loss, 1) };
     li.appendChild(el("strong", null, t("Round {round}, turn {turn} {mark}", said) + " "));
     li.appendChild(document.createTextNode(d.label === "inaccuracy"
@@ -249,7 +249,7 @@ function retry(ctx, mistakes) {
   var choices = d.values.slice().sort(function (a, b) { return a.action < b.action ? -1 : a.action > b.action ? 1 : 0; });
   var row = el("div", "actions");
   choices.forEach(function (v) {
-    var b = el("button", "secondary" + (L.chosen === v.action ? " selected" : ""), v.words);
+    var b = el("button", "secondary" + (L.chosen === v.action ? " selected" : ""), wordsOf(v, "words"));
     b.type = "button";
     b.setAttribute("data-testid", "retry-choice");
     b.setAttribute("data-action", v.action);
@@ -261,7 +261,8 @@ function retry(ctx, mistakes) {
   if (L.chosen !== null) {
     var mine = d.values.filter(function (v) { return v.action === L.chosen; })[0];
     var best = d.values[0];
-    var said = { best: best.words, mine: mine.words, gives: fixed(mine.loss, 1), played: d.played_words, loss: fixed(d.loss, 1) };
+    var said = { best: wordsOf(best, "words"), mine: wordsOf(mine, "words"), gives: fixed(mine.loss, 1),
+      played: wordsOf(d, "played_words"), loss: fixed(d.loss, 1) };
     var ans = el("p", "retry-answer", L.chosen === best.action
       ? t("Right: {best} was the best choice. In the game you chose {played} ({loss} points below the best).", said)
       : t("{mine} gives up {gives} points against {best}, the best choice. In the game you chose {played} ({loss} points below the best).", said));

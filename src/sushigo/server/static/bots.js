@@ -9,10 +9,10 @@
  * token-submit, token-error. */
 
 import { $, $as, el, getJson, postJson } from "./dom.js";
-import { t } from "./i18n.js";
+import { lang, t } from "./i18n.js";
 
 /** @param {number | null} time */
-function when(time) { return time ? new Date(time * 1000).toLocaleString() : t("never"); }
+function when(time) { return time ? new Date(time * 1000).toLocaleString(lang) : t("never"); }
 
 function listTokens() {
   getJson("/api/account/tokens").then(function (r) {

@@ -277,17 +277,30 @@ export function element(text, opts) {
   el.appendChild(a);
   var n = document.createElement("span");
   // Words never break inside (a card name is a few words); a long word gets a smaller font instead.
-  var word = Math.max.apply(null, full.split(/\s+/).map(function (w) { return w.length; }));
+  var word = longestWord(full);
   n.className = "card-name" + (full.length > 13 ? " long" : "") + (word >= 11 ? " word-11" : word >= 9 ? " word-9" : "");
   n.textContent = full;
   el.appendChild(n);
   return el;
 }
 
+/**
+ * The width of a name's longest word, in narrow letters: a Japanese name is one word of wide
+ * characters (each as wide as two letters), which only a smaller font keeps on its line.
+ * @param {string} text
+ */
+function longestWord(text) {
+  return Math.max.apply(null, text.split(/\s+/).map(function (w) {
+    var width = 0;
+    for (var i = 0; i < w.length; i++) width += /[\u3000-\u9fff\uff00-\uffef]/.test(w.charAt(i)) ? 2 : 1;
+    return width;
+  }));
+}
+
 // The caption under a small card of a collection: words never break inside either.
 export function caption(text) {
   var n = document.createElement("span");
-  var word = Math.max.apply(null, String(text).split(/\s+/).map(function (w) { return w.length; }));
+  var word = longestWord(String(text));
   n.className = "group-label" + (word >= 11 ? " word-11" : word >= 9 ? " word-9" : "");
   n.textContent = text;
   return n;

@@ -76,6 +76,18 @@ function join(words, listing) {
 }
 
 /**
+ * `o[key]`, English words the server sent (an action's `words`, an analysis's `played_words`), in
+ * the page's language when their message came beside them (`o[key + "_msg"]`).
+ * @param {any} o
+ * @param {string} key
+ * @returns {string}
+ */
+export function wordsOf(o, key) {
+  var m = o ? o[key + "_msg"] : null;
+  return m ? say(m) : o && o[key] !== undefined && o[key] !== null ? String(o[key]) : "";
+}
+
+/**
  * An engine message (its JSON: sushigo.engine.messages.as_json) in the page's language, seats as
  * `names` (without names, `{n}`).
  */

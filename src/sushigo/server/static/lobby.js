@@ -41,7 +41,7 @@ import { ratingText } from "./ratings_text.js";
 import * as C from "./cards.js";
 import { seats as Held } from "./held.js";
 import { setupPlayNow } from "./playnow.js";
-import { t, tn } from "./i18n.js";
+import { lang, t, tn } from "./i18n.js";
 
 var FALLBACK = {
   bots: ["flatmc", "greedy", "ismcts", "learned", "random"],
@@ -578,7 +578,7 @@ function tableTitle(table) {
 
 function when(ts) {
   if (typeof ts !== "number") return "";
-  try { return new Date(ts * 1000).toLocaleString(); } catch (e) { return ""; }
+  try { return new Date(ts * 1000).toLocaleString(lang); } catch (e) { return ""; }
 }
 
 /**

@@ -6,7 +6,7 @@
 import { $, $as, el, getJson, postJson } from "./dom.js";
 import { ratingText } from "./ratings_text.js";
 import { editionWords } from "./cards.js";
-import { t, tn } from "./i18n.js";
+import { lang, t, tn } from "./i18n.js";
 
 const SVG = "http://www.w3.org/2000/svg";
 
@@ -105,7 +105,7 @@ function row(g) {
     head.appendChild(change);
   }
   li.appendChild(head);
-  const when = new Date((g.finished || g.created) * 1000).toLocaleString();
+  const when = new Date((g.finished || g.created) * 1000).toLocaleString(lang);
   const score = Array.isArray(g.totals) ? " · " + tn("{n} point", "{n} points", g.totals[g.seat]) : "";
   li.appendChild(el("div", "t-seats", when + score));
   li.appendChild(el("div", "t-seats", (g.names || []).map(function (n, i) {
@@ -227,7 +227,7 @@ getJson("/api/players/" + encodeURIComponent(name)).then(function (p) {
   $("player-name").textContent = p.name;
   $("bot-mark").hidden = !p.bot;
   if (p.bot) offerChallenge(p.name);
-  $("player-since").textContent = t("Playing since {date}.", { date: new Date(p.created * 1000).toLocaleDateString() });
+  $("player-since").textContent = t("Playing since {date}.", { date: new Date(p.created * 1000).toLocaleDateString(lang) });
   $as("download-all", HTMLAnchorElement).href = "/api/players/" + encodeURIComponent(p.name) + "/records";
   $as("download-all", HTMLAnchorElement).setAttribute("download", "sushigo-" + p.name + ".jsonl");
   $("player").hidden = false;

@@ -44,7 +44,7 @@ import { renderScores, roundEndSeats } from "./scores.js";
 import { latestTurn, lineText, plain, renderLog } from "./log.js";
 import { drawJob, fixed, graph, jobWatcher, MARKS } from "./analysis.js";
 import * as C from "./cards.js";
-import { say, t, tn } from "./i18n.js";
+import { say, t, tn, wordsOf } from "./i18n.js";
 
 var END_KINDS = ["round_end", "end"];  // steps where nobody decides (sushigo.server.replays.END_KINDS)
 var path = location.pathname;
@@ -391,7 +391,7 @@ function renderMoment(doc, s) {
     box.appendChild(drawn);
   }
   if (s.chosen) {
-    var ch = el("p", "chosen", t("{name} chose {choice}.", { name: seatName(me), choice: s.chosen.words }));
+    var ch = el("p", "chosen", t("{name} chose {choice}.", { name: seatName(me), choice: wordsOf(s.chosen, "words") }));
     ch.setAttribute("data-testid", "chosen");
     box.appendChild(ch);
   }
@@ -403,7 +403,7 @@ function renderMoment(doc, s) {
 function stepAnalysis(d) {
   var sec = el("section", "step-analysis" + (d.label ? " " + d.label : ""));
   sec.setAttribute("data-testid", "step-analysis");
-  var said = { mark: MARKS[d.label], best: d.best_words, loss: fixed(d.loss, 1) };
+  var said = { mark: MARKS[d.label], best: wordsOf(d, "best_words"), loss: fixed(d.loss, 1) };
   var head = d.label === "inaccuracy" ? t("An inaccuracy {mark}: {best} was better by {loss} points.", said)
     : d.label === "mistake" ? t("A mistake {mark}: {best} was better by {loss} points.", said)
       : d.label === "blunder" ? t("A blunder {mark}: {best} was better by {loss} points.", said)
@@ -428,7 +428,7 @@ function stepAnalysis(d) {
     tr.setAttribute("data-action", val.action);
     if (k === 0) tr.setAttribute("data-best", "true");
     if (val.action === d.played) tr.setAttribute("data-played", "true");
-    var name = el("td", null, val.words || val.action);
+    var name = el("td", null, wordsOf(val, "words") || val.action);
     // TRANSLATORS: a badge on the choice made, in the table of a decision's choices.
     if (val.action === d.played) name.appendChild(el("span", "badge you", t("chosen")));
     tr.appendChild(name);
@@ -547,7 +547,7 @@ function renderAnalysisPanel(doc, s) {
     if (!d.label || a.stepOf[i] === null) return;
     var li = el("li", "mistake " + d.label);
     var b2 = el("button", "link-button", t("Round {round}, turn {turn} {mark} {played}; {best} was better by {loss} points",
-      { round: d.round, turn: d.turn, mark: MARKS[d.label], played: d.played_words, best: d.best_words, loss: fixed(d.loss, 1) }));
+      { round: d.round, turn: d.turn, mark: MARKS[d.label], played: wordsOf(d, "played_words"), best: wordsOf(d, "best_words"), loss: fixed(d.loss, 1) }));
     b2.type = "button";
     b2.setAttribute("data-testid", "mistake");
     b2.setAttribute("data-label", d.label);

@@ -40,7 +40,7 @@ import { dishRow } from "./rules.js";
 import * as Cards from "./cards.js";
 import { sheets as HELD } from "./held.js";  // the edit tokens of the sheets this browser keeps
 import { WORDS } from "./words.js";
-import { lang, say, t, tn } from "./i18n.js";
+import { lang, say, t, tn, wordsOf } from "./i18n.js";
 import { figureText, raceSentences } from "./scores.js";
 
 var LOCAL = "sushigo.sheet.";   // + id: {doc, dirty}
@@ -533,7 +533,7 @@ function kept(counts) {
   var list = el("ul", "sk-kept");
   Object.keys(counts).forEach(function (k) {
     // TRANSLATORS: how many of an entry a collection holds ("2 × Salmon nigiri").
-    if (counts[k] > 0) list.appendChild(el("li", null, t("{n} × {entry}", { n: counts[k], entry: entry(k).label })));
+    if (counts[k] > 0) list.appendChild(el("li", null, t("{n} × {entry}", { n: counts[k], entry: wordsOf(entry(k), "label") })));
   });
   return list;
 }
@@ -553,7 +553,7 @@ function grid(r, s, counts) {
   Object.keys(counts).forEach(function (k) { if (keys.indexOf(k) < 0 && counts[k] > 0) keys.push(k); });
   keys.forEach(function (k) {
     var e = entry(k);
-    if (!byGroup[e.group]) { byGroup[e.group] = { label: e.group_label || e.group, keys: [] }; groups.push(e.group); }
+    if (!byGroup[e.group]) { byGroup[e.group] = { label: wordsOf(e, "group_label") || e.group, keys: [] }; groups.push(e.group); }
     byGroup[e.group].keys.push(k);
   });
   groups.forEach(function (g) {
@@ -587,7 +587,7 @@ function entryRow(r, s, key, counts) {
   art.setAttribute("aria-hidden", "true");
   (e.cards || []).forEach(function (c, i) { art.appendChild(Cards.element(e.tokens[i] && e.tokens[i].indexOf("special_order>") === 0 ? e.tokens[i].replace(/\+wasabi$/, "") : c, { mini: true })); });
   row.appendChild(art);
-  row.appendChild(el("span", "sk-label", e.label));
+  row.appendChild(el("span", "sk-label", wordsOf(e, "label")));
   function button(text, delta, testid, words) {
     var b = el("button", "sk-step", text);
     b.type = "button";
@@ -604,7 +604,7 @@ function entryRow(r, s, key, counts) {
     });
     return b;
   }
-  var who = { entry: e.label, name: names()[s] };
+  var who = { entry: wordsOf(e, "label"), name: names()[s] };
   row.appendChild(button("−", -1, "fewer", t("One fewer {entry} for {name}", who)));
   var count = el("output", "sk-count", String(counts[key] || 0));
   count.setAttribute("data-testid", "count");

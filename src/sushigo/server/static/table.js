@@ -98,7 +98,7 @@ import { renderAnalysis } from "./analysis.js";
 import * as C from "./cards.js";
 import { seats as Held } from "./held.js";
 import { WORDS } from "./words.js";
-import { lang, say, t, tn } from "./i18n.js";
+import { lang, say, t, tn, wordsOf } from "./i18n.js";
 
 
 var NAME_KEY = "sushigo.name";
@@ -1044,9 +1044,7 @@ function renderHints(mine) {
     li.setAttribute("data-testid", "hint-row");
     li.setAttribute("data-action", String(a.action));
     if (i === 0) li.setAttribute("data-best", "true");
-    var words = String(a.words);
-    if (words.indexOf("to ") === 0) words = words.charAt(3).toUpperCase() + words.slice(4);
-    li.appendChild(el("span", "hint-name", words));
+    li.appendChild(el("span", "hint-name", wordsOf(a, "words")));
     li.appendChild(el("span", "hint-margin", (a.margin >= 0 ? "+" : "−") + tenths(Math.abs(a.margin))));
     // TRANSLATORS: a chance to win, in percent
     li.appendChild(el("span", "hint-win", t("{n}%", { n: Math.round(100 * a.win) })));

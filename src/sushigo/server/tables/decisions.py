@@ -7,8 +7,8 @@ from __future__ import annotations
 import asyncio
 import time
 
-from sushigo.engine.editions import action_words, to_record
-from sushigo.engine.messages import Seat, msg
+from sushigo.engine.editions import action_said, to_record
+from sushigo.engine.messages import Seat, from_json, msg
 from sushigo.engine.narration import Line
 from sushigo.engine.records import dumps as record_dumps
 from sushigo.i18n import _l
@@ -64,8 +64,8 @@ class Decisions(ServiceBase):
             return
         before = set(game.pending_seats)
         if by == "timer":
-            words = action_words(game, action)
-            table.log.append(Line.told("timer", game.round, game.turn,
+            words = from_json(action_said(game, action))
+            table.log.append(Line.saying("timer", game.round, game.turn,
                                        msg("Time ran out for {seat}: greedy decided for them.", seat=Seat(seat)),
                                        seat=seat, private=msg("Time ran out: greedy chose {choice} for you.",
                                                               choice=words)))

@@ -35,7 +35,7 @@ class Drivers(ServiceBase):
         table.stand_ins[seat] = make_bot(bot, seed=(table.seed + 104729 * (seat + 1)) % (1 << 63))
         game = table.game
         turn = None if game.is_over else game.turn
-        table.log.append(Line.told("stand_in", game.round, turn, msg("{seat} is away: {bot} plays for them.",
+        table.log.append(Line.saying("stand_in", game.round, turn, msg("{seat} is away: {bot} plays for them.",
                                                                      seat=Seat(seat), bot=bot), seat=seat))
 
     def _seat_player(self, table: LiveTable, seat: int, at: float) -> None:
@@ -48,7 +48,7 @@ class Drivers(ServiceBase):
             bot.close()
         game = table.game
         turn = None if game.is_over else game.turn
-        table.log.append(Line.told("back", game.round, turn, msg("{seat} is back and plays again.", seat=Seat(seat)),
+        table.log.append(Line.saying("back", game.round, turn, msg("{seat} is back and plays again.", seat=Seat(seat)),
                                    seat=seat))
 
     def may_hand_over(self, table: LiveTable, seat: int, now: float | None = None) -> Phrase | None:

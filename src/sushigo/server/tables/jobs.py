@@ -14,7 +14,7 @@ from functools import partial
 from multiprocessing import get_context
 
 from sushigo.analysis.evaluate import DEFAULT_SAMPLES, DecisionEvaluation, evaluate_decision
-from sushigo.analysis.game import action_label, plan_analysis
+from sushigo.analysis.game import action_label, action_label_said, plan_analysis
 from sushigo.engine.editions import AnyGame, action_text, action_words, replay
 from sushigo.engine.editions import seat_view as editions_seat_view
 from sushigo.i18n import _l
@@ -155,7 +155,8 @@ class Jobs(ServiceBase):
                     job.done += 1
 
             await asyncio.gather(*(worker() for _ in range(self.analysis_workers)))
-            doc = plan.finish([r for r in results if r is not None]).to_json(lambda a: action_label(game, a))
+            doc = plan.finish([r for r in results if r is not None]).to_json(lambda a: action_label(game, a),
+                                                                             lambda a: action_label_said(game, a))
             await asyncio.to_thread(self.store.save_analysis, job.table_id, job.seat, self.analysis_samples,
                                     ANALYSIS_SEED, doc, time.time())
             job.doc, job.status = doc, "done"
@@ -176,7 +177,8 @@ class Jobs(ServiceBase):
             "legal": [action_text(game, a) for a in game.legal_actions(ev.seat)],
             "samples": len(best.margins),
             "actions": [{"action": v.action, "text": action_text(game, v.action),
-                         "words": action_words(game, v.action), "margin": round(v.margin, 2),
+                         "words": action_words(game, v.action),
+                         "words_msg": action_label_said(game, v.action), "margin": round(v.margin, 2),
                          "win": round(v.win, 3), "loss": round(ev.loss(v.action), 2)}
                         for v in ev.values],
         })

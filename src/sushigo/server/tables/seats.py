@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import asyncio
 import hmac
-import re
 import secrets
 import time
 from typing import Any
@@ -15,10 +14,10 @@ from typing import Any
 from sushigo.bots import make_bot, parse_bot_spec
 from sushigo.engine.editions import new_game
 from sushigo.engine.flags import FlagError, rules_from_flags
-from sushigo.engine.messages import Seat as Told
-from sushigo.engine.messages import msg
+from sushigo.engine.messages import Seat as SeatSaid
+from sushigo.engine.messages import msg, nmsg
 from sushigo.engine.rules import Rules, RulesError
-from sushigo.i18n import Phrase, _l, _ln
+from sushigo.i18n import Phrase, _l, _ln, message_of
 from sushigo.server.accounts import DELETED_NAME
 from sushigo.server.protocol import CreateTable as CreateRequest
 from sushigo.server.protocol import dump, error
@@ -55,11 +54,10 @@ def _rules_from_request(req: CreateRequest) -> Rules:
             pass_both_ways=req.pass_both_ways, reshuffle=req.reshuffle,
             uramaki_split=req.uramaki_split, menu_card_draw=req.menu_card_draw,
             two_player_pudding_penalty=req.two_player_pudding_penalty, wasabi_colour=req.wasabi_colour,
-            label=f"{req.players} seats", options=req.options,
+            label=nmsg("{n} seat", "{n} seats", req.players), options=req.options, keys=True,
         )
     except (FlagError, RulesError) as e:
-        text = re.sub(r"--([a-z-]+)", lambda m: m.group(1).replace("-", "_"), str(e))
-        raise TableError("bad_request", text.replace("edition party", 'edition "party"')) from None
+        raise TableError("bad_request", message_of(e)) from None
 
 
 def _ended_table(status: str, cancelling: bool) -> Phrase:
@@ -346,7 +344,7 @@ class Seats(ServiceBase):
                 conn.close(1008, "seat claimed with a new invite")
                 self.detach(table, conn)
                 conn.seat = None  # anything it still sends is a spectator's
-            self._tell(table, "claim", msg("{seat}'s seat was claimed with its new invite.", seat=Told(seat)), seat)
+            self._tell(table, "claim", msg("{seat}'s seat was claimed with its new invite.", seat=SeatSaid(seat)), seat)
             self.broadcast_seats(table)
         return secret
 
@@ -371,7 +369,7 @@ class Seats(ServiceBase):
         s.invite_hash = digest
         if s.token_hash is not None:
             self._tell(table, "invite", msg("The table's creator made a new invite for {seat}'s seat.",
-                                            seat=Told(seat)), seat)
+                                            seat=SeatSaid(seat)), seat)
         self.broadcast_seats(table)
         return token
 
@@ -431,7 +429,7 @@ class Seats(ServiceBase):
             if s.connections == 1 and s.stand_in is not None:
                 self._take_seat_back(table, s.seat)
             elif s.connections == 1 and s.seen:
-                self._tell(table, "back", msg("{seat} is back.", seat=Told(s.seat)), s.seat)
+                self._tell(table, "back", msg("{seat} is back.", seat=SeatSaid(s.seat)), s.seat)
             s.seen = True
             self.broadcast_seats(table)
         else:
@@ -445,6 +443,6 @@ class Seats(ServiceBase):
                 s.connections -= 1
                 if s.connections == 0:
                     s.away_since = time.time()
-                    self._tell(table, "away", msg("{seat} left the table.", seat=Told(s.seat)), s.seat)
+                    self._tell(table, "away", msg("{seat} left the table.", seat=SeatSaid(s.seat)), s.seat)
             self.broadcast_seats(table)
         self.forget_if_idle(table)

@@ -89,7 +89,7 @@ class Talk(ServiceBase):
         if table.status != PLAYING:
             return
         game = table.game
-        table.log.append(Line.told(kind, game.round, None if game.is_over else game.turn, said, seat=seat))
+        table.log.append(Line.saying(kind, game.round, None if game.is_over else game.turn, said, seat=seat))
         self._publish_log(table)
 
 
