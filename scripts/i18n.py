@@ -43,6 +43,7 @@ PAGES = {"t": None, "tn": (1, 2)}
 """The pages' scripts' (static/i18n.js)."""
 METHODS = [  # (pattern, extractor, keywords)
     ("engine/**.py", "python", ENGINE),
+    ("bots/**.py", "python", ENGINE),  # beside the engine: its markers (a bot's setting errors)
     ("terminal/**.py", "python", ADAPTERS),
     ("cli/**.py", "python", ADAPTERS),
     ("tournament/**.py", "python", ADAPTERS),

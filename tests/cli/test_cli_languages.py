@@ -26,6 +26,7 @@ import sushigo.i18n as i18n
 from piped import piped_env
 from sushigo.cli.app import main
 from sushigo.engine.editions import replay, score_sheet
+from sushigo.engine.messages import msg
 from sushigo.engine.records import RecordError, load_json
 from sushigo.i18n import LANGUAGES, Phrase, _l, localized, message_of
 
@@ -72,9 +73,10 @@ def error_line(proc: subprocess.CompletedProcess[str], code: int) -> str:
 
 
 def record_error(path: Path, what: str, check: Callable[[Any], object]) -> Phrase:
-    """The Phrase ``sushigo`` fails with for a broken file, made the way it makes it."""
+    """The Phrase ``sushigo`` fails with for a broken file, made the way it makes it (``what``:
+    the file's kind, itself a message)."""
     try:
-        check(load_json(str(path), what))
+        check(load_json(str(path), msg(what)))
     except RecordError as e:
         return _l("{file}: {why}", file=str(path), why=message_of(e))
     raise AssertionError(f"{path} is not broken")

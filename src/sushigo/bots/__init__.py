@@ -44,6 +44,7 @@ from sushigo.bots.ismcts import FlatMCBot, ISMCTSBot
 from sushigo.bots.learned import LearnedBot
 from sushigo.bots.party_greedy import PartyGreedyBot
 from sushigo.bots.random_bot import RandomBot
+from sushigo.engine.messages import Words, told
 
 BOTS: Final[dict[str, type[Bot]]] = {
     RandomBot.name: RandomBot,
@@ -75,30 +76,31 @@ def parse_bot_spec(spec: str) -> tuple[str, dict[str, Any]]:
     ValueError: bot 'greedy' has no setting 'depth' (it has none)
     """
     if not isinstance(spec, str):
-        raise ValueError(f"a bot spec must be a string such as 'greedy', not {spec!r}")
+        raise told(ValueError, "a bot spec must be a string such as 'greedy', not {spec}", spec=repr(spec))
     name, _, rest = spec.strip().partition(":")
     name = name.strip().lower()
     cls = BOTS.get(name)
     if cls is None:
-        raise ValueError(
-            f"unknown bot {name!r} (choose from: {', '.join(sorted(BOTS))}, or cmd:COMMAND)"
-        )
+        raise told(ValueError, "unknown bot {name} (choose from: {bots}, or cmd:COMMAND)", name=repr(name),
+                   bots=Words(tuple(sorted(BOTS)), listing=True))
     settings: dict[str, Any] = {}
     for part in filter(None, (x.strip() for x in rest.split(","))):
         key, eq, value = part.partition("=")
         key = key.strip().lower()
-        known = ", ".join(cls.settings) or "none"
         if key not in cls.settings:
-            raise ValueError(f"bot {name!r} has no setting {key!r} (it has {known})")
+            if not cls.settings:
+                raise told(ValueError, "bot {name} has no setting {key} (it has none)", name=repr(name), key=repr(key))
+            raise told(ValueError, "bot {name} has no setting {key} (it has {known})", name=repr(name), key=repr(key),
+                       known=Words(tuple(cls.settings), listing=True))
         if not eq or not value.strip():
-            raise ValueError(f"bot setting {key!r} of {name!r} needs a value: {key}=VALUE")
+            raise told(ValueError, "bot setting {key} of {name} needs a value: {bare}=VALUE", key=repr(key),
+                       name=repr(name), bare=key)
         kind = cls.settings[key]
         try:
             settings[key] = kind(value.strip())
         except ValueError:
-            raise ValueError(
-                f"bot setting {key}={value.strip()!r} of {name!r} is not a valid {kind.__name__}"
-            ) from None
+            raise told(ValueError, "bot setting {key}={value} of {name} is not a valid {kind}", key=key,
+                       value=repr(value.strip()), name=repr(name), kind=kind.__name__) from None
     return name, settings
 
 
@@ -117,7 +119,7 @@ def make_bot(spec: str, seed: int | None = None, *, timeout: float | None = None
 
         command = spec.strip()[len(EXTERNAL_PREFIX):].strip()
         if not command:
-            raise ValueError("cmd: needs a command to run, such as cmd:'python3 mybot.py'")
+            raise told(ValueError, "cmd: needs a command to run, such as cmd:'python3 mybot.py'")
         if timeout is None:
             return ExternalBot(command, seed)
         return ExternalBot(command, seed, timeout=timeout)

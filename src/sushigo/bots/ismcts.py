@@ -59,6 +59,7 @@ from sushigo.engine.base.game import Game
 from sushigo.engine.base.scoring import Result
 from sushigo.engine.base.view import SeatView, determinize
 from sushigo.engine.editions import by_view
+from sushigo.engine.messages import told
 from sushigo.engine.party.game import PartyResult
 from sushigo.engine.party.view import PartySeatView, determinize_party
 from sushigo.engine.turns import Phase
@@ -171,15 +172,15 @@ class ISMCTSBot(Bot):
     ) -> None:
         super().__init__(seed, rng=rng)
         if iterations is not None and iterations < 1:
-            raise ValueError("ismcts iterations must be at least 1")
+            raise told(ValueError, "ismcts iterations must be at least 1")
         if time is not None and not (time > 0 and math.isfinite(time)):
-            raise ValueError("ismcts time must be a positive number of seconds")
+            raise told(ValueError, "ismcts time must be a positive number of seconds")
         if not (c >= 0 and math.isfinite(c)):
-            raise ValueError("ismcts c must be a number >= 0")
+            raise told(ValueError, "ismcts c must be a number >= 0")
         if policy not in ("heuristic", "random"):
-            raise ValueError(f"ismcts policy must be 'heuristic' or 'random', not {policy!r}")
+            raise told(ValueError, "ismcts policy must be 'heuristic' or 'random', not {policy}", policy=repr(policy))
         if not 0 <= epsilon <= 1:
-            raise ValueError("ismcts epsilon must be between 0 and 1")
+            raise told(ValueError, "ismcts epsilon must be between 0 and 1")
         self.iterations = iterations if iterations is not None or time is not None else DEFAULT_ITERATIONS
         self.time = time
         self.c = c

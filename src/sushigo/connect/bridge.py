@@ -32,6 +32,7 @@ from typing import Any, Final, Protocol
 from sushigo.bots.base import Bot
 from sushigo.bots.external import legal_entries
 from sushigo.engine.worlds import WorldError, world_view
+from sushigo.i18n import _l
 
 READ_TIMEOUT: Final = 30.0
 """Seconds without a byte after which a stream counts as broken and is opened again."""
@@ -210,7 +211,10 @@ class Bridge:
             if self.games is not None and self.finished >= self.games:
                 self.stop()
         elif kind == "closed":
-            raise BridgeError(f"the server closed the stream: {event.get('reason', 'no reason given')}")
+            if "reason" not in event:
+                raise BridgeError(_l("the server closed the stream: no reason given"))
+            # TRANSLATORS: {reason}: the server's reason, as it sent it
+            raise BridgeError(_l("the server closed the stream: {reason}", reason=str(event["reason"])))
 
     # ------------------------------------------------------------------ a table
 

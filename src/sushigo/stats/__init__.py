@@ -28,6 +28,7 @@ from typing import Any, Final, NamedTuple
 
 from sushigo.engine.base.cards import CARD_NAMES
 from sushigo.engine.party.cards import PartyCard
+from sushigo.i18n import _l, message_of
 from sushigo.tournament.lines import EDITIONS, GAMES_FILE, LineError, check_line, read_lines
 from sushigo.tournament.lines import kind_of as _kind
 from sushigo.tournament.ratings import wilson_interval
@@ -131,26 +132,30 @@ def first_picks(record: Mapping[str, Any], players: int) -> list[FirstPick]:
     """
     rounds = record.get("rounds")
     if not isinstance(rounds, list):
-        raise StatsError(f"record: 'rounds' must be a list, not {_kind(rounds)}")
+        raise StatsError(_l("record: 'rounds' must be a list, not {kind}", kind=_kind(rounds)))
     picks: list[FirstPick] = []
     for r, rnd in enumerate(rounds, start=1):
-        where = f"record, round {r}"
         if not isinstance(rnd, dict):
-            raise StatsError(f"{where}: a round must be an object, not {_kind(rnd)}")
+            raise StatsError(_l("record, round {round}: a round must be an object, not {kind}", round=str(r),
+                                kind=_kind(rnd)))
         hands, turns = rnd.get("hands"), rnd.get("turns")
         if not isinstance(hands, list) or len(hands) != players:
-            raise StatsError(f"{where}: 'hands' must be a list of {players} hands")
+            raise StatsError(_l("record, round {round}: 'hands' must be a list of {players} hands", round=str(r),
+                                players=players))
         if not isinstance(turns, list) or not turns:
-            raise StatsError(f"{where}: 'turns' must be a list with at least one turn")
+            raise StatsError(_l("record, round {round}: 'turns' must be a list with at least one turn", round=str(r)))
         first = turns[0]
         if not isinstance(first, list) or len(first) != players:
-            raise StatsError(f"{where}, turn 1: expected one entry per seat ({players})")
+            raise StatsError(_l("record, round {round}, turn 1: expected one entry per seat ({players})", round=str(r),
+                                players=players))
         for s in range(players):
             hand, pick = hands[s], first[s]
             if not isinstance(hand, list) or not all(isinstance(c, str) for c in hand):
-                raise StatsError(f"{where}, hand of seat {s}: must be a list of card names")
+                raise StatsError(_l("record, round {round}, hand of seat {seat}: must be a list of card names",
+                                    round=str(r), seat=s))
             if not isinstance(pick, list) or not pick or not isinstance(pick[0], str):
-                raise StatsError(f"{where}, turn 1, seat {s}: must be a list of card names")
+                raise StatsError(_l("record, round {round}, turn 1, seat {seat}: must be a list of card names",
+                                    round=str(r), seat=s))
             picks.append(FirstPick(r, s, frozenset(card_type(c) for c in hand), card_type(pick[0])))
     return picks
 
@@ -169,32 +174,38 @@ def category_points(result: Mapping[str, Any], players: int) -> list[dict[str, i
     """
     breakdown = result.get("breakdown")
     if not isinstance(breakdown, list):
-        raise StatsError(f"record result: 'breakdown' must be a list of rounds, not {_kind(breakdown)}")
+        raise StatsError(_l("record result: 'breakdown' must be a list of rounds, not {kind}", kind=_kind(breakdown)))
     points: list[dict[str, int]] = [{} for _ in range(players)]
 
     def add(s: int, line: Any, where: str) -> None:
         if not isinstance(line, dict):
-            raise StatsError(f"{where}: expected an object of points per category, not {_kind(line)}")
+            # TRANSLATORS: {where}: the place in the record, as "record result, breakdown round 2, seat 1"
+            raise StatsError(_l("{where}: expected an object of points per category, not {kind}", where=where,
+                                kind=_kind(line)))
         for cat, value in line.items():
             if not _is_int(value):
-                raise StatsError(f"{where}: {cat!r} must be a whole number, not {_kind(value)}")
+                # TRANSLATORS: {where}: the place in the record, as "record result, breakdown round 2, seat 1";
+                # {key}: a scoring category's key, such as 'maki'
+                raise StatsError(_l("{where}: {key} must be a whole number, not {kind}", where=where, key=repr(cat),
+                                    kind=_kind(value)))
             points[s][cat] = points[s].get(cat, 0) + value
 
     for r, rnd in enumerate(breakdown, start=1):
         if not isinstance(rnd, list) or len(rnd) != players:
-            raise StatsError(f"record result, breakdown round {r}: expected one object per seat ({players})")
+            raise StatsError(_l("record result, breakdown round {round}: expected one object per seat ({players})",
+                                round=str(r), players=players))
         for s, line in enumerate(rnd):
-            add(s, line, f"record result, breakdown round {r}, seat {s}")
+            add(s, line, _l("record result, breakdown round {round}, seat {seat}", round=str(r), seat=s))
     desserts = result.get("desserts")
     if isinstance(desserts, list) and len(desserts) == players:
         for s, line in enumerate(desserts):
-            add(s, line, f"record result, desserts, seat {s}")
+            add(s, line, _l("record result, desserts, seat {seat}", seat=s))
     else:
         pudding = result.get("pudding")
         if not isinstance(pudding, list) or len(pudding) != players:
-            raise StatsError(f"record result: 'pudding' must be a list of {players} whole numbers")
+            raise StatsError(_l("record result: 'pudding' must be a list of {players} whole numbers", players=players))
         for s, value in enumerate(pudding):
-            add(s, {"pudding": value}, f"record result, pudding, seat {s}")
+            add(s, {"pudding": value}, _l("record result, pudding, seat {seat}", seat=s))
     return points
 
 
@@ -209,7 +220,7 @@ def _result_with_breakdown(record: Mapping[str, Any]) -> Mapping[str, Any]:
     try:
         return replay(record).result().to_json()
     except RecordError as e:
-        raise StatsError(f"record (replayed for its score breakdown): {e}") from None
+        raise StatsError(_l("record (replayed for its score breakdown): {why}", why=message_of(e))) from None
 
 
 def parse_line(data: Any, source: str = "<line>") -> GameLine:
@@ -220,14 +231,15 @@ def parse_line(data: Any, source: str = "<line>") -> GameLine:
     try:
         return _parse_line(data, source)
     except StatsError as e:
-        raise StatsError(f"{source}: {e}") from None
+        # TRANSLATORS: {source}: a file and line (FILE:LINE); {why}: what is wrong there
+        raise StatsError(_l("{source}: {why}", source=source, why=message_of(e))) from None
 
 
 def _parse_line(data: Any, source: str) -> GameLine:
     try:
         check_line(data)  # the schema the tournament writes (sushigo.tournament.lines)
     except LineError as e:
-        raise StatsError(str(e)) from None
+        raise StatsError(message_of(e)) from None
     game, edition, players = data["game"], data["edition"], data["players"]
     seats, totals, winners = data["seats"], data["totals"], data["winners"]
     record = data["record"]
@@ -235,17 +247,19 @@ def _parse_line(data: Any, source: str) -> GameLine:
     picks: list[FirstPick] = []
     if record is not None:  # null: a tournament run that did not keep records
         if record.get("players", players) != players:
-            raise StatsError(f"the record is for {record.get('players')!r} players, the line says {players}")
+            # TRANSLATORS: {record}: the record's player count (as it is written there); {players}: the line's
+            raise StatsError(_l("the record is for {record} players, the line says {players}",
+                                record=repr(record.get("players")), players=players))
         result = _result_with_breakdown(record)
         if "totals" in result and result["totals"] != totals:
-            raise StatsError(f"'totals' {totals} differ from the record's result {result['totals']}")
+            raise StatsError(_l("'totals' {totals} differ from the record's result {result}", totals=str(totals),
+                                result=str(result["totals"])))
         points = category_points(result, players)
         for s, seat_points in enumerate(points):
             if sum(seat_points.values()) != totals[s]:
-                raise StatsError(
-                    f"the record's score breakdown gives seat {s} {sum(seat_points.values())} points, "
-                    f"but its total is {totals[s]}"
-                )
+                raise StatsError(_l("the record's score breakdown gives seat {seat} {points} points, "
+                                    "but its total is {total}",
+                                    seat=s, points=str(sum(seat_points.values())), total=str(totals[s])))
         picks = first_picks(record, players)
     return GameLine(
         source=source,
@@ -265,7 +279,8 @@ def games_file(path: str) -> str:
     if os.path.isdir(path):
         inner = os.path.join(path, GAMES_FILE)
         if not os.path.isfile(inner):
-            raise StatsError(f"{path}: no {GAMES_FILE} in this folder")
+            # TRANSLATORS: {path}: a folder; {file}: the results file's name (games.jsonl)
+            raise StatsError(_l("{path}: no {file} in this folder", path=path, file=GAMES_FILE))
         return inner
     return path
 
@@ -290,17 +305,18 @@ def read_games(paths: Iterable[str]) -> list[GameLine]:
                 games.append(parse_line(data, source))
                 count += 1
         except LineError as e:
-            raise StatsError(str(e)) from None
+            raise StatsError(message_of(e)) from None
         except FileNotFoundError:
-            raise StatsError(f"{file}: no such file") from None
+            raise StatsError(_l("{file}: no such file", file=file)) from None
         except IsADirectoryError:
-            raise StatsError(f"{file}: it is a directory") from None
+            raise StatsError(_l("{file}: it is a directory", file=file)) from None
         except PermissionError:
-            raise StatsError(f"{file}: permission denied") from None
+            raise StatsError(_l("{file}: permission denied", file=file)) from None
         except OSError as e:
-            raise StatsError(f"{file}: cannot read it: {e.strerror or e}") from None
+            # TRANSLATORS: {why}: the system's reason
+            raise StatsError(_l("{file}: cannot read it: {why}", file=file, why=e.strerror or str(e))) from None
         if not count:
-            raise StatsError(f"{file}: no games in this file")
+            raise StatsError(_l("{file}: no games in this file", file=file))
     return games
 
 

@@ -24,6 +24,7 @@ import math
 import os
 from typing import TYPE_CHECKING, Any, Final
 
+from sushigo.i18n import _l
 from sushigo.stats import Report, StatsError, card_rank
 from sushigo.stats.tables import fmt_budget
 
@@ -142,17 +143,19 @@ def write_plots(report: Report, out_dir: str, fmt: str = "png") -> list[str]:
     :class:`~sushigo.stats.StatsError` when ``out_dir`` cannot be written.
     """
     if fmt not in PLOT_FORMATS:
-        raise ValueError(f"plot format must be png or svg, not {fmt!r}")
+        raise ValueError(_l("plot format must be png or svg, not {format}", format=repr(fmt)))
     try:
         import matplotlib
     except ImportError:
         raise PlotsUnavailableError(
-            "plots need matplotlib: pip install 'sushigo[plots]' (the tables work without it)"
+            _l("plots need matplotlib: pip install 'sushigo[plots]' (the tables work without it)")
         ) from None
     try:
         os.makedirs(out_dir, exist_ok=True)
     except OSError as e:
-        raise StatsError(f"--out {out_dir}: cannot create the folder: {e.strerror or e}") from None
+        # TRANSLATORS: {why}: the system's reason
+        raise StatsError(_l("--out {path}: cannot create the folder: {why}", path=out_dir,
+                            why=e.strerror or str(e))) from None
     drawings = [("scores_by_players", _scores)]
     if report.points:  # games saved without records have no breakdowns or picks
         drawings += [("points_by_category", _points), ("first_pick_rates", _first_picks)]
@@ -172,6 +175,6 @@ def write_plots(report: Report, out_dir: str, fmt: str = "png") -> list[str]:
             try:
                 fig.savefig(path, format=fmt, metadata=_METADATA[fmt])
             except OSError as e:
-                raise StatsError(f"{path}: cannot write it: {e.strerror or e}") from None
+                raise StatsError(_l("{path}: cannot write it: {why}", path=path, why=e.strerror or str(e))) from None
             written.append(path)
     return written

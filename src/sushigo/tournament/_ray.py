@@ -15,8 +15,9 @@ from collections.abc import Callable
 from typing import Any
 
 from sushigo.engine.rules import Rules
+from sushigo.i18n import _l
 from sushigo.tournament.play import ChunkOutcome, play_chunk
-from sushigo.tournament.schedule import ScheduledGame, TournamentError
+from sushigo.tournament.schedule import ScheduledGame, TournamentError, one_line
 
 
 def import_ray() -> Any:
@@ -25,7 +26,7 @@ def import_ray() -> Any:
         import ray
     except ImportError:
         raise TournamentError(
-            "--backend ray needs Ray, which is not installed: pip install 'sushigo[ray]'", usage=False
+            _l("--backend ray needs Ray, which is not installed: pip install 'sushigo[ray]'"), usage=False
         ) from None
     return ray
 
@@ -54,10 +55,11 @@ def run_ray(
             else:
                 ray.init(num_cpus=workers, **quiet)
         except Exception as e:
-            where = f" at {address!r}" if address is not None else ""
-            raise TournamentError(
-                f"could not start or reach Ray{where}: {' '.join(str(e).split())}", usage=False
-            ) from None
+            if address is not None:
+                # TRANSLATORS: {address}: the Ray cluster's address; {why}: Ray's reason
+                raise TournamentError(_l("could not start or reach Ray at {address}: {why}", address=repr(address),
+                                         why=one_line(e)), usage=False) from None
+            raise TournamentError(_l("could not start or reach Ray: {why}", why=one_line(e)), usage=False) from None
         started = True
     try:
         task = ray.remote(num_cpus=1)(play_chunk)
@@ -70,7 +72,7 @@ def run_ray(
                         outcome = ray.get(ref)
                     except ray.exceptions.RayError as e:  # a worker died, say
                         first = (str(e).strip().splitlines() or [type(e).__name__])[0]
-                        raise TournamentError(f"a Ray task failed: {first}", usage=False) from None
+                        raise TournamentError(_l("a Ray task failed: {why}", why=first), usage=False) from None
                     on_chunk(outcome)
         except BaseException:
             for ref in pending:

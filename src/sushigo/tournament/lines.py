@@ -25,6 +25,8 @@ import json
 from collections.abc import Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Final, Protocol
 
+from sushigo.i18n import _l, _ln, message_of
+
 if TYPE_CHECKING:
     from sushigo.engine.rules import Rules
 
@@ -91,11 +93,20 @@ def to_line(game: PlayedGame, rules: Rules) -> dict[str, Any]:
 
 
 def kind_of(value: Any) -> str:
-    """A JSON value's kind in words, for error messages."""
-    return {
-        dict: "an object", list: "a list", str: "a string", bool: "true/false",
-        int: "a whole number", float: "a fraction", type(None): "null",
-    }.get(type(value), type(value).__name__)
+    """A JSON value's kind in words, for error messages (a :class:`~sushigo.i18n.Phrase`,
+    said in the reader's language; JSON's own words ``true/false`` and ``null`` as they are)."""
+    kinds: dict[type, str] = {
+        # TRANSLATORS: the kind of a JSON value, as in "'game' must be a whole number, not an object"
+        dict: _l("an object"),
+        list: _l("a list"),
+        str: _l("a string"),
+        bool: "true/false",
+        int: _l("a whole number"),
+        # TRANSLATORS: the kind of a JSON value: a number with a decimal point, such as 2.5
+        float: _l("a fraction"),
+        type(None): "null",
+    }
+    return kinds.get(type(value), type(value).__name__)
 
 
 def _is_int(value: Any) -> bool:
@@ -110,51 +121,52 @@ def check_line(data: Any) -> dict[str, Any]:
     """``data`` itself when it is a game line of the schema, else :class:`LineError`
     saying what is wrong (the record's own content is checked by its readers)."""
     if not isinstance(data, dict):
-        raise LineError(f"a game line must be a JSON object, not {kind_of(data)}")
+        raise LineError(_l("a game line must be a JSON object, not {kind}", kind=kind_of(data)))
     missing = [k for k in REQUIRED_KEYS if k not in data]
     if missing:
         keys = ", ".join(repr(k) for k in missing)
-        raise LineError(f"missing key{'s' if len(missing) > 1 else ''} {keys}")
+        raise LineError(_ln("missing key {keys}", "missing keys {keys}", len(missing), keys=keys))
     game, edition, players = data["game"], data["edition"], data["players"]
     if not _is_int(game):
-        raise LineError(f"'game' must be a whole number, not {kind_of(game)}")
+        raise LineError(_l("{key} must be a whole number, not {kind}", key=repr("game"), kind=kind_of(game)))
     if edition not in EDITIONS:
-        raise LineError(f"'edition' must be 'base' or 'party', not {edition!r}")
+        raise LineError(_l("'edition' must be 'base' or 'party', not {edition}", edition=repr(edition)))
     if not _is_int(players) or not 2 <= players <= 8:
-        raise LineError(f"'players' must be a whole number from 2 to 8, not {players!r}")
+        raise LineError(_l("'players' must be a whole number from 2 to 8, not {players}", players=repr(players)))
     seats, totals, winners = data["seats"], data["totals"], data["winners"]
     if not isinstance(seats, list) or len(seats) != players or not all(isinstance(s, str) for s in seats):
-        raise LineError(f"'seats' must be a list of {players} bot specs (strings)")
+        raise LineError(_l("'seats' must be a list of {players} bot specs (strings)", players=players))
     if not _ints(totals, players):
-        raise LineError(f"'totals' must be a list of {players} whole numbers")
+        raise LineError(_l("{key} must be a list of {players} whole numbers", key=repr("totals"), players=players))
     if (
         not isinstance(winners, list) or not winners
         or not all(_is_int(w) and 0 <= w < players for w in winners)
         or len(set(winners)) != len(winners)
     ):
-        raise LineError(f"'winners' must be a non-empty list of distinct seats 0..{players - 1}")
+        raise LineError(_l("'winners' must be a non-empty list of distinct seats 0..{last}", last=players - 1))
     best = max(totals)
     if any(totals[w] != best for w in winners):
-        raise LineError(f"'winners' {winners} do not all have the highest total {best}")
+        raise LineError(_l("'winners' {winners} do not all have the highest total {best}", winners=str(winners),
+                              best=str(best)))
     record = data["record"]
     if record is not None and not isinstance(record, dict):
-        raise LineError(f"'record' must be a game record (an object) or null, not {kind_of(record)}")
+        raise LineError(_l("'record' must be a game record (an object) or null, not {kind}", kind=kind_of(record)))
     for key in ("set", "deal_seed"):
         if key in data and not _is_int(data[key]):
-            raise LineError(f"{key!r} must be a whole number, not {kind_of(data[key])}")
+            raise LineError(_l("{key} must be a whole number, not {kind}", key=repr(key), kind=kind_of(data[key])))
     for key in ("bot_index", "bot_seeds"):
         if key in data and not _ints(data[key], players):
-            raise LineError(f"{key!r} must be a list of {players} whole numbers")
+            raise LineError(_l("{key} must be a list of {players} whole numbers", key=repr(key), players=players))
     ranks = data.get("ranks")
     if "ranks" in data and not (isinstance(ranks, list) and len(ranks) == players
                                 and all(isinstance(r, int | float) and not isinstance(r, bool) for r in ranks)):
-        raise LineError(f"'ranks' must be a list of {players} numbers")
+        raise LineError(_l("'ranks' must be a list of {players} numbers", players=players))
     if "incidents" in data and not (isinstance(data["incidents"], list)
                                     and all(isinstance(i, dict) for i in data["incidents"])):
-        raise LineError("'incidents' must be a list of objects")
+        raise LineError(_l("'incidents' must be a list of objects"))
     menu = data.get("menu")
     if menu is not None and not (isinstance(menu, list) and all(isinstance(m, str) for m in menu)):
-        raise LineError("'menu' must be a list of menu item names, or null")
+        raise LineError(_l("'menu' must be a list of menu item names, or null"))
     return data
 
 
@@ -169,18 +181,24 @@ def read_lines(path: str) -> Iterator[tuple[str, dict[str, Any]]]:
             try:
                 text = raw.decode("utf-8")
             except UnicodeDecodeError as e:
-                raise LineError(f"{source}: not UTF-8 text (byte {e.start})") from None
+                # TRANSLATORS: {source}: a file and line (FILE:LINE); {byte}: where in the line
+                raise LineError(_l("{source}: not UTF-8 text (byte {byte})", source=source,
+                                   byte=str(e.start))) from None
             if not text.strip():
                 continue
             try:
                 data = json.loads(text)
             except (RecursionError, ValueError) as e:
-                why = f"{e.msg} at column {e.colno}" if isinstance(e, json.JSONDecodeError) else "unusable"
-                raise LineError(f"{source}: not JSON: {why}") from None
+                if isinstance(e, json.JSONDecodeError):
+                    # TRANSLATORS: {source}: a file and line (FILE:LINE); {why}: Python's reason, in English
+                    raise LineError(_l("{source}: not JSON: {why} at column {column}", source=source, why=e.msg,
+                                       column=str(e.colno))) from None
+                raise LineError(_l("{source}: not JSON: unusable", source=source)) from None
             try:
                 yield source, check_line(data)
             except LineError as e:
-                raise LineError(f"{source}: {e}") from None
+                # TRANSLATORS: {source}: a file and line (FILE:LINE); {why}: what is wrong there
+                raise LineError(_l("{source}: {why}", source=source, why=message_of(e))) from None
 
 
 __all__ = ["EDITIONS", "GAMES_FILE", "OPTIONAL_KEYS", "REQUIRED_KEYS", "LineError", "PlayedGame", "check_line",

@@ -17,9 +17,10 @@ from typing import Any, cast
 from sushigo.bots import EXTERNAL_PREFIX, Bot, Player, make_bot, play_game
 from sushigo.engine.editions import edition_for, to_record
 from sushigo.engine.rules import Rules
+from sushigo.i18n import _l
 from sushigo.tournament.ratings import rank_seats
 from sushigo.tournament.results import GameResult
-from sushigo.tournament.schedule import ScheduledGame, derive_seed
+from sushigo.tournament.schedule import ScheduledGame, derive_seed, one_line
 
 
 def is_external(spec: str) -> bool:
@@ -147,6 +148,7 @@ def play_chunk(
         try:
             results.append(play_scheduled(game, rules, time_limit=time_limit, keep_record=keep_records))
         except Exception as e:
-            message = " ".join(str(e).split()) or type(e).__name__
-            return ChunkOutcome(results, f"game {game.game} ({', '.join(game.seats)}): {message}")
+            # TRANSLATORS: {game}: the game's number; {seats}: its bots' specs; {why}: the error that stopped it
+            return ChunkOutcome(results, _l("game {game} ({seats}): {why}", game=str(game.game),
+                                            seats=", ".join(game.seats), why=one_line(e) or type(e).__name__))
     return ChunkOutcome(results)

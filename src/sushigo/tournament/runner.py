@@ -26,10 +26,11 @@ from typing import Final
 
 from sushigo.bots import make_bot
 from sushigo.engine.rules import Rules, RulesError
+from sushigo.i18n import _l, message_of
 from sushigo.tournament._ray import run_ray
 from sushigo.tournament.play import ChunkOutcome, close_external_bots, play_chunk
 from sushigo.tournament.results import GameResult, TournamentResult
-from sushigo.tournament.schedule import ScheduledGame, TournamentError, schedule
+from sushigo.tournament.schedule import ScheduledGame, TournamentError, one_line, schedule
 
 BACKENDS: Final = ("local", "ray")
 """The ways to run the games: ``local`` processes or a ``ray`` cluster."""
@@ -96,7 +97,7 @@ def _run_local(
             process.terminate()
         pool.shutdown(wait=False, cancel_futures=True)
         if isinstance(e, BrokenProcessPool):
-            raise TournamentError(f"a worker process died ({e})", usage=False) from None
+            raise TournamentError(_l("a worker process died ({why})", why=message_of(e)), usage=False) from None
         raise
     pool.shutdown(wait=True)
 
@@ -113,11 +114,12 @@ def check_bots(specs: Sequence[str], time_limit: float | None) -> None:
     :class:`TournamentError` (an external bot starts its program only when first asked)."""
     for spec in specs:
         if not isinstance(spec, str) or not spec.strip():
-            raise TournamentError(f"a bot spec must be a name such as 'greedy', not {spec!r}")
+            raise TournamentError(_l("a bot spec must be a name such as 'greedy', not {spec}", spec=repr(spec)))
         try:
             make_bot(spec, 0, timeout=time_limit).close()
         except (ValueError, TypeError) as e:
-            raise TournamentError(f"bot {spec!r}: {' '.join(str(e).split())}") from None
+            # TRANSLATORS: {spec}: a bot spec such as 'greedy'; {why}: what is wrong with it
+            raise TournamentError(_l("bot {spec}: {why}", spec=repr(spec), why=one_line(e))) from None
 
 
 def run_tournament(
@@ -161,22 +163,28 @@ def run_tournament(
     """
     specs = list(specs)
     if len(specs) < 2:
-        raise TournamentError(f"a tournament needs 2 or more bots, not {len(specs)}")
+        raise TournamentError(_l("a tournament needs 2 or more bots, not {count}", count=len(specs)))
     if isinstance(games, bool) or not isinstance(games, int) or games < 1:
-        raise TournamentError(f"games must be a whole number of 1 or more, not {games!r}")
+        # TRANSLATORS: games (a setting's name, as it is): how many games the tournament plays
+        raise TournamentError(_l("games must be a whole number of 1 or more, not {games}", games=repr(games)))
     if backend not in BACKENDS:
-        raise TournamentError(f"unknown backend {backend!r} (choose from: {', '.join(BACKENDS)})")
+        raise TournamentError(_l("unknown backend {backend} (choose from: {choices})", backend=repr(backend),
+                                 choices=", ".join(BACKENDS)))
     if workers is not None and (isinstance(workers, bool) or not isinstance(workers, int) or workers < 1):
-        raise TournamentError(f"workers must be a whole number of 1 or more, not {workers!r}")
+        # TRANSLATORS: workers (a setting's name, as it is): how many processes play the games
+        raise TournamentError(_l("workers must be a whole number of 1 or more, not {workers}", workers=repr(workers)))
     if time_limit is not None and not time_limit > 0:
-        raise TournamentError(f"the time limit must be more than 0 seconds, not {time_limit!r}")
+        raise TournamentError(_l("the time limit must be more than 0 seconds, not {time_limit}",
+                                 time_limit=repr(time_limit)))
     if rules is None:
         try:
             rules = Rules(len(specs))
         except RulesError as e:
-            raise TournamentError(f"{len(specs)} bots: {e}") from None
+            # TRANSLATORS: {count} (2 or more): how many bots were listed; {why}: why the rules refuse that many
+            raise TournamentError(_l("{count} bots: {why}", count=len(specs), why=message_of(e))) from None
     elif rules.players != len(specs):
-        raise TournamentError(f"{len(specs)} bots for a {rules.players}-player game: list one bot per seat")
+        raise TournamentError(_l("{count} bots for a {players}-player game: list one bot per seat",
+                                 count=len(specs), players=rules.players))
     check_bots(specs, time_limit)
     if seed is None:
         seed = random.SystemRandom().randrange(2**32)

@@ -32,6 +32,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Final
 
+from sushigo.engine.messages import Told
+from sushigo.i18n import Phrase, _l, message_of
+
 SEED_PREFIX: Final = "sushigo-tournament"
 """First part of every key :func:`derive_seed` hashes."""
 
@@ -49,6 +52,22 @@ class TournamentError(ValueError):
     def __init__(self, message: str, *, usage: bool = True) -> None:
         super().__init__(message)
         self.usage = usage
+
+
+def one_line(error: BaseException) -> str:
+    """``error``'s message on one line (runs of white space made one space): its
+    :class:`~sushigo.i18n.Phrase` or :class:`~sushigo.engine.messages.Told` when it was
+    raised with one (said in the reader's language where it leaves), else (or when its
+    English is not one line already) its plain text.
+
+    >>> one_line(ValueError("two\\n  lines")), type(one_line(TournamentError(_l("no  {x}", x="y")))).__name__
+    ('two lines', 'str')
+    >>> type(one_line(TournamentError(_l("--ray-address is for --backend ray")))).__name__
+    'Phrase'
+    """
+    message = message_of(error)
+    flat = " ".join(message.split())
+    return message if isinstance(message, Phrase | Told) and flat == message else flat
 
 
 def derive_seed(seed: int, *parts: object) -> int:
@@ -106,7 +125,7 @@ def scheduled_game(
     """
     n = len(specs)
     if n < 1 or game < 0:
-        raise TournamentError("a game needs bots and a game index of 0 or more")
+        raise TournamentError(_l("a game needs bots and a game index of 0 or more"))
     set_index, turn = divmod(game, n)
     if duplicate:
         deal_seed = derive_seed(seed, "deal", "set", set_index)

@@ -29,6 +29,7 @@ from collections.abc import Iterator
 from typing import IO, TYPE_CHECKING, Any, Final
 
 from sushigo.engine.records import write_atomically
+from sushigo.i18n import _l, message_of
 from sushigo.tournament.lines import GAMES_FILE, LineError, read_lines
 from sushigo.tournament.schedule import TournamentError
 
@@ -49,21 +50,26 @@ def prepare_out_dir(path: str) -> str:
     :class:`TournamentError` with one line otherwise."""
     shown = path
     if os.path.exists(path) and not os.path.isdir(path):
-        raise TournamentError(f"--out {shown}: not a folder", usage=False)
+        raise TournamentError(_l("--out {path}: not a folder", path=shown), usage=False)
     try:
         os.makedirs(path, exist_ok=True)
     except OSError as e:
-        raise TournamentError(f"--out {shown}: can't create the folder: {e.strerror or e}", usage=False) from None
+        # TRANSLATORS: {why}: the system's reason, such as "Permission denied"
+        raise TournamentError(_l("--out {path}: can't create the folder: {why}", path=shown, why=e.strerror or str(e)),
+                              usage=False) from None
     for name in (GAMES_FILE, SUMMARY_FILE, PARTIAL_FILE):
         if os.path.lexists(os.path.join(path, name)):
+            # TRANSLATORS: {file}: a results file's name, such as games.jsonl
             raise TournamentError(
-                f"--out {shown} already holds {name}: choose a new folder or remove it", usage=False
+                _l("--out {path} already holds {file}: choose a new folder or remove it", path=shown, file=name),
+                usage=False,
             )
     try:
         with tempfile.TemporaryFile(dir=path):
             pass
     except OSError as e:
-        raise TournamentError(f"--out {shown}: can't write there: {e.strerror or e}", usage=False) from None
+        raise TournamentError(_l("--out {path}: can't write there: {why}", path=shown, why=e.strerror or str(e)),
+                              usage=False) from None
     return path
 
 
@@ -103,8 +109,12 @@ def save_results(
         if partial is not None:
             partial.remove()
     except OSError as e:
-        kept = f"; the games are in {partial.path}" if partial is not None else ""
-        raise TournamentError(f"--out {path}: can't save the results: {e.strerror or e}{kept}",
+        why = e.strerror or str(e)
+        if partial is not None:
+            # TRANSLATORS: {why}: the system's reason; {partial}: the file that keeps the games played
+            raise TournamentError(_l("--out {path}: can't save the results: {why}; the games are in {partial}",
+                                     path=path, why=why, partial=partial.path), usage=False) from None
+        raise TournamentError(_l("--out {path}: can't save the results: {why}", path=path, why=why),
                               usage=False) from None
 
 
@@ -124,7 +134,8 @@ class PartialGames:
             # open across add() calls, closed by close() or remove()
             self._file: IO[str] | None = open(self.path, "x", encoding="utf-8")  # noqa: SIM115
         except OSError as e:
-            raise TournamentError(f"--out {folder}: can't write there: {e.strerror or e}", usage=False) from None
+            raise TournamentError(_l("--out {path}: can't write there: {why}", path=folder,
+                                     why=e.strerror or str(e)), usage=False) from None
 
     def add(self, games: list[GameResult]) -> None:
         """Append ``games`` and flush them to disk."""
@@ -155,4 +166,4 @@ def read_games(path: str) -> Iterator[dict[str, Any]]:
         for _source, line in read_lines(path):
             yield line
     except LineError as e:
-        raise TournamentError(str(e), usage=False) from None
+        raise TournamentError(message_of(e), usage=False) from None
