@@ -24,6 +24,7 @@ import pytest
 
 import sushigo.i18n as i18n
 from piped import piped_env
+from pseudo_language import CLOSE, OPEN, Pseudo
 from sushigo.cli.app import main
 from sushigo.engine.editions import replay, score_sheet
 from sushigo.engine.messages import msg
@@ -148,26 +149,6 @@ def test_english_is_todays_english(broken_sheet: Path, not_json: Path) -> None:
 
 
 # ------------------------------------------------------------ a pseudo-catalog
-
-OPEN, CLOSE = "\u27e6", "\u27e7"
-FIELD = re.compile(r"(\{\w*\})")
-
-
-def bracketed(message: str) -> str:
-    """``message`` with each piece of text between its fields in brackets."""
-    return "".join(piece if FIELD.fullmatch(piece) else f"{OPEN}{piece}{CLOSE}"
-                   for piece in FIELD.split(message) if piece)
-
-
-class Pseudo:
-    """A catalog that translates every message into itself, its text in brackets."""
-
-    def gettext(self, message: str, /) -> str:
-        return bracketed(message)
-
-    def ngettext(self, singular: str, plural: str, n: int, /) -> str:
-        return bracketed(singular if n == 1 else plural)
-
 
 @pytest.fixture
 def pseudo_french(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -24,6 +24,7 @@ from rich.console import Console
 
 import sushigo.i18n as i18n
 import sushigo.terminal.base as base
+from pseudo_language import CLOSE, OPEN, Pseudo
 from sushigo.cli.app import main
 from sushigo.engine.base.cards import CARD_NAMES
 from sushigo.engine.menus import OFFICIAL_MENUS
@@ -34,33 +35,9 @@ from sushigo.terminal.party import run_party_play
 
 from .test_party_terminal import last_list
 
-OPEN, CLOSE = "\u27e6", "\u27e7"
 """The brackets of the pseudo-language: ⟦ and ⟧."""
 EOF = object()
 """In a script: the end of input (Ctrl-D)."""
-
-
-FIELD = re.compile(r"(\{\w*\})")
-
-
-def bracketed(message: str) -> str:
-    """``message`` with each piece of text between its fields in brackets.
-
-    >>> bracketed("Round {round} of {rounds}")
-    '⟦Round ⟧{round}⟦ of ⟧{rounds}'
-    """
-    return "".join(piece if FIELD.fullmatch(piece) else f"{OPEN}{piece}{CLOSE}"
-                   for piece in FIELD.split(message) if piece)
-
-
-class Pseudo:
-    """A catalog that translates every message into itself, its text in brackets."""
-
-    def gettext(self, message: str, /) -> str:
-        return bracketed(message)
-
-    def ngettext(self, singular: str, plural: str, n: int, /) -> str:
-        return bracketed(singular if n == 1 else plural)
 
 
 @pytest.fixture
