@@ -14,6 +14,7 @@ from __future__ import annotations
 import contextvars
 import json
 import re
+import shutil
 import subprocess
 import sys
 from collections.abc import Callable
@@ -202,3 +203,154 @@ def test_english_stays_english_beside_a_pseudo_french(
         "sushigo: error: a tournament needs 2 or more bots (one per seat), not 1")
     assert failed(capsys, ["score", str(broken_sheet)], 1) == (
         f"sushigo: error: {broken_sheet}: players: the base game is for 2-5 players, not 9")
+
+
+# ------------------------------------------------- the commands' ordinary output
+
+ENGLISH = Path(__file__).resolve().parent / "english"
+"""Each command's English output before its words went through the catalogs (made by the
+code of that time), which English must stay byte for byte."""
+GOLDEN = Path(__file__).resolve().parents[1] / "golden"
+RECORD = GOLDEN / "game_3p_seed7_pass_both_ways.json"
+PARTY_RECORD = GOLDEN / "party_master_menu_3p_seed4.json"
+STATS_DATA = Path(__file__).resolve().parents[1] / "data" / "stats"
+TIMING = re.compile(r"Played in [\d.]+ s \([\d.inf]+ games/s\)")
+
+
+def english(name: str) -> str:
+    return (ENGLISH / name).read_text(encoding="utf-8")
+
+
+def printed(capsys: pytest.CaptureFixture[str], argv: list[str]) -> str:
+    """What a command that succeeds prints on standard output (its language ends with it)."""
+    before = i18n.current().lang
+    assert main(argv) == 0
+    assert i18n.current().lang == before
+    return capsys.readouterr().out
+
+
+def plain(text: str) -> str:
+    return text.replace(OPEN, "").replace(CLOSE, "")
+
+
+@pytest.fixture
+def wide(monkeypatch: pytest.MonkeyPatch) -> None:
+    """rich's tables as to a pipe, 100 wide (as the English files were made)."""
+    for key in ("FORCE_COLOR", "TTY_COMPATIBLE", "TTY_INTERACTIVE"):
+        monkeypatch.delenv(key, raising=False)
+    monkeypatch.setenv("COLUMNS", "100")
+
+
+def test_analyze_speaks_the_terminals_language(
+    pseudo_french: None, wide: None, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    args = ["analyze", str(RECORD), "--seat", "1", "--budget", "2", "--jobs", "1", "-q"]
+    out = printed(capsys, args)
+    lines = out.splitlines()
+    assert lines[0] == (f"{OPEN}Seat {CLOSE}1{OPEN}: {CLOSE}24{OPEN} decisions analysed ({CLOSE}3{OPEN} forced), "
+                        f"{CLOSE}2{OPEN} playouts per action, seed {CLOSE}0")
+    assert lines[2].split() == [f"{OPEN}{h}{CLOSE}" for h in ("turn", "played", "best", "loss")] + ["±"] + [
+        f"{OPEN}{h}{CLOSE}" for h in ("margin", "win")]
+    assert lines[3].split()[:3] == ["1.1", f"{OPEN}Tempura{CLOSE}", f"{OPEN}Dumpling{CLOSE}"]  # the engine's words
+    for text in ("Expected final margin after each decision (points):", "round", "Labels by expected points lost: ",
+                 "{n} inaccuracy ({mark})", "margin: the expected final score less the best other seat's, after the"):
+        assert OPEN + text.split("{")[0] in out, text
+    monkeypatch.setenv("LANGUAGE", "en")
+    assert printed(capsys, args) == english("analyze.txt")
+    party = ["analyze", str(PARTY_RECORD), "--seat", "0", "--budget", "2", "--jobs", "1", "-q"]
+    assert printed(capsys, party) == english("analyze-party.txt")
+    monkeypatch.setenv("LANGUAGE", "fr")
+    assert f"{OPEN}decision{CLOSE}" in printed(capsys, party).splitlines()[2]
+
+
+def test_tournament_speaks_the_terminals_language(
+    pseudo_french: None, wide: None, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch,
+    tmp_path: Path,
+) -> None:
+    monkeypatch.setenv("COLUMNS", "400")  # no line wraps (the time it took varies)
+    out_dir = tmp_path / "t"
+    args = ["tournament", "greedy", "random", "-g", "3", "-s", "3", "-w", "1", "-q", "--pass-both-ways",
+            "--out", str(out_dir)]
+    out = printed(capsys, args)
+    lines = out.splitlines()
+    assert lines[0] == (f"{OPEN}Tournament: {CLOSE}3{OPEN} games of {CLOSE}{OPEN}Sushi Go!{CLOSE}{OPEN} ({CLOSE}"
+                        f"{OPEN}pass both ways{CLOSE}{OPEN}){CLOSE}{OPEN}, {CLOSE}2{OPEN} players, seats rotating in "
+                        f"{CLOSE}2{OPEN} set(s) of {CLOSE}2{OPEN}, {CLOSE}{OPEN}duplicate deals{CLOSE}{OPEN}; seed "
+                        f"{CLOSE}3")
+    assert lines[1].split() == [f"{OPEN}{h}{CLOSE}" for h in ("bot", "games", "wins")] + [
+        f"{OPEN}win", "%", f"(CI){CLOSE}", f"{OPEN}score", f"(CI){CLOSE}"] + [
+        f"{OPEN}{h}{CLOSE}" for h in ("rank", "rating")] + ["μ", "σ"]
+    assert lines[5].startswith(f"{OPEN}Note: {CLOSE}3{OPEN} games is not a multiple of {CLOSE}2")
+    assert lines[6].startswith(f"{OPEN}CI: 95% (Wilson for win %).") and lines[6].endswith(
+        f"{CLOSE}{OPEN}in this process{CLOSE}{OPEN}.{CLOSE}")
+    assert lines[7].startswith(f"{OPEN}Saved {CLOSE}3{OPEN} games to {CLOSE}{out_dir}")
+    monkeypatch.setenv("LANGUAGE", "en")
+    shutil.rmtree(out_dir)
+    out = TIMING.sub("Played in T s (G games/s)", printed(capsys, args))
+    assert out.replace(str(out_dir), "OUT") == english("tournament.txt")
+    assert json.loads(printed(capsys, [*args[:-2], "--json"]))["bots"][0]["name"] == "greedy"
+
+
+def test_stats_speaks_the_terminals_language(
+    pseudo_french: None, wide: None, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.chdir(STATS_DATA)
+    out = printed(capsys, ["stats", "mixed"])
+    assert out.splitlines()[0] == f"40{OPEN} games from {CLOSE}mixed/games.jsonl"
+    for title in ("Scores by player count", "Scores by bot", "Points per card type (", "First-pick take rate ("):
+        assert f"{OPEN}{title}" in out, title
+    assert f"{OPEN}Mean{CLOSE}" not in out and f"{OPEN}Median{CLOSE}" in out and f"{OPEN}total{CLOSE}" in out
+    markdown = printed(capsys, ["stats", "--markdown", "budget"])
+    assert f"### {OPEN}Win rate by search budget{CLOSE}" in markdown
+    assert (f"| {OPEN}Edition{CLOSE} | {OPEN}Players{CLOSE} | {OPEN}Bot{CLOSE} | {OPEN}Budget{CLOSE} | "
+            f"{OPEN}Games{CLOSE} | {OPEN}Wins{CLOSE} | {OPEN}Win rate{CLOSE} | {OPEN}95% interval{CLOSE} | "
+            f"{OPEN}Even share{CLOSE} |") in markdown
+    assert plain(markdown) == english("stats-budget.md")  # markdown's numbers are the same in every language
+    as_json = printed(capsys, ["stats", "--json", "mixed"])
+    monkeypatch.setenv("LANGUAGE", "en")
+    assert printed(capsys, ["stats", "mixed"]) == english("stats.txt")
+    assert printed(capsys, ["stats", "--markdown", "budget"]) == english("stats-budget.md")
+    assert printed(capsys, ["stats", "--json", "mixed"]) == as_json  # JSON: the same in every language
+
+
+def test_bench_speaks_the_terminals_language(
+    pseudo_french: None, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from sushigo.engine import engine_build
+
+    python = sys.version.split()[0]
+    args = ["bench", "-p", "3", "-g", "20", "-s", "4"]
+    first, last = printed(capsys, args).splitlines()
+    assert re.fullmatch(
+        re.escape(f"3{OPEN} players, {CLOSE}20{OPEN} games, {CLOSE}") + r"\d+"
+        + re.escape(f"{OPEN} picks, api {CLOSE}step{OPEN}, in {CLOSE}") + r"\d+\.\d{3}"
+        + re.escape(f"{OPEN} s (Python {CLOSE}{python}{OPEN}, {CLOSE}{engine_build()}{OPEN} engine){CLOSE}"),
+        first,
+    ), first
+    assert re.fullmatch(r"\d+\.\d games/s", last)  # scripts read the last line: the same in every language
+    monkeypatch.setenv("LANGUAGE", "en")
+    first, last = printed(capsys, args).splitlines()
+    assert re.fullmatch(r"3 players, 20 games, \d+ picks, api step, in \d+\.\d{3} s "
+                        + re.escape(f"(Python {python}, {engine_build()} engine)"), first), first
+    assert re.fullmatch(r"\d+\.\d games/s", last)
+
+
+def test_version_speaks_the_terminals_language(
+    pseudo_french: None, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from sushigo import __version__
+    from sushigo.engine import engine_build
+
+    assert printed(capsys, ["--version"]) == (
+        f"{OPEN}sushigo {CLOSE}{__version__}{OPEN} ({CLOSE}{engine_build()}{OPEN} engine){CLOSE}\n")
+    monkeypatch.setenv("LANGUAGE", "en")
+    assert printed(capsys, ["--version"]) == f"sushigo {__version__} ({engine_build()} engine)\n"
+
+
+def test_a_replayed_score_sheet_speaks_the_terminals_language(
+    pseudo_french: None, wide: None, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    out = printed(capsys, ["replay", "--format", "table", str(RECORD)])
+    assert out.splitlines()[0] == f"{OPEN}Replay of {CLOSE}{RECORD.name}"
+    monkeypatch.setenv("LANGUAGE", "en")
+    assert printed(capsys, ["replay", "--format", "table", str(RECORD)]) == english("replay.txt")

@@ -180,7 +180,7 @@ def test_leaving_a_match_with_a_bot_either_way(web: TestClient) -> None:
     seated = confirm(web, bob["ticket"])
     assert seated["state"] == "seated" and bot_place(web, deep)["state"] == "seated"
     r = web.post("/api/bot/queue/leave", json={}, headers=deep)
-    assert r.status_code == 409 and r.json()["error"] == "this place is seated: too late to leave it"
+    assert r.status_code == 409 and r.json()["error"] == "this place has its seat already: too late to leave it"
 
 
 def test_joining_leaving_and_what_is_refused(web: TestClient) -> None:

@@ -92,7 +92,7 @@ def test_declined_cancelled_and_expired_challenges(web: TestClient, db_url: str)
     assert seen["state"] == "declined" and seen["reason"] == "busy now"
     assert web.post(f"/api/challenge/{second['id']}/cancel", json={}).json()["challenge"]["state"] == "cancelled"
     r = web.post(f"/api/bot/challenge/{second['id']}/accept", json={}, headers=bea)
-    assert r.status_code == 409 and r.json()["error"] == "the challenge is cancelled: only an open one can be answered"
+    assert r.status_code == 409 and r.json()["error"] == "the challenge was cancelled: only an open one can be answered"
     with web.app.state.site.store.transaction() as conn:
         conn.execute(update(challenges_t).where(challenges_t.c.id == third["id"]).values(created=time.time() - LIFE))
     assert web.get(f"/api/challenge/{third['id']}").json()["challenge"]["state"] == "expired"

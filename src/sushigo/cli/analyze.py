@@ -16,20 +16,34 @@ import os
 from typing import Annotated
 
 import typer
+from rich.cells import cell_len
 
 from sushigo.analysis.evaluate import DEFAULT_SAMPLES
 from sushigo.analysis.game import LABELS, GameAnalysis, SeatAnalysis, action_label, action_label_said, analyze_game
 from sushigo.cli.errors import EXIT_USAGE, fail
 from sushigo.cli.tournament import progress_bar
 from sushigo.engine.editions import AnyGame, replay
-from sushigo.engine.messages import msg
+from sushigo.engine.messages import N_, from_json, msg
 from sushigo.engine.records import RecordError, load_json, seat_names
-from sushigo.i18n import _l, message_of
+from sushigo.i18n import _, _l, _n, message_of, say
 
 MARKS = {None: "", "inaccuracy": "?!", "mistake": "?", "blunder": "??"}
 """The chess marks of each label, after the move played."""
 
-PLURALS = {"inaccuracy": "inaccuracies", "mistake": "mistakes", "blunder": "blunders"}
+HEADER = (
+    # TRANSLATORS: the columns of `sushigo analyze`'s table of a seat's decisions: where it was decided
+    # (round.turn), the kind of decision (pick, chopsticks, ...), the action played, the best action, the
+    # expected points lost, their standard error (±), the expected final margin, the expected win share
+    N_("turn"), N_("decision"), N_("played"), N_("best"), N_("loss"), "±", N_("margin"), N_("win"),
+)
+"""The table's columns (message ids; ``±`` is a symbol)."""
+
+KINDS = {
+    # TRANSLATORS: kinds of decision in `sushigo analyze`'s table (Sushi Go Party!'s specials)
+    "pick": N_("pick"), "chopsticks": N_("chopsticks"), "spoon": N_("spoon"), "menu": N_("menu"),
+    "takeout_box": N_("takeout box"),
+}
+"""The decision column's words for each kind of decision (message ids)."""
 
 CHART_HEIGHT = 9
 """Rows of the evaluation chart."""
@@ -74,7 +88,8 @@ def analyze_command(
         if not 0 <= s < game.players:
             fail(_l("--seat {seat}: a {players}-player game has seats 0 to {last}", seat=str(s), players=game.players,
                     last=game.players - 1), EXIT_USAGE)
-    with progress_bar(not quiet, 0, "decisions") as progress:
+    # TRANSLATORS: what the progress bar of `sushigo analyze` counts
+    with progress_bar(not quiet, 0, _("decisions")) as progress:
         report = analyze_game(game, seats, samples=budget, seed=seed, jobs=jobs or os.cpu_count() or 1,
                               progress=progress)
     if as_json:
@@ -82,15 +97,44 @@ def analyze_command(
         print(json.dumps(doc, indent=1))
         return
     given = seat_names(data, game.players)
-    names = [f"{given[s]} (seat {s})" if given else f"Seat {s}" for s in range(game.players)]
+    # TRANSLATORS: a named seat in `sushigo analyze`'s report ("Ann (seat 0)")
+    names = [_("{name} (seat {seat})", name=given[s], seat=str(s)) if given else _("Seat {n}", n=str(s))
+             for s in range(game.players)]
     for i, seat_report in enumerate(report.seats):
         if i:
             print()
         print("\n".join(seat_lines(game, report, seat_report, names[seat_report.seat])))
 
 
+def _said(game: AnyGame, action: int) -> str:
+    """An action of ``game`` as a label, in this context's language (:func:`action_label`'s words)."""
+    return say(from_json(action_label_said(game, action)))
+
+
+def _count(label: str, n: int) -> str:
+    """How a seat's summary counts a label (``3 inaccuracies (?!)``)."""
+    mark = MARKS[label]
+    # TRANSLATORS: counts in a seat's summary in `sushigo analyze` ("2 inaccuracies (?!), 1 mistake (?), ...")
+    if label == "inaccuracy":
+        return _n("{n} inaccuracy ({mark})", "{n} inaccuracies ({mark})", n, mark=mark)
+    if label == "mistake":
+        return _n("{n} mistake ({mark})", "{n} mistakes ({mark})", n, mark=mark)
+    return _n("{n} blunder ({mark})", "{n} blunders ({mark})", n, mark=mark)
+
+
+def _kind(kind: str) -> str:
+    return _(KINDS[kind]) if kind in KINDS else kind.replace("_", " ")
+
+
+def _pad(text: str, width: int, right: bool) -> str:
+    """``text`` padded to ``width`` terminal cells (a wide character takes two)."""
+    space = " " * max(width - cell_len(text), 0)
+    return space + text if right else text + space
+
+
 def seat_lines(game: AnyGame, report: GameAnalysis, seat: SeatAnalysis, name: str) -> list[str]:
-    """A seat's table of decisions, its evaluation chart and its summary, as lines of text."""
+    """A seat's table of decisions, its evaluation chart and its summary, as lines of text
+    (in this context's language; the table's numbers as they are, for programs to read)."""
     t = report.thresholds
     rows = []
     for d in seat.decisions:
@@ -98,22 +142,25 @@ def seat_lines(game: AnyGame, report: GameAnalysis, seat: SeatAnalysis, name: st
         played = ev.value(d.action)
         rows.append((
             f"{d.round}.{d.turn}",
-            d.kind.replace("_", " "),
-            (action_label(game, d.action) + " " + MARKS[d.label]).strip(),
-            "" if ev.best.action == d.action or f"{d.loss:.1f}" == "0.0" else action_label(game, ev.best.action),
+            _kind(d.kind),
+            (_said(game, d.action) + " " + MARKS[d.label]).strip(),
+            "" if ev.best.action == d.action or f"{d.loss:.1f}" == "0.0" else _said(game, ev.best.action),
             f"{d.loss:.1f}", f"{d.loss_se:.1f}", f"{played.margin:+.1f}", f"{100 * played.win:.0f}%",
         ))
-    header = ("turn", "decision", "played", "best", "loss", "±", "margin", "win")
+    header = tuple(_(h) if h != "±" else h for h in HEADER)
     party = report.edition == "party"
-    keep = [i for i in range(len(header)) if party or header[i] != "decision"]
-    widths = {i: max(len(header[i]), *(len(r[i]) for r in rows)) if rows else len(header[i]) for i in keep}
+    keep = [i for i in range(len(HEADER)) if party or HEADER[i] != "decision"]
+    widths = {i: max(cell_len(header[i]), *(cell_len(r[i]) for r in rows)) if rows else cell_len(header[i])
+              for i in keep}
 
     def line(cells: tuple[str, ...]) -> str:
-        return "  ".join(cells[i].ljust(widths[i]) if i < 4 else cells[i].rjust(widths[i]) for i in keep).rstrip()
+        return "  ".join(_pad(cells[i], widths[i], i >= 4) for i in keep).rstrip()
 
     lines = [
-        f"{name}: {len(seat.decisions)} decisions analysed ({seat.forced} forced), "
-        f"{report.samples} playouts per action, seed {report.seed}",
+        # TRANSLATORS: the first line of a seat's report in `sushigo analyze`; {name}: "Ann (seat 0)"
+        _("{name}: {decisions} decisions analysed ({forced} forced), {samples} playouts per action, seed {seed}",
+          name=name, decisions=str(len(seat.decisions)), forced=str(seat.forced), samples=str(report.samples),
+          seed=str(report.seed)),
         "",
         line(header),
     ]
@@ -121,13 +168,16 @@ def seat_lines(game: AnyGame, report: GameAnalysis, seat: SeatAnalysis, name: st
     lines.append("")
     lines.extend(chart_lines(seat))
     lines.append("")
-    counts = ", ".join(f"{seat.count(x)} {PLURALS[x] if seat.count(x) != 1 else x} ({MARKS[x]})" for x in LABELS)
-    lines.append(f"{name}: average loss {seat.mean_loss:.2f} points a decision")
+    counts = ", ".join(_count(x, seat.count(x)) for x in LABELS)
+    lines.append(_("{name}: average loss {loss} points a decision", name=name, loss=format(seat.mean_loss, ".2f")))
     lines.append(f"  {counts}")
-    lines.append(f"Labels by expected points lost: inaccuracy {t.inaccuracy:g}, mistake {t.mistake:g}, "
-                 f"blunder {t.blunder:g}.")
-    lines.append("margin: the expected final score less the best other seat's, after the")
-    lines.append("decision played; win: the expected win share.")
+    # TRANSLATORS: the thresholds (expected points lost) of the labels of `sushigo analyze`
+    lines.append(_("Labels by expected points lost: inaccuracy {inaccuracy}, mistake {mistake}, blunder {blunder}.",
+                   inaccuracy=format(t.inaccuracy, "g"), mistake=format(t.mistake, "g"),
+                   blunder=format(t.blunder, "g")))
+    # TRANSLATORS: the note under `sushigo analyze`'s report, on two lines ("margin" and "win": the table's columns)
+    lines.extend(_("margin: the expected final score less the best other seat's, after the\n"
+                   "decision played; win: the expected win share.").splitlines())
     return lines
 
 
@@ -139,7 +189,7 @@ def chart_lines(seat: SeatAnalysis, height: int = CHART_HEIGHT) -> list[str]:
     ``B`` blunder) and the last row numbers the rounds where they start.
     """
     if not seat.decisions:
-        return ["(no decision to chart)"]
+        return [_("(no decision to chart)")]
     values = [d.evaluation.value(d.action).margin for d in seat.decisions]
     top, bottom = max(max(values), 0.0), min(min(values), 0.0)
     span = (top - bottom) or 1.0
@@ -165,8 +215,10 @@ def chart_lines(seat: SeatAnalysis, height: int = CHART_HEIGHT) -> list[str]:
     for d in seat.decisions:
         ticks.append(str(d.round) if d.round != last else " ")
         last = d.round
-    rows.append("  round " + "".join(ticks))
-    return ["Expected final margin after each decision (points):"] + rows
+    # TRANSLATORS: the label of the chart's last row, under the rounds' numbers (the axis's labels are 7
+    # characters wide: a longer word shifts this row)
+    rows.append(_pad(_("round"), 7, True) + " " + "".join(ticks))
+    return [_("Expected final margin after each decision (points):")] + rows
 
 
 __all__ = ["analyze_command", "chart_lines", "seat_lines"]

@@ -30,7 +30,7 @@ from sushigo.engine.editions import by_result, edition_for, replay, score_sheet
 from sushigo.engine.messages import msg, nmsg
 from sushigo.engine.party.game import PartyResult
 from sushigo.engine.records import RecordError, load_json, seat_names
-from sushigo.i18n import LANGUAGES, _l, from_environment, message_of, use
+from sushigo.i18n import LANGUAGES, _, _l, _n, from_environment, message_of, use
 from sushigo.terminal.render import party_score_sheet_table, score_sheet_table, winners_line
 
 app = typer.Typer(
@@ -77,7 +77,8 @@ def _version(value: bool) -> None:
     if value:
         from sushigo import __version__
 
-        print(f"sushigo {__version__} ({engine_build()} engine)")
+        # TRANSLATORS: `sushigo --version`; {build}: which engine runs ("compiled" or "python", as is)
+        print(_("sushigo {version} ({build} engine)", version=__version__, build=engine_build()))
         raise typer.Exit(0)
 
 
@@ -117,7 +118,8 @@ def replay_command(file: FileArg, output: FormatOpt = "json") -> None:
     except RecordError as e:
         # TRANSLATORS: {file}: the file's path (or <stdin>); {why}: what is wrong with it
         _fail(_l("{file}: {why}", file=_label(file), why=message_of(e)))
-    _print_result(result, data, fmt, "Replay of " + os.path.basename(_label(file)))
+    # TRANSLATORS: the title of `sushigo replay --format table`; {file}: the record's file name
+    _print_result(result, data, fmt, _("Replay of {file}", file=os.path.basename(_label(file))))
 
 
 @app.command("score", epilog=f"The score sheet format, with every card name: {FORMAT_DOC}.")
@@ -152,7 +154,7 @@ def score_command(file: FileArg, output: FormatOpt = "json") -> None:
     except RecordError as e:
         # TRANSLATORS: {file}: the file's path (or <stdin>); {why}: what is wrong with it
         _fail(_l("{file}: {why}", file=_label(file), why=message_of(e)))
-    _print_result(result, data, fmt, "Score sheet")
+    _print_result(result, data, fmt, _("Score sheet"))
 
 
 def _print_result(result: Result | PartyResult, data: Any, output: OutputFormat, title: str) -> None:
@@ -164,12 +166,13 @@ def _print_result(result: Result | PartyResult, data: Any, output: OutputFormat,
     console = Console()
     final = len(result.rounds) == 3
     if not final:
-        title += f" after {len(result.rounds)} round(s)"
+        # TRANSLATORS: a score sheet's title before the game's end; {title}: "Score sheet" or "Replay of FILE"
+        title = _("{title} after {rounds} round(s)", title=title, rounds=str(len(result.rounds)))
     console.print(Text(title, style="bold"))
     table, later = by_result(
         result,
-        base=lambda r: (score_sheet_table(r, names, title=None), "Puddings are scored after round 3."),
-        party=lambda r: (party_score_sheet_table(r, names, title=None), "Desserts are scored after round 3."),
+        base=lambda r: (score_sheet_table(r, names, title=None), _("Puddings are scored after round 3.")),
+        party=lambda r: (party_score_sheet_table(r, names, title=None), _("Desserts are scored after round 3.")),
     )
     console.print(table)
     console.print(winners_line(result, names) if final else Text(later))
@@ -234,15 +237,27 @@ def bench_command(
     if profile:
         print(profile_bench(players, min(games, 2000), seed, api=api.value, edition=edition.value, menu=menu))
     runs = []
-    for _ in range(repeat):
+    for _run_index in range(repeat):
         result = run_bench(players, games, seed, api=api.value, edition=edition.value, menu=menu)
         runs.append(result.games_per_second)
-        what = f"party ({menu_label}), " if edition is BenchEdition.party else ""
-        print(
-            f"{players} players, {what}{result.games} games, {result.picks} picks, api {api.value}, "
-            f"in {result.seconds:.3f} s (Python {sys.version.split()[0]}, {engine_build()} engine)"
-        )
-    print(f"{statistics.median(runs):.1f} games/s")
+        fields = {"players": str(players), "games": str(result.games), "picks": str(result.picks), "api": api.value,
+                  "seconds": f"{result.seconds:.3f}", "python": sys.version.split()[0], "build": engine_build()}
+        if edition is BenchEdition.party:
+            # TRANSLATORS: one run of `sushigo bench`; {menu}: the menu's cards (as in records); {api}: step or
+            # playout and {build}: "compiled" or "python" (as is); the numbers are digits as programs read them
+            print(_("{players} players, party ({menu}), {games} games, {picks} picks, api {api}, in {seconds} s "
+                    "(Python {python}, {build} engine)", menu=menu_label, **fields))
+        else:
+            # TRANSLATORS: one run of `sushigo bench`; {api}: step or playout and {build}: "compiled" or "python"
+            # (as is); the numbers are digits as programs read them
+            print(_("{players} players, {games} games, {picks} picks, api {api}, in {seconds} s (Python {python}, "
+                    "{build} engine)", **fields))
+    print(_games_per_second(runs))
+
+
+def _games_per_second(runs: list[float]) -> str:
+    """The bench's last line, the median games per second: the same in every language (scripts read it)."""
+    return f"{statistics.median(runs):.1f} games/s"
 
 
 def _bench_batch(players: int, games: int, seed: int | None, batch_size: int, repeat: int,
@@ -268,28 +283,34 @@ def _bench_batch(players: int, games: int, seed: int | None, batch_size: int, re
             random_games(players, 1, 0)  # compile (or load the cached machine code) before timing
         except ImportError:
             compiled = False  # no numba: the numpy lockstep engine
-            print("numba is not installed (pip install 'sushigo[fast]'): using the numpy lockstep engine")
+            print(_("numba is not installed (pip install 'sushigo[fast]'): using the numpy lockstep engine"))
     runs = []
     if compiled:
         import numba
 
-        for _ in range(repeat):
+        for _run_index in range(repeat):
             start = time.perf_counter()
             random_games(players, games, seed or 0)
             seconds = time.perf_counter() - start
             runs.append(games / seconds)
             rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-            print(f"{players} players, {games} games, engine batch (compiled, {numba.get_num_threads()} threads), "
-                  f"in {seconds:.3f} s; results {games * players * 9 / 2**20:.1f} MiB, peak RSS {rss:.0f} MiB")
-        print(f"{statistics.median(runs):.1f} games/s")
+            # TRANSLATORS: one run of `sushigo bench --engine batch`; the numbers are digits as programs read them
+            print(_("{players} players, {games} games, engine batch (compiled, {threads} threads), in {seconds} s; "
+                    "results {results} MiB, peak RSS {rss} MiB", players=str(players), games=str(games),
+                    threads=str(numba.get_num_threads()), seconds=format(seconds, ".3f"),
+                    results=format(games * players * 9 / 2**20, ".1f"), rss=format(rss, ".0f")))
+        print(_games_per_second(runs))
         return
-    for _ in range(repeat):
+    for _run_index in range(repeat):
         done, seconds, state = run_batch_bench(players, games, seed, batch_size)
         runs.append(done / seconds)
         rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-        print(f"{players} players, {done} games, engine numpy (lockstep, batch size {min(batch_size, games)}), "
-              f"in {seconds:.3f} s; arrays of one batch {state / 2**20:.1f} MiB, peak RSS {rss:.0f} MiB")
-    print(f"{statistics.median(runs):.1f} games/s")
+        # TRANSLATORS: one run of `sushigo bench --engine numpy`; the numbers are digits as programs read them
+        print(_("{players} players, {games} games, engine numpy (lockstep, batch size {size}), in {seconds} s; "
+                "arrays of one batch {arrays} MiB, peak RSS {rss} MiB", players=str(players), games=str(done),
+                size=str(min(batch_size, games)), seconds=format(seconds, ".3f"),
+                arrays=format(state / 2**20, ".1f"), rss=format(rss, ".0f")))
+    print(_games_per_second(runs))
 
 
 def _default_save_dir() -> str:
@@ -620,7 +641,8 @@ def bot_connect_command(
         _fail(message_of(e))
     except ValueError as e:
         _fail(message_of(e))
-    print(f"{finished} table{'s' * (finished != 1)} ended", flush=True)
+    # TRANSLATORS: `sushigo bot-connect`'s last line; {count}: how many tables the bot played to their end
+    print(_n("{count} table ended", "{count} tables ended", finished, count=str(finished)), flush=True)
 
 
 def _is_usage_error(error: BaseException) -> bool:

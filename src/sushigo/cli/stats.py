@@ -16,7 +16,7 @@ import typer
 
 from sushigo.cli.errors import EXIT_BAD_INPUT, EXIT_USAGE
 from sushigo.cli.errors import fail as cli_fail
-from sushigo.i18n import _l, localized, message_of
+from sushigo.i18n import _, _l, localized, message_of
 from sushigo.stats import StatsError, compute, read_games
 from sushigo.stats.tables import TextTable, report_tables, to_markdown
 
@@ -78,22 +78,26 @@ def stats_command(
     if markdown:
         print(to_markdown(tables))
     else:
-        _print_rich(tables, f"{report.games} games from {', '.join(report.sources)}")
+        # TRANSLATORS: the heading of `sushigo stats`' tables; {sources}: the files read
+        heading = _("{games} games from {sources}", games=str(report.games), sources=", ".join(report.sources))
+        _print_rich(tables, heading)
     for path in report.plots:
-        print(f"wrote {path}", file=sys.stderr)
+        # TRANSLATORS: `sushigo stats --out` drew a plot into the file {path}
+        print(_("wrote {path}", path=str(path)), file=sys.stderr)
 
 
 def _print_rich(tables: list[TextTable], heading: str) -> None:
     from rich.console import Console
+    from rich.markup import escape
     from rich.table import Table
     from rich.text import Text
 
     console = Console()
     console.print(Text(heading, style="bold"))
-    for t in tables:
-        table = Table(title=t.title, caption=t.note or None, title_style="bold")
+    for t in tables:  # the words are text, not markup (a translation may hold brackets)
+        table = Table(title=escape(t.title), caption=escape(t.note) or None, title_style="bold")
         for name, align in zip(t.columns, t.align):
-            table.add_column(name, justify="left" if align == "l" else "right")
+            table.add_column(escape(name), justify="left" if align == "l" else "right")
         for row in t.rows:
             table.add_row(*row)
         console.print()

@@ -17,24 +17,30 @@ from contextlib import contextmanager
 from sushigo.engine.flags import rules_from_flags
 from sushigo.engine.messages import nmsg
 from sushigo.engine.rules import Rules
-from sushigo.i18n import _l, localized, message_of
+from sushigo.i18n import _, _l, localized, message_of
 from sushigo.tournament.runner import BACKENDS, check_bots, run_tournament
 from sushigo.tournament.schedule import TournamentError
 
 
 @contextmanager
-def progress_bar(enabled: bool, total: int, what: str = "games") -> Iterator[Callable[[int, int], None] | None]:
-    """A progress bar on standard error, counting ``what`` (none when disabled or not a terminal)."""
+def progress_bar(enabled: bool, total: int, what: str | None = None) -> Iterator[Callable[[int, int], None] | None]:
+    """A progress bar on standard error, counting ``what`` (words in this context's language; default:
+    games) (none when disabled or not a terminal)."""
     if not enabled:
         yield None
         return
     from rich.console import Console
+    from rich.markup import escape
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
     console = Console(stderr=True)
     if not console.is_terminal:  # no bar (and no stray blank line) in logs and pipes
         yield None
         return
+    if what is None:
+        # TRANSLATORS: what a progress bar counts (a tournament's games)
+        what = _("games")
+    what = escape(what)
     with Progress(TextColumn(what), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
                   console=console, transient=True) as bar:
         task = bar.add_task(what, total=total)
@@ -116,6 +122,7 @@ def run_command(
         print(json.dumps(summary.to_json()))
         return
     from rich.console import Console
+    from rich.text import Text
 
     from sushigo.tournament.summary import render
 
@@ -124,6 +131,8 @@ def run_command(
     if out is not None:
         import os
 
-        console.print(f"Saved {len(result.games)} games to {os.path.join(out, 'games.jsonl')} "
-                      f"and the summary to {os.path.join(out, 'summary.json')}.", highlight=False)
+        # TRANSLATORS: after a tournament with --out; {games}: a number; {path} and {summary}: the files
+        console.print(Text(_("Saved {games} games to {path} and the summary to {summary}.",
+                             games=str(len(result.games)), path=os.path.join(out, "games.jsonl"),
+                             summary=os.path.join(out, "summary.json"))))
     sys.stdout.flush()

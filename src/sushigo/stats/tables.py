@@ -2,7 +2,9 @@
 
 :func:`report_tables` lays the report out as :class:`TextTable` values
 (strings only); ``sushigo stats`` prints them with rich, or with
-:func:`to_markdown` for pasting into documentation.
+:func:`to_markdown` for pasting into documentation.  Titles, columns, labels and notes
+are in this context's language (:func:`sushigo.i18n.use`); the numbers are written as
+they are in every language, for programs and documents to read.
 
 >>> table = TextTable("Demo", ("Bot", "Mean"), (("greedy", "41.0"),), "lr")
 >>> print(to_markdown([table]))
@@ -18,7 +20,19 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import NamedTuple
 
+from sushigo.engine.messages import N_
+from sushigo.i18n import _
 from sushigo.stats import Report, card_rank
+
+# TRANSLATORS: the columns of `sushigo stats`' tables (message ids, shown translated)
+EDITION, PLAYERS, GAMES, MEAN_SCORE, SD, MIN, MEDIAN, MAX = (
+    N_("Edition"), N_("Players"), N_("Games"), N_("Mean score"), N_("SD"), N_("Min"), N_("Median"), N_("Max"))
+BOT, WIN_RATE, CATEGORY, CARD, BUDGET, WINS = N_("Bot"), N_("Win rate"), N_("Category"), N_("Card"), N_("Budget"), \
+    N_("Wins")
+
+
+def _columns(*names: str) -> tuple[str, ...]:
+    return tuple(_(name) for name in names)
 
 
 class TextTable(NamedTuple):
@@ -71,9 +85,9 @@ def report_tables(report: Report) -> list[TextTable]:
     """The tables of ``sushigo stats``, in order (see ``docs/statistics.md``)."""
     tables = [
         TextTable(
-            "Scores by player count",
-            ("Edition", "Players", "Games", "Mean score", "SD", "Min", "Median", "Max",
-             "Mean winning score", "SD (winning)"),
+            _("Scores by player count"),
+            _columns(EDITION, PLAYERS, GAMES, MEAN_SCORE, SD, MIN, MEDIAN, MAX, N_("Mean winning score"),
+                     N_("SD (winning)")),
             tuple(
                 (r.edition, str(r.players), str(r.games), fmt_number(r.score.mean), fmt_number(r.score.sd),
                  _whole(r.score.min), _whole(r.score.median), _whole(r.score.max),
@@ -81,11 +95,11 @@ def report_tables(report: Report) -> list[TextTable]:
                 for r in report.by_players
             ),
             "lrrrrrrrrr",
-            "Every seat's final score; the winning score is the winner's total in each game.",
+            _("Every seat's final score; the winning score is the winner's total in each game."),
         ),
         TextTable(
-            "Scores by bot",
-            ("Edition", "Players", "Bot", "Games", "Mean score", "SD", "Min", "Median", "Max", "Win rate"),
+            _("Scores by bot"),
+            _columns(EDITION, PLAYERS, BOT, GAMES, MEAN_SCORE, SD, MIN, MEDIAN, MAX, WIN_RATE),
             tuple(
                 (r.edition, str(r.players), r.bot, str(r.games), fmt_number(r.score.mean),
                  fmt_number(r.score.sd), _whole(r.score.min), _whole(r.score.median), _whole(r.score.max),
@@ -93,23 +107,25 @@ def report_tables(report: Report) -> list[TextTable]:
                 for r in report.by_bot
             ),
             "lrlrrrrrrr",
-            "Games counts the seats a bot played; a win shared by k seats counts 1/k.",
+            _("Games counts the seats a bot played; a win shared by k seats counts 1/k."),
         ),
     ]
     for edition, categories in report.categories.items():
         rows = [r for r in report.points if r.edition == edition]
         tables.append(
             TextTable(
-                f"Points per card type ({edition})",
-                ("Category", *(r.bot for r in rows)),
+                # TRANSLATORS: a table's title; {edition}: base or party (as in the files)
+                _("Points per card type ({edition})", edition=edition),
+                (_(CATEGORY), *(r.bot for r in rows)),
                 (
                     *((c, *(f"{r.means[c]:.2f} ({fmt_percent(r.share(c))})" for r in rows)) for c in categories),
-                    ("total", *(f"{r.total:.2f}" for r in rows)),
-                    ("games", *(str(r.games) for r in rows)),
+                    # TRANSLATORS: the last rows of the table of points per card type, under the categories
+                    (_("total"), *(f"{r.total:.2f}" for r in rows)),
+                    (_("games"), *(str(r.games) for r in rows)),
                 ),
                 "l" + "r" * len(rows),
-                "Mean points per game from each scoring category (share of the bot's points); "
-                "games counts the seats a bot played.",
+                _("Mean points per game from each scoring category (share of the bot's points); "
+                  "games counts the seats a bot played."),
             )
         )
     for edition in report.categories:
@@ -119,20 +135,20 @@ def report_tables(report: Report) -> list[TextTable]:
         cell = {(r.bot, r.card): f"{fmt_percent(r.rate)} ({r.taken}/{r.available})" for r in picks}
         tables.append(
             TextTable(
-                f"First-pick take rate ({edition})",
-                ("Card", *bots),
+                # TRANSLATORS: a table's title; {edition}: base or party (as in the files)
+                _("First-pick take rate ({edition})", edition=edition),
+                (_(CARD), *bots),
                 tuple((card, *(cell.get((b, card), "-") for b in bots)) for card in cards),
                 "l" + "r" * len(bots),
-                "How often a seat takes the card with its first pick of a round when its dealt hand "
-                "holds it (taken/available).",
+                _("How often a seat takes the card with its first pick of a round when its dealt hand "
+                  "holds it (taken/available)."),
             )
         )
     if report.budgets:
         tables.append(
             TextTable(
-                "Win rate by search budget",
-                ("Edition", "Players", "Bot", "Budget", "Games", "Wins", "Win rate", "95% interval",
-                 "Even share"),
+                _("Win rate by search budget"),
+                _columns(EDITION, PLAYERS, BOT, BUDGET, GAMES, WINS, WIN_RATE, N_("95% interval"), N_("Even share")),
                 tuple(
                     (r.edition, str(r.players), r.group, fmt_budget(r.kind, r.value), str(r.games),
                      _whole(r.wins), fmt_percent(r.win_rate),
@@ -140,7 +156,7 @@ def report_tables(report: Report) -> list[TextTable]:
                     for r in report.budgets
                 ),
                 "lrllrrrrr",
-                "Shared wins count 1/k; Wilson score interval; even share: the mean of 1/players.",
+                _("Shared wins count 1/k; Wilson score interval; even share: the mean of 1/players."),
             )
         )
     return tables

@@ -18,6 +18,10 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from sushigo.engine.editions import edition_for
+from sushigo.engine.menus import menu_name
+from sushigo.engine.messages import N_
+from sushigo.engine.rules import Rules
+from sushigo.i18n import _
 from sushigo.tournament.results import BotSummary, TournamentResult, TournamentSummary, plain_number, summarize
 
 if TYPE_CHECKING:
@@ -29,16 +33,63 @@ __all__ = ["BotSummary", "TournamentSummary", "describe", "render", "summarize"]
 # ------------------------------------------------------------- the table
 
 
+VARIANTS = {
+    # TRANSLATORS: the base game's variants, in brackets after its name ("Sushi Go! (pass both ways, reshuffle)")
+    "pass_both_ways": N_("pass both ways"), "reshuffle": N_("reshuffle"),
+}
+"""The words of the base game's rule options in :func:`game_name` (message ids)."""
+
+COLUMNS = (
+    # TRANSLATORS: the columns of `sushigo tournament`'s table: the bot, its games, its wins, its win
+    # percentage (95% confidence interval), its mean score (confidence interval), its mean place, its rating
+    # and openskill's μ and σ (symbols, kept as they are)
+    (N_("bot"), "left"), (N_("games"), "right"), (N_("wins"), "right"), (N_("win % (CI)"), "right"),
+    (N_("score (CI)"), "right"), (N_("rank"), "right"), (N_("rating"), "right"), ("μ", "right"), ("σ", "right"),
+)
+"""The table's columns (message ids, but the symbols ``μ`` and ``σ``) and how each is aligned."""
+
+
+def game_name(rules: Rules) -> str:
+    """The game ``rules`` make, in a few words, in this context's language (in English,
+    :meth:`~sushigo.engine.editions.Edition.describe`'s words).
+
+    >>> rules = [Rules(3, pass_both_ways=True, reshuffle=True), Rules.party(4, "My First Meal"),
+    ...          Rules.party(3, "temaki,tofu,eel,onigiri,spoon,tea,green_tea_ice_cream")]
+    >>> game_name(rules[0]), all(game_name(r) == edition_for(r).describe(r) for r in rules)
+    ('Sushi Go! (pass both ways, reshuffle)', True)
+    """
+    edition = edition_for(rules)
+    if rules.edition == "party":
+        name = menu_name(rules.menu)
+        # TRANSLATORS: a Sushi Go Party! menu of the player's own making; {items}: its cards (as in game records)
+        menu = _(name) if name else _("custom menu: {items}", items=", ".join(rules.menu[1:]))
+        # TRANSLATORS: a game in a few words: {title}: the edition (Sushi Go!, Sushi Go Party!); {details}: its menu
+        # or its variants
+        return _("{title} ({details})", title=_(edition.title), details=menu)
+    variants = [_(VARIANTS[o]) if o in VARIANTS else o.replace("_", " ") for o, on in rules.options().items() if on]
+    if not variants:
+        return _(edition.title)
+    return _("{title} ({details})", title=_(edition.title), details=", ".join(variants))
+
+
 def describe(result: TournamentResult) -> str:
-    """One line saying what was played."""
+    """One line saying what was played (in this context's language)."""
     n = len(result.specs)
-    rules = result.rules
-    what = edition_for(rules).describe(rules)
     games = len(result.games)
-    deals = "duplicate deals" if result.duplicate else "a fresh deal per game"
+    deals = _("duplicate deals") if result.duplicate else _("a fresh deal per game")
     sets = -(-games // n)
-    return (f"{games} games of {what}, {n} players, seats rotating in {sets} set(s) of {n}, "
-            f"{deals}; seed {result.seed}")
+    # TRANSLATORS: what a tournament played; {what}: the game ("Sushi Go! (pass both ways)"); {deals}: "duplicate
+    # deals" or "a fresh deal per game"; the numbers are digits as programs read them
+    return _("{games} games of {what}, {players} players, seats rotating in {sets} set(s) of {players}, {deals}; "
+             "seed {seed}", games=str(games), what=game_name(result.rules), players=str(n), sets=str(sets),
+             deals=deals, seed=str(result.seed))
+
+
+PLACES = {
+    # TRANSLATORS: where an incident happened, after its game ("game 0, round 1, turn 3, seat 1")
+    "round": N_(", round {value}"), "turn": N_(", turn {value}"), "seat": N_(", seat {value}"),
+}
+"""Where an incident happened (message ids, each with its ``, ``)."""
 
 
 def render(result: TournamentResult, console: Console, summary: TournamentSummary | None = None) -> None:
@@ -48,13 +99,13 @@ def render(result: TournamentResult, console: Console, summary: TournamentSummar
     from rich.text import Text
 
     summary = summary if summary is not None else result.summary()
-    console.print(Text("Tournament: " + describe(result), style="bold"))
+    # TRANSLATORS: the heading of a tournament's summary; {what}: what was played ("5 games of Sushi Go!, ...")
+    console.print(Text(_("Tournament: {what}", what=describe(result)), style="bold"))
     table = Table(box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False, collapse_padding=True)
-    for header, justify in (("bot", "left"), ("games", "right"), ("wins", "right"),
-                            ("win % (CI)", "right"), ("score (CI)", "right"),
-                            ("rank", "right"), ("rating", "right"), ("μ", "right"), ("σ", "right")):
-        table.add_column(header, justify=justify, no_wrap=header != "bot",  # type: ignore[arg-type]
-                         overflow="fold", min_width=10 if header == "bot" else None)
+    for header, justify in COLUMNS:
+        bot = header == "bot"
+        table.add_column(Text(_(header) if header not in ("μ", "σ") else header), justify=justify,  # type: ignore[arg-type]
+                         no_wrap=not bot, overflow="fold", min_width=10 if bot else None)
     best = max(b.rating.ordinal for b in summary.bots)
     for b in summary.bots:
         lo, hi = b.win_rate_ci
@@ -76,25 +127,38 @@ def render(result: TournamentResult, console: Console, summary: TournamentSummar
     n = len(result.specs)
     if len(result.games) % n:
         console.print(Text(
-            f"Note: {len(result.games)} games is not a multiple of {n}, so the last set is cut short "
-            "and seats are not perfectly balanced.", style="yellow"))
+            _("Note: {games} games is not a multiple of {players}, so the last set is cut short and seats are not "
+              "perfectly balanced.", games=str(len(result.games)), players=str(n)), style="yellow"))
     if summary.incidents:
-        console.print(Text("External-bot incidents:", style="bold"))
+        console.print(Text(_("External-bot incidents:"), style="bold"))
         for b in summary.bots:
             if b.incidents:
+                # the incidents' kinds are the bot protocol's words (docs/bot-protocol.md), as in summary.json
                 counts = ", ".join(f"{kind} x{count}" for kind, count in b.incidents.items())
                 console.print(Text(f"  {b.name}: {counts}"))
         examples: dict[tuple[object, object], dict[str, Any]] = {}
         for i in summary.incidents:  # the first of each kind of each bot, three at most
             examples.setdefault((i.get("bot"), i.get("kind")), i)
         for i in list(examples.values())[:3]:
-            where = ", ".join(f"{key} {i[key]}" for key in ("round", "turn", "seat") if i.get(key) is not None)
+            where = "".join(_(PLACES[key], value=str(i[key])) for key in PLACES if i.get(key) is not None)
             game = i.get("game_index", i.get("game"))
-            console.print(Text(f"  e.g. {i.get('name')}, game {game}{', ' + where if where else ''}: "
-                               f"{i.get('kind', 'incident')}: {i.get('detail', '')}"))
+            # TRANSLATORS: an example of an external bot's incidents; {bot}: its spec; {where}: ", round 1, turn 3,
+            # seat 1" (or nothing); {kind}: the incident's kind and {detail} what happened (the bot protocol's
+            # words, in English)
+            console.print(Text("  " + _("e.g. {bot}, game {game}{where}: {kind}: {detail}", bot=str(i.get("name")),
+                                        game=str(game), where=where, kind=str(i.get("kind", "incident")),
+                                        detail=str(i.get("detail", "")))))
     speed = len(result.games) / result.seconds if result.seconds > 0 else float("inf")
-    where = "in this process" if result.backend == "local" and result.workers <= 1 else (
-        f"on {result.workers} {'local worker(s)' if result.backend == 'local' else 'Ray CPU(s)'}")
-    console.print(Text(f"CI: 95% (Wilson for win %). Rank: mean place (1 = first, ties shared). Rating: openskill "
-                       f"Plackett-Luce μ - 3σ over every game's ranking, in game order. "
-                       f"Played in {result.seconds:.1f} s ({speed:.1f} games/s) {where}.", style="dim"))
+    if result.backend == "local" and result.workers <= 1:
+        where = _("in this process")
+    elif result.backend == "local":
+        where = _("on {workers} local worker(s)", workers=str(result.workers))
+    else:
+        where = _("on {workers} Ray CPU(s)", workers=str(result.workers))
+    # TRANSLATORS: the notes under a tournament's table (CI, Rank, Rating: its columns); {where}: "in this process"
+    # or "on 4 local worker(s)"; the numbers are digits as programs read them
+    console.print(Text(_("CI: 95% (Wilson for win %). Rank: mean place (1 = first, ties shared). Rating: openskill "
+                         "Plackett-Luce μ - 3σ over every game's ranking, in game order. Played in {seconds} s "
+                         "({speed} games/s) {where}.", seconds=format(result.seconds, ".1f"),
+                         speed=format(speed, ".1f"),
+                         where=where), style="dim"))

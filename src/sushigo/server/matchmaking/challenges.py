@@ -62,6 +62,25 @@ DEFAULT_TIMER: Final = 60
 """Seconds per move at a challenge's table when the challenge names none."""
 
 
+_ANSWERED: Final = {
+    "accepted": _l("the challenge was accepted: only an open one can be answered"),
+    "declined": _l("the challenge was declined: only an open one can be answered"),
+    "cancelled": _l("the challenge was cancelled: only an open one can be answered"),
+    "expired": _l("the challenge expired: only an open one can be answered"),
+    "starting": _l("the challenge's table is being made: only an open challenge can be answered"),
+}
+"""Why a bot can't answer a challenge, by its state: each a whole sentence (a language
+agrees its words with "challenge" its own way)."""
+_CANCELLED: Final = {
+    "accepted": _l("the challenge was accepted: only an open one can be cancelled"),
+    "declined": _l("the challenge was declined: only an open one can be cancelled"),
+    "cancelled": _l("the challenge was cancelled: only an open one can be cancelled"),
+    "expired": _l("the challenge expired: only an open one can be cancelled"),
+    "starting": _l("the challenge's table is being made: only an open challenge can be cancelled"),
+}
+"""Why a challenger can't cancel a challenge, by its state."""
+
+
 class ChallengeError(Refusal):
     """A challenge refused: the status and one line for the answer."""
 
@@ -175,9 +194,8 @@ class Challenges:
                 raise ChallengeError(403, _l("only the challenge's bot may answer it") if bot else
                                      _l("only the challenge's challenger may cancel it"))
             state = _shown(row._asdict())["state"]
-            raise ChallengeError(409, _l("the challenge is {state}: only an open one can be answered", state=state)
-                                 if bot else
-                                 _l("the challenge is {state}: only an open one can be cancelled", state=state))
+            raise ChallengeError(409, (_ANSWERED if bot else _CANCELLED).get(state) or
+                                 _l("the challenge is {state}: only an open one can be changed", state=state))
 
     def _set(self, challenge_id: str, state: str, values: dict[str, Any], *where: Any) -> bool:
         c = challenges_t

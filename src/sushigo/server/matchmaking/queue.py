@@ -255,7 +255,9 @@ class PlayNow(Seating):
         held = conn.execute(select(q.c.state).where(q.c.account_id == row["account_id"],
                                                     q.c.state.in_(HELD))).scalar()
         if held is not None:
-            raise QueueError(409, _l("this bot holds a place already ({state}); leave it first", state=held))
+            raise QueueError(409, _l("this bot holds a place already (waiting); leave it first") if held == "waiting"
+                             else _l("this bot holds a place already (matched); leave it first") if held == "matched"
+                             else _l("this bot holds a place already (its table is being made); leave it first"))
         return self._join(conn, now, row)
 
     def still_here(self, bots: Collection[str]) -> None:
@@ -297,7 +299,11 @@ class PlayNow(Seating):
         r = self._place(conn, now, ticket, account)
         if r.state != "matched":
             raise QueueError(409, _l("this place has no match to confirm") if r.state == "waiting" else
-                             _l("this place is {state}; there is nothing to confirm", state=r.state))
+                             _l("this place's table is being made; there is nothing to confirm")
+                             if r.state == "starting" else
+                             _l("this place has its seat already; there is nothing to confirm")
+                             if r.state == "seated" else
+                             _l("this place has left the queue; there is nothing to confirm"))
         conn.execute(update(queue_t).where(queue_t.c.id == r.id).values(confirmed=1, seen=now, changed=now))
         members = list(conn.execute(select(queue_t).where(queue_t.c.match_id == r.match_id)
                                     .order_by(queue_t.c.joined, queue_t.c.id)))
@@ -315,7 +321,10 @@ class PlayNow(Seating):
                       strict: bool) -> None:
         r = self._place(conn, now, ticket, account)
         if strict and r.state not in QUEUED:
-            raise QueueError(409, _l("this place is {state}: too late to leave it", state=r.state))
+            raise QueueError(409, _l("this place's table is being made: too late to leave it")
+                             if r.state == "starting" else
+                             _l("this place has its seat already: too late to leave it") if r.state == "seated" else
+                             _l("this place has left the queue already"))
         self._leave(conn, now, r, LEFT)
 
     def _leave(self, conn: Connection, now: float, r: Any, reason: str) -> None:

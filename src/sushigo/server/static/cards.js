@@ -216,6 +216,18 @@ export function info(name) {
   };
 }
 
+// TRANSLATORS: menu items (a custom menu's choices), as the cards call them
+var ITEM_LABEL = { maki: t("Maki"), uramaki: t("Uramaki"), onigiri: t("Onigiri"), nigiri: t("Nigiri"),
+  chopsticks: t("Chopsticks"), spoon: t("Spoon"), menu: t("Menu"), takeout_box: t("Takeout box"), fruit: t("Fruit") };
+
+/**
+ * A menu item's name ("miso_soup": "Miso soup"), in the page's language.
+ * @param {string} item
+ */
+export function itemLabel(item) {
+  return ITEM_LABEL[item] || label(item);
+}
+
 /** A readable label for a card or a collection text ("special_order>salmon"). */
 export function label(text) {
   text = String(text);

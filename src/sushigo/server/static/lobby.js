@@ -81,9 +81,6 @@ var CUSTOM_DEFAULT = { roll: ["maki"], appetizer: ["tempura", "sashimi", "dumpli
 var ITEM_ICON = { nigiri: "salmon", maki: "maki2", uramaki: "uramaki4", onigiri: "onigiri_triangle",
   chopsticks: "chopsticks1", spoon: "spoon4", menu: "menu7", takeout_box: "takeout_box10",
   fruit: "fruit_watermelon_orange" };
-// TRANSLATORS: menu items (a custom menu's choices), as the cards call them
-var ITEM_LABEL = { maki: t("Maki"), uramaki: t("Uramaki"), onigiri: t("Onigiri"), nigiri: t("Nigiri"),
-  chopsticks: t("Chopsticks"), spoon: t("Spoon"), menu: t("Menu"), takeout_box: t("Takeout box"), fruit: t("Fruit") };
 
 /** @typedef {"form" | "creating" | "created" | "learning"} Phase */
 
@@ -114,9 +111,7 @@ function transition(event) {
   return true;
 }
 
-function itemLabel(item) {
-  return ITEM_LABEL[item] || C.label(item);
-}
+var itemLabel = C.itemLabel;
 
 function showError(text) {
   var e = $("lobby-error");

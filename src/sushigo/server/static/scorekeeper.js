@@ -747,7 +747,7 @@ function drawImage() {
   g.fillText(t("{edition} score sheet", { edition: Cards.editionWords(S.doc.edition).title }), 24, 44);
   g.font = "15px sans-serif";
   g.fillStyle = "#6d625a";
-  g.fillText(new Date().toLocaleDateString(lang) + (S.doc.edition === "party" && typeof S.doc.menu === "object" ? " · " + S.doc.menu.join(", ").replace(/_/g, " ") : ""), 24, 68);
+  g.fillText(new Date().toLocaleDateString(lang) + (S.doc.edition === "party" && typeof S.doc.menu === "object" ? " · " + say({ words: S.doc.menu.map(Cards.itemLabel), listing: true }) : ""), 24, 68);
   g.fillStyle = "#2b2522";
   g.font = "16px sans-serif";
   var y = 96;
