@@ -297,3 +297,25 @@ def test_a_player_types_a_cards_name_as_the_screen_shows_it() -> None:
 
     assert in_japanese(i18n.speaker("ja").gettext("Tempura")) == int(PartyCard.TEMPURA)
     assert in_japanese("tempura") == int(PartyCard.TEMPURA)
+
+
+def test_a_cards_name_the_hand_does_not_hold_says_so_in_the_language() -> None:
+    """A French name of a card not in the hand: "no such card in your hand", not a word about chopsticks."""
+    from sushigo.engine.base.cards import Card
+    from sushigo.engine.base.game import Game
+
+    out = Console(file=io.StringIO(), width=80)
+    ui = base.TerminalGame(Game(2, seed=0), ["A", "B"], [None, None], out, lambda p: "", None, {})
+
+    def pick(text: str) -> str:
+        def run() -> str:
+            i18n.use("fr")
+            try:
+                ui.parse_pick(text, 0, [Card.SALMON, Card.TEMPURA])
+            except ValueError as e:
+                return str(e)
+            raise AssertionError(f"{text!r} was taken")
+        return contextvars.copy_context().run(run)
+
+    fr = i18n.speaker("fr")
+    assert pick("Nigiri au calmar") == fr("There is no {card} in your hand.", card=fr.gettext("Squid"))

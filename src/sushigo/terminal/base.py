@@ -366,9 +366,15 @@ class TerminalGame(TableSession[Game]):
         k = len(hand)
         if not text:
             raise ValueError(_("Type the number of a card (1-{count}), or ? for help.", count=k))
-        named = card_named(text, hand, lambda c: (_(CARD_SHORT[Card(c)]), said(Label(CARD_LABELS[c]))))
+        def names(c: int) -> tuple[str, str]:
+            return _(CARD_SHORT[Card(c)]), said(Label(CARD_LABELS[c]))
+
+        named = card_named(text, hand, names)
         if named is not None:  # a card's whole name as the screen shows it, in the game's language
             return encode([named])
+        elsewhere = card_named(text, [int(c) for c in Card], names)
+        if elsewhere is not None:
+            raise ValueError(_("There is no {card} in your hand.", card=_(CARD_SHORT[Card(elsewhere)])))
         tokens = [t for t in re.split(r"[\s+,]+", text) if t]
         if len(tokens) > 2:
             raise ValueError(_("Pick one card, or two with chopsticks."))

@@ -419,15 +419,20 @@ class PartyTerminalGame(TableSession[PartyGame]):
             if not 1 <= pos <= len(cards):
                 raise ValueError(_(NUMBERED[what]).format(token=text[:6], count=current().number(len(cards))))
             return cards[pos - 1]
-        named = card_named(text, [c for c in cards if c != FACE_DOWN],
-                           lambda c: (_(CARD_SHORT[PartyCard(c)]), said(Label(PARTY_LABELS[PartyCard(c)]))))
+        def names(c: int) -> tuple[str, str]:
+            return _(CARD_SHORT[PartyCard(c)]), said(Label(PARTY_LABELS[PartyCard(c)]))
+
+        named = card_named(text, [c for c in cards if c != FACE_DOWN], names)
         if named is not None:  # a card's whole name as the screen shows it, in the game's language
             return named
+        elsewhere = card_named(text, [int(c) for c in PartyCard if c in PARTY_LABELS], names)
+        if elsewhere is not None:
+            raise ValueError(_(ABSENT[what]).format(card=_(CARD_SHORT[PartyCard(elsewhere)])))
         try:
             card = int(find_card(text))
         except UnknownCardError:
-            names = [PartyCard(c).name_in_records for c in cards if c != FACE_DOWN]
-            raise ValueError(not_a_card(text, names, [c.name_in_records for c in PartyCard])) from None
+            held = [PartyCard(c).name_in_records for c in cards if c != FACE_DOWN]
+            raise ValueError(not_a_card(text, held, [c.name_in_records for c in PartyCard])) from None
         if card not in cards:
             raise ValueError(_(ABSENT[what]).format(card=_(CARD_SHORT[PartyCard(card)])))
         return card
