@@ -23,7 +23,7 @@ from sushigo.analysis.game import LABELS, GameAnalysis, SeatAnalysis, action_lab
 from sushigo.cli.errors import EXIT_USAGE, fail
 from sushigo.cli.tournament import progress_bar
 from sushigo.engine.editions import AnyGame, replay
-from sushigo.engine.messages import N_, from_json, msg
+from sushigo.engine.messages import N_, Words, from_json, msg
 from sushigo.engine.records import RecordError, load_json, seat_names
 from sushigo.i18n import _, _l, _n, message_of, say
 
@@ -168,7 +168,7 @@ def seat_lines(game: AnyGame, report: GameAnalysis, seat: SeatAnalysis, name: st
     lines.append("")
     lines.extend(chart_lines(seat))
     lines.append("")
-    counts = ", ".join(_count(x, seat.count(x)) for x in LABELS)
+    counts = say(Words(tuple(_count(x, seat.count(x)) for x in LABELS), listing=True))  # the language's commas
     lines.append(_("{name}: average loss {loss} points a decision", name=name, loss=format(seat.mean_loss, ".2f")))
     lines.append(f"  {counts}")
     # TRANSLATORS: the thresholds (expected points lost) of the labels of `sushigo analyze`
