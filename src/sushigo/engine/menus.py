@@ -26,7 +26,7 @@ from collections.abc import Sequence
 from typing import Final
 
 from sushigo.engine.messages import N_, Message, Words, msg, nmsg, told
-from sushigo.engine.names import did_you_mean_said
+from sushigo.engine.names import did_you_mean
 
 MENU_ITEMS: Final[tuple[str, ...]] = (
     "nigiri",
@@ -89,7 +89,7 @@ def _item(text: str) -> str:
     if name not in MENU_ITEMS:
         # TRANSLATORS: {hint} is a suggestion (" (did you mean 'tempura'?)") or nothing
         raise told(MenuError, "unknown menu item {item}{hint}", item=repr(text.strip()),
-                   hint=did_you_mean_said(text, MENU_ITEMS))
+                   hint=did_you_mean(text, MENU_ITEMS))
     return name
 
 

@@ -4,11 +4,12 @@ Standard library only (:mod:`difflib`, and the engine's messages for the
 hint); both editions' card parsers, the menu parser and the record reader
 use it, so a typo gets the same kind of hint everywhere.
 
->>> did_you_mean("tempora", ["tempura", "sashimi"])
+>>> from sushigo.engine.messages import render
+>>> render(did_you_mean("tempora", ["tempura", "sashimi"]))
 " (did you mean 'tempura'?)"
 
-:func:`did_you_mean_said` is the same hint as a message, a field of an error's
-message (:func:`~sushigo.engine.messages.told`).
+The hint is a message, a field of an error's message
+(:func:`~sushigo.engine.messages.told`).
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ import difflib
 import re
 from collections.abc import Sequence
 
-from sushigo.engine.messages import Message, Words, msg, render
+from sushigo.engine.messages import Message, Words, msg
 
 
 def suggest(text: str, names: Sequence[str]) -> list[str]:
@@ -68,12 +69,12 @@ def suggest(text: str, names: Sequence[str]) -> list[str]:
     return families.get(close[0], close) if close else []
 
 
-def did_you_mean_said(text: str, names: Sequence[str]) -> Message | str:
+def did_you_mean(text: str, names: Sequence[str]) -> Message | str:
     """``" (did you mean 'x'?)"`` for :func:`suggest`'s names as a message, or ``""``:
     a field of an error's message, after what was not understood.
 
     >>> from sushigo.engine.messages import render
-    >>> render(did_you_mean_said("maki", ["maki1", "maki2", "maki3", "egg"])), did_you_mean_said("zebra", ["egg"])
+    >>> render(did_you_mean("maki", ["maki1", "maki2", "maki3", "egg"])), did_you_mean("zebra", ["egg"])
     (" (did you mean 'maki1', 'maki2' or 'maki3'?)", '')
     """
     found = suggest(text, names)
@@ -86,13 +87,3 @@ def did_you_mean_said(text: str, names: Sequence[str]) -> Message | str:
         return msg(" (did you mean {name}?)", name=quoted[0])
     # TRANSLATORS: added after a name that is not understood; {names} lists names in quotes, {last} is the last one.
     return msg(" (did you mean {names} or {last}?)", names=Words(tuple(quoted[:-1]), listing=True), last=quoted[-1])
-
-
-def did_you_mean(text: str, names: Sequence[str]) -> str:
-    """``" (did you mean 'x'?)"`` for :func:`suggest`'s names, or ``""``: the English
-    of :func:`did_you_mean_said`.
-
-    >>> did_you_mean("maki", ["maki1", "maki2", "maki3", "egg"])
-    " (did you mean 'maki1', 'maki2' or 'maki3'?)"
-    """
-    return render(did_you_mean_said(text, names))

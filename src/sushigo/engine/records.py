@@ -23,7 +23,7 @@ from typing import IO, Any, Final, Protocol
 
 from sushigo.engine.errors import DealError
 from sushigo.engine.messages import Message, Param, msg, ntold, told, told_of
-from sushigo.engine.names import did_you_mean_said
+from sushigo.engine.names import did_you_mean
 from sushigo.engine.rules import NUM_ROUNDS
 
 RECORD_FORMAT: Final = "sushigo-record/1"
@@ -359,7 +359,7 @@ def edition_of(data: Mapping[str, Any]) -> str:
     value = data.get("edition", "base")
     if isinstance(value, str) and value in EDITIONS:
         return value
-    hint = did_you_mean_said(value, EDITIONS) if isinstance(value, str) else ""
+    hint = did_you_mean(value, EDITIONS) if isinstance(value, str) else ""
     # TRANSLATORS: {value} is the file's value, as JSON; {hint} is empty or " (did you mean 'party'?)"
     raise told(RecordError, "edition: this version knows 'base' and 'party', not {value}{hint}",
                value=json.dumps(value), hint=hint)

@@ -21,7 +21,7 @@ from typing import Final
 
 from sushigo.engine.errors import UnknownCardError
 from sushigo.engine.messages import N_, told
-from sushigo.engine.names import did_you_mean_said
+from sushigo.engine.names import did_you_mean
 
 
 class Card(enum.IntEnum):
@@ -134,7 +134,7 @@ def parse_card(name: str) -> Card:
     if card is None:
         # TRANSLATORS: {hint} is a suggestion (" (did you mean 'tempura'?)") or nothing
         raise told(UnknownCardError, "unknown card {name}{hint}", name=repr(name),
-                   hint=did_you_mean_said(name, CARD_NAMES))
+                   hint=did_you_mean(name, CARD_NAMES))
     return card
 
 

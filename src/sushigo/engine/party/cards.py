@@ -31,7 +31,7 @@ from typing import Final
 from sushigo.engine.errors import UnknownCardError
 from sushigo.engine.menus import DESSERTS, MENU_ITEMS
 from sushigo.engine.messages import N_, told
-from sushigo.engine.names import did_you_mean_said
+from sushigo.engine.names import did_you_mean
 from sushigo.engine.rules import URAMAKI_SPLITS
 
 
@@ -241,7 +241,7 @@ def parse_party_card(name: str) -> PartyCard:
     if card is None:
         # TRANSLATORS: {hint} is a suggestion (" (did you mean 'tempura'?)") or nothing
         raise told(UnknownCardError, "unknown Party card {name}{hint}", name=repr(name),
-                   hint=did_you_mean_said(name, tuple(_BY_NAME)))
+                   hint=did_you_mean(name, tuple(_BY_NAME)))
     return card
 
 

@@ -37,7 +37,7 @@ from typing import Any, Final, NamedTuple
 from sushigo.engine.errors import DealError, GameOverError, IllegalActionError, InvalidActionError, UnknownCardError
 from sushigo.engine.menus import Menu, MenuError, check_menu, parse_menu
 from sushigo.engine.messages import Message, Param, msg, told, told_of
-from sushigo.engine.names import did_you_mean_said
+from sushigo.engine.names import did_you_mean
 from sushigo.engine.party.actions import (
     FLIP_BASE,
     MAX_FLIP,
@@ -256,7 +256,7 @@ def _card_name(name: Any, where: Param, rules: Rules) -> PartyCard:
         # TRANSLATORS: {where}: a place in the file ("round 2, turn 3, seat 1, card 1"); {name}: what it says, in
         # quotes; {hint} is empty or " (did you mean 'tofu'?)"
         raise told(RecordError, "{where}: unknown card {name}{hint}", where=where, name=repr(name),
-                   hint=did_you_mean_said(name, tuple(_CARD_BY_NAME)))
+                   hint=did_you_mean(name, tuple(_CARD_BY_NAME)))
     if card.item not in rules.menu:
         # TRANSLATORS: {where}: a place in the file ("round 2, turn 3, seat 1, card 1"); {name}: a card in quotes
         raise told(RecordError, "{where}: {name} is not on this game's menu", where=where, name=repr(name))
@@ -588,7 +588,7 @@ def _sheet_card(text: Any, where: Param, rules: Rules) -> _SheetCard:
                        where=where, card=repr(text))
         return _SheetCard(nigiri, nigiri, "face_down")
     if isinstance(text, str) and text.strip().lower().startswith("face"):
-        near = did_you_mean_said(text, ("face_down", "face_down+wasabi"))
+        near = did_you_mean(text, ("face_down", "face_down+wasabi"))
         if near:
             raise told(RecordError, "{where}: unknown card {name}{hint}", where=where, name=repr(text), hint=near)
     action = _play_action(text, where, rules)
