@@ -161,10 +161,8 @@ class Speaker:
         return self.phrase(text) if isinstance(text, Phrase) else text
 
     def _field(self, value: Any) -> Any:
-        if isinstance(value, Phrase):
-            return self.phrase(value)
-        if isinstance(value, Told):
-            return self.say(value.message)
+        if isinstance(value, str):
+            return self.text(value)
         if isinstance(value, Message | Words | Label | Sentence):
             return self.say(value)
         return self.number(value) if isinstance(value, int) and not isinstance(value, bool) else value
