@@ -61,7 +61,7 @@ from sushigo.engine.base.view import SeatView, determinize, on_wasabi, round_han
 from sushigo.engine.base.view import seat_view as base_seat_view
 from sushigo.engine.base.view import spectator_view as base_spectator_view
 from sushigo.engine.menus import menu_name
-from sushigo.engine.messages import N_, Words, as_json, msg, told
+from sushigo.engine.messages import N_, Label, Param, Words, as_json, msg, render, told
 from sushigo.engine.narration import Line, Narrator
 from sushigo.engine.party.actions import PARTY_NUM_ACTIONS, party_action_name
 from sushigo.engine.party.cards import PartyCard
@@ -239,6 +239,10 @@ class Edition:
         >>> BASE.describe(Rules(3, pass_both_ways=True)), PARTY.describe(Rules.party(4, "My First Meal"))
         ('Sushi Go! (pass both ways)', 'Sushi Go Party! (My First Meal)')
         """
+        return render(self.described(rules))
+
+    def described(self, rules: Rules) -> Param:
+        """:meth:`describe` as a message, for a reader in any language."""
         raise NotImplementedError
 
     def view_document(self, game: AnyGame, seat: int | None, explained: list[dict[str, Any]] | None = None,
@@ -347,6 +351,12 @@ def _party(game: object) -> PartyGame:
         raise TypeError(f"Sushi Go Party!'s edition was given {type(game).__name__}")
     return game
 
+
+_VARIANTS: Final = {
+    # TRANSLATORS: the base game's variants, in brackets after its name ("Sushi Go! (pass both ways, reshuffle)")
+    "pass_both_ways": N_("pass both ways"), "reshuffle": N_("reshuffle"),
+}
+"""The words of the base game's rule options in :meth:`Edition.described`."""
 
 _BASE_TEXT: Final = _remembered(base_action_name, NUM_ACTIONS)
 _BASE_WORDS: Final = _remembered(base_action_words, NUM_ACTIONS)
@@ -457,9 +467,13 @@ class _BaseEdition(Edition):
             raise TypeError(f"the original game's edition was given {type(result).__name__}")
         return tuple(getattr(result, self.tiebreak_key))
 
-    def describe(self, rules: Rules) -> str:
-        variants = [o.replace("_", " ") for o, on in rules.options().items() if on]
-        return self.title + (f" ({', '.join(variants)})" if variants else "")
+    def described(self, rules: Rules) -> Param:
+        variants = [Label(_VARIANTS.get(o, o.replace("_", " "))) for o, on in rules.options().items() if on]
+        if not variants:
+            return Label(self.title)
+        # TRANSLATORS: a game in a few words: {title}: the edition (Sushi Go!, Sushi Go Party!); {details}: its menu
+        # or its variants
+        return msg("{title} ({details})", title=Label(self.title), details=Words(tuple(variants), listing=True))
 
 
 class _PartyEdition(Edition):
@@ -525,9 +539,11 @@ class _PartyEdition(Edition):
             raise TypeError(f"Sushi Go Party!'s edition was given {type(result).__name__}")
         return tuple(getattr(result, self.tiebreak_key))
 
-    def describe(self, rules: Rules) -> str:
+    def described(self, rules: Rules) -> Param:
         name = menu_name(rules.menu)
-        return f"{self.title} ({name or 'custom menu: ' + ', '.join(rules.menu[1:])})"
+        # TRANSLATORS: a Sushi Go Party! menu of the player's own making; {items}: its cards (as in game records)
+        menu = Label(name) if name else msg("custom menu: {items}", items=", ".join(rules.menu[1:]))
+        return msg("{title} ({details})", title=Label(self.title), details=menu)
 
 
 BASE: Edition = _BaseEdition()

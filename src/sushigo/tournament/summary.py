@@ -18,10 +18,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from sushigo.engine.editions import edition_for
-from sushigo.engine.menus import menu_name
 from sushigo.engine.messages import N_
-from sushigo.engine.rules import Rules
-from sushigo.i18n import _
+from sushigo.i18n import _, say
 from sushigo.tournament.results import BotSummary, TournamentResult, TournamentSummary, plain_number, summarize
 
 if TYPE_CHECKING:
@@ -33,12 +31,6 @@ __all__ = ["BotSummary", "TournamentSummary", "describe", "render", "summarize"]
 # ------------------------------------------------------------- the table
 
 
-VARIANTS = {
-    # TRANSLATORS: the base game's variants, in brackets after its name ("Sushi Go! (pass both ways, reshuffle)")
-    "pass_both_ways": N_("pass both ways"), "reshuffle": N_("reshuffle"),
-}
-"""The words of the base game's rule options in :func:`game_name` (message ids)."""
-
 COLUMNS = (
     # TRANSLATORS: the columns of `sushigo tournament`'s table: the bot, its games, its wins, its win
     # percentage (95% confidence interval), its mean score (confidence interval), its mean place, its rating
@@ -49,39 +41,17 @@ COLUMNS = (
 """The table's columns (message ids, but the symbols ``μ`` and ``σ``) and how each is aligned."""
 
 
-def game_name(rules: Rules) -> str:
-    """The game ``rules`` make, in a few words, in this context's language (in English,
-    :meth:`~sushigo.engine.editions.Edition.describe`'s words).
-
-    >>> rules = [Rules(3, pass_both_ways=True, reshuffle=True), Rules.party(4, "My First Meal"),
-    ...          Rules.party(3, "temaki,tofu,eel,onigiri,spoon,tea,green_tea_ice_cream")]
-    >>> game_name(rules[0]), all(game_name(r) == edition_for(r).describe(r) for r in rules)
-    ('Sushi Go! (pass both ways, reshuffle)', True)
-    """
-    edition = edition_for(rules)
-    if rules.edition == "party":
-        name = menu_name(rules.menu)
-        # TRANSLATORS: a Sushi Go Party! menu of the player's own making; {items}: its cards (as in game records)
-        menu = _(name) if name else _("custom menu: {items}", items=", ".join(rules.menu[1:]))
-        # TRANSLATORS: a game in a few words: {title}: the edition (Sushi Go!, Sushi Go Party!); {details}: its menu
-        # or its variants
-        return _("{title} ({details})", title=_(edition.title), details=menu)
-    variants = [_(VARIANTS[o]) if o in VARIANTS else o.replace("_", " ") for o, on in rules.options().items() if on]
-    if not variants:
-        return _(edition.title)
-    return _("{title} ({details})", title=_(edition.title), details=", ".join(variants))
-
-
 def describe(result: TournamentResult) -> str:
     """One line saying what was played (in this context's language)."""
     n = len(result.specs)
     games = len(result.games)
     deals = _("duplicate deals") if result.duplicate else _("a fresh deal per game")
     sets = -(-games // n)
+    what = say(edition_for(result.rules).described(result.rules))  # the game, in a few words
     # TRANSLATORS: what a tournament played; {what}: the game ("Sushi Go! (pass both ways)"); {deals}: "duplicate
     # deals" or "a fresh deal per game"; the numbers are digits as programs read them
     return _("{games} games of {what}, {players} players, seats rotating in {sets} set(s) of {players}, {deals}; "
-             "seed {seed}", games=str(games), what=game_name(result.rules), players=str(n), sets=str(sets),
+             "seed {seed}", games=str(games), what=what, players=str(n), sets=str(sets),
              deals=deals, seed=str(result.seed))
 
 
