@@ -111,8 +111,6 @@ function transition(event) {
   return true;
 }
 
-var itemLabel = C.itemLabel;
-
 function showError(text) {
   var e = $("lobby-error");
   e.textContent = text || "";
@@ -224,7 +222,7 @@ function fillMenus() {
     s.setAttribute("data-testid", "custom-item");
     s.setAttribute("data-group", group);
     GROUPS[group].forEach(function (item) {
-      var o = el("option", null, itemLabel(item));
+      var o = el("option", null, C.itemLabel(item));
       o.value = item;
       s.appendChild(o);
     });
@@ -271,10 +269,10 @@ function preview() {
   var items = v === "custom" ? customItems() : ["nigiri"].concat(menus[v] || []);
   items.forEach(function (item) {
     var card = C.element(ITEM_ICON[item] || item, { mini: true });
-    card.title = itemLabel(item);
+    card.title = C.itemLabel(item);
     var wrap = el("div", "group");
     wrap.appendChild(card);
-    wrap.appendChild(el("span", "group-label", itemLabel(item)));
+    wrap.appendChild(el("span", "group-label", C.itemLabel(item)));
     box.appendChild(wrap);
   });
 }
@@ -394,7 +392,7 @@ function validate(b) {
   if (Array.isArray(b.menu)) {
     var seen = {};
     for (var i = 0; i < b.menu.length; i++) {
-      if (seen[b.menu[i]]) return t("The custom menu lists {item} twice.", { item: itemLabel(b.menu[i]) });
+      if (seen[b.menu[i]]) return t("The custom menu lists {item} twice.", { item: C.itemLabel(b.menu[i]) });
       seen[b.menu[i]] = true;
     }
   }
